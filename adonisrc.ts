@@ -1,0 +1,33 @@
+import { defineConfig } from '@adonisjs/core/app'
+
+export default defineConfig({
+  commands: [() => import('@adonisjs/core/commands'), () => import('@adonisjs/lucid/commands')],
+
+  providers: [
+    () => import('@adonisjs/core/providers/app_provider'),
+    { file: () => import('@adonisjs/core/providers/repl_provider'), environment: ['repl', 'test'] },
+    () => import('@adonisjs/core/providers/vinejs_provider'),
+    () => import('@adonisjs/lucid/database_provider'),
+    // Core first: modules build on its services (clock, jobs, settings, events, route contracts).
+    () => import('#core/core_provider'),
+  ],
+
+  preloads: [() => import('#start/kernel'), () => import('#start/routes')],
+
+  tests: {
+    suites: [
+      { files: ['tests/unit/**/*.spec(.ts|.js)'], name: 'unit', timeout: 10_000 },
+      { files: ['tests/functional/**/*.spec(.ts|.js)'], name: 'functional', timeout: 30_000 },
+    ],
+    // The knex pool keeps a timer alive for a few seconds after the last test (STACK.md #7).
+    forceExit: true,
+  },
+
+  metaFiles: [],
+
+  experimental: {
+    // Providers stop in reverse order: modules and core stop their jobs before Lucid closes
+    // the database they use.
+    shutdownInReverseOrder: true,
+  },
+})

@@ -1,0 +1,33 @@
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+import type { DateTime } from 'luxon'
+import { utcDateTime } from '#core/database/utc_date_time'
+
+export const activityLevels = ['info', 'warning', 'error'] as const
+export type ActivityLevel = (typeof activityLevels)[number]
+
+/** One line of the Activity log: what happened, for the operator, in plain words. */
+export default class ActivityEntry extends BaseModel {
+  static table = 'activity_entries'
+
+  @column({ isPrimary: true, serialize: (value: number) => String(value) })
+  declare id: number
+
+  @column()
+  declare level: ActivityLevel
+
+  /** The module that wrote it (backups, webhooks, devices...). */
+  @column()
+  declare source: string
+
+  @column()
+  declare message: string
+
+  @column({
+    prepare: (value: Record<string, unknown> | null) => (value ? JSON.stringify(value) : null),
+    consume: (value: string | null) => (value ? JSON.parse(value) : null),
+  })
+  declare details: Record<string, unknown> | null
+
+  @utcDateTime()
+  declare createdAt: DateTime
+}

@@ -1,0 +1,76 @@
+import type { HttpContext, Router } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import { assertAllowed, CallerAuthenticator, type RouteAccess } from '#core/http/access'
+import type { ApiErrorKind } from '#core/http/api_error'
+import type { JsonSchema, RouteContract } from '#core/contract/route_contract'
+
+type ProtectedAccess = Extract<RouteAccess, { kind: 'protected' }>
+
+/**
+ * The one list of endpoints. Modules add their route contracts from their provider; the core
+ * provider mounts them on the router and the OpenAPI builder reads the same list.
+ */
+export class RouteRegistry {
+  readonly #contracts: RouteContract[] = []
+  readonly #schemas = new Map<string, JsonSchema>()
+
+  /** Refusals every protected route can answer; the auth module adds its own. */
+  readonly protectedRouteErrors = new Set<ApiErrorKind>(['MISSING_API_KEY', 'INVALID_API_KEY', 'FORBIDDEN_SCOPE'])
+  /** Refusals every protected write can answer (the license gate adds LICENSE_BLOCKED). */
+  readonly writeRouteErrors = new Set<ApiErrorKind>()
+  /** OpenAPI security schemes; core has the API key, the auth module adds the session. */
+  readonly securitySchemes = new Map<string, JsonSchema>([
+    ['ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'An API key secret. Never put it in a URL' }],
+  ])
+
+  add(contracts: RouteContract[]): void {
+    for (const contract of contracts) {
+      const clash = this.#contracts.find((known) => known.method === contract.method && known.path === contract.path)
+      if (clash) throw new Error(`Two route contracts for ${contract.method} ${contract.path}`)
+      if (this.#contracts.some((known) => known.operationId === contract.operationId)) {
+        throw new Error(`Two route contracts with operationId ${contract.operationId}`)
+      }
+      this.#contracts.push(contract)
+    }
+  }
+
+  /** A named schema published under components.schemas (referenced as #/components/schemas/Name). */
+  addSchema(name: string, schema: JsonSchema): { $ref: string } {
+    this.#schemas.set(name, schema)
+    return { $ref: `#/components/schemas/${name}` }
+  }
+
+  get contracts(): readonly RouteContract[] {
+    return this.#contracts
+  }
+
+  get schemas(): ReadonlyMap<string, JsonSchema> {
+    return this.#schemas
+  }
+
+  /**
+   * Registers every contract on the router. Access is checked before the body is read, so an
+   * unknown caller never makes the gateway parse a body (ARCHITECTURE.md, data flow of a send).
+   */
+  mount(router: Router, resolveAuthenticator: () => Promise<CallerAuthenticator>, bodyParser: any): void {
+    for (const contract of this.#contracts) {
+      const route = router.route(contract.path, [contract.method], contract.handler as any)
+      route.as(contract.operationId)
+      if (contract.access.kind === 'protected') {
+        const routeAccess = contract.access
+        route.use(async (ctx: HttpContext, next: NextFn) => {
+          await authorize(ctx, routeAccess, resolveAuthenticator)
+          return next()
+        })
+      }
+      route.use(bodyParser)
+    }
+  }
+}
+
+async function authorize(ctx: HttpContext, routeAccess: ProtectedAccess, resolve: () => Promise<CallerAuthenticator>) {
+  const authenticator = await resolve()
+  const caller = await authenticator.authenticate(ctx, routeAccess)
+  assertAllowed(caller, routeAccess)
+  ctx.caller = caller
+}

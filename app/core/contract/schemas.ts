@@ -1,0 +1,49 @@
+import vine from '@vinejs/vine'
+import type { JsonSchema } from '#core/contract/route_contract'
+
+/**
+ * Fills a gap of VineJS `toJSONSchema()` (STACK.md #10): a rule that checks nothing and only
+ * adds `extra` to the field's JSON schema, for dates and custom rules that come out empty.
+ */
+export const documentedAs = vine.createRule<JsonSchema>(() => {}, {
+  toJSONSchema: (schema, extra) => {
+    Object.assign(schema, extra)
+  },
+})
+
+export const isoDateTimeSchema: JsonSchema = { type: 'string', format: 'date-time', examples: ['2026-05-04T09:30:00.000Z'] }
+
+export const errorObjectSchema: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'requestId'],
+      properties: {
+        code: { type: 'string', description: 'Stable identifier. Clients test this' },
+        message: { type: 'string', description: 'Short English explanation' },
+        details: {
+          description: 'Optional context: the field at fault and the rule, a limit, an expected value',
+          oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }],
+        },
+        requestId: { type: 'string', description: 'Identifies the request in gateway logs (same as X-Request-Id)' },
+      },
+    },
+  },
+}
+
+/** `{data: [item], nextCursor}`: the spec's pagination envelope. */
+export function pageOf(item: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    required: ['data', 'nextCursor'],
+    properties: {
+      data: { type: 'array', items: item },
+      nextCursor: {
+        type: ['string', 'null'],
+        description: 'Opaque; pass it back as `cursor` for the next page. null on the last page',
+      },
+    },
+  }
+}

@@ -1,0 +1,77 @@
+import type { ApplicationService } from '@adonisjs/core/types'
+import { Settings as LuxonSettings } from 'luxon'
+import { Clock, SystemClock } from '#core/time/clock'
+import { DataFolder } from '#core/data_folder/data_folder'
+import { Secrets } from '#core/secrets/secrets'
+import { RouteRegistry } from '#core/contract/route_registry'
+import { CallerAuthenticator, NoCredentialsAuthenticator } from '#core/http/access'
+import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
+import { SettingsStore } from '#core/settings/settings_store'
+import { ActivityLog } from '#core/activity/activity_log'
+import { JobRunner } from '#core/jobs/job_runner'
+import { migrateDatabase, checkpointDatabase } from '#core/database/schema_migrator'
+import { flushLogFile } from '#core/logging/log_file'
+import { coreRoutes } from '#core/routes'
+
+/**
+ * The shared kernel's services. Every module resolves these from the container; tests swap
+ * the clock for a ManualClock.
+ */
+export default class CoreProvider {
+  constructor(protected app: ApplicationService) {}
+
+  register() {
+    const { container } = this.app
+    container.singleton(Clock, () => new SystemClock())
+    container.singleton(RouteRegistry, () => new RouteRegistry())
+    container.singleton(CallerAuthenticator, () => new NoCredentialsAuthenticator())
+    container.singleton(Secrets, () => new Secrets(DataFolder.current().deriveKey('stored-secrets-v1')))
+    container.singleton(PhoneNumbers, () => new PhoneNumbers())
+    container.singleton(SettingsStore, async (resolver) => {
+      return new SettingsStore(await resolver.make('lucid.db'), await resolver.make('emitter'), await resolver.make(Clock))
+    })
+    container.singleton(ActivityLog, async (resolver) => {
+      return new ActivityLog(await resolver.make(Clock), await resolver.make('logger'))
+    })
+    container.singleton(JobRunner, async (resolver) => {
+      return new JobRunner(await resolver.make(Clock), await resolver.make('lucid.db'), await resolver.make('logger'))
+    })
+  }
+
+  async boot() {
+    // Every date the gateway reads or writes is UTC (spec, conventions).
+    LuxonSettings.defaultZone = 'utc'
+    LuxonSettings.throwOnInvalid = false
+  }
+
+  async start() {
+    const registry = await this.app.container.make(RouteRegistry)
+    registry.add(coreRoutes(registry))
+
+    // `npm start` on a fresh machine: the database is created and brought up to date before
+    // anything else touches it. Tests start on a fresh database the same way.
+    if (this.app.getEnvironment() === 'web' || this.app.getEnvironment() === 'test') {
+      await migrateDatabase(this.app)
+    }
+  }
+
+  async ready() {
+    // Background work runs with the HTTP server, never inside Ace commands; tests start the
+    // runner themselves, on a ManualClock.
+    if (this.app.getEnvironment() === 'web') {
+      const runner = await this.app.container.make(JobRunner)
+      await runner.start()
+    }
+  }
+
+  /**
+   * Runs after the HTTP server has stopped taking requests and finished in-flight ones, and
+   * before Lucid closes the connection (providers stop in reverse order).
+   */
+  async shutdown() {
+    const runner = await this.app.container.make(JobRunner)
+    await runner.stop()
+    await checkpointDatabase(this.app)
+    flushLogFile()
+  }
+}

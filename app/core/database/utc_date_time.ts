@@ -1,0 +1,24 @@
+import { column } from '@adonisjs/lucid/orm'
+import { DateTime } from 'luxon'
+
+/**
+ * A date column stored as ISO 8601 UTC text with milliseconds (`2026-05-04T09:30:00.123Z`):
+ * sorts as text, reads plainly in the SQLite shell, and serialises with `Z` as the spec asks.
+ * Values come from the clock service, never from the ORM's auto timestamps.
+ */
+export function utcDateTime(options: { columnName?: string } = {}) {
+  return column({
+    ...options,
+    prepare: (value: DateTime | null | undefined) => (value ? toIso(value) : value ?? null),
+    consume: (value: string | null) => (value ? DateTime.fromISO(value, { zone: 'utc' }) : null),
+    serialize: (value: DateTime | null) => (value ? toIso(value) : null),
+  })
+}
+
+export function toIso(value: DateTime): string {
+  return value.toUTC().toISO({ includeOffset: true, suppressMilliseconds: false })!
+}
+
+export function dateTimeOf(date: Date): DateTime {
+  return DateTime.fromJSDate(date, { zone: 'utc' })
+}

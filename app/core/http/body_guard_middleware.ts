@@ -1,0 +1,30 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import { ApiError } from '#core/http/api_error'
+
+/** Spec, Limits > Requests: a request body is capped at 2 MiB. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024
+
+const JSON_TYPES = ['application/json', 'application/*+json']
+
+/**
+ * Runs before any body is read. A declared length over the cap is refused at once (the body
+ * is never read); a body of another type than JSON is refused instead of being half-parsed.
+ * A chunked body without a declared length is capped by the body parser while it streams.
+ */
+export default class BodyGuardMiddleware {
+  async handle(ctx: HttpContext, next: NextFn) {
+    const declared = ctx.request.header('content-length')
+    if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
+      // The unread remainder must not be parsed as a next request on this connection.
+      ctx.response.header('Connection', 'close')
+      throw new ApiError('PAYLOAD_TOO_LARGE', 'The request body is over 2 MiB', { limitBytes: MAX_BODY_BYTES })
+    }
+    if (ctx.request.hasBody() && !ctx.request.is(JSON_TYPES)) {
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json', {
+        expected: 'application/json',
+      })
+    }
+    return next()
+  }
+}

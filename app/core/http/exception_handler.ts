@@ -1,0 +1,83 @@
+import { errors as vineErrors } from '@vinejs/vine'
+import { ExceptionHandler, type HttpContext } from '@adonisjs/core/http'
+import { ApiError, apiErrors, type ApiErrorKind, type ErrorDetails } from '#core/http/api_error'
+
+interface ErrorAnswer {
+  status: number
+  code: string
+  message: string
+  details?: ErrorDetails
+  headers?: Record<string, string>
+}
+
+/**
+ * Turns every failure into the spec's error object `{error: {code, message, details?,
+ * requestId}}`. Messages are our own fixed texts: a framework or parser message can quote the
+ * request (JSON.parse quotes the body it choked on), so none is passed through.
+ */
+export default class HttpExceptionHandler extends ExceptionHandler {
+  protected debug = false
+  protected renderStatusPages = false
+
+  async handle(error: unknown, ctx: HttpContext) {
+    const answer = toErrorAnswer(error)
+    for (const [name, value] of Object.entries(answer.headers ?? {})) ctx.response.header(name, value)
+    ctx.response.status(answer.status).json({
+      error: {
+        code: answer.code,
+        message: answer.message,
+        ...(answer.details === undefined ? {} : { details: answer.details }),
+        requestId: ctx.request.id(),
+      },
+    })
+  }
+
+  async report(error: unknown, ctx: HttpContext) {
+    const answer = toErrorAnswer(error)
+    if (answer.status >= 500) {
+      // The full error stays in our own log (never in the answer); it is redacted there.
+      ctx.logger.error({ err: error }, 'unexpected error while answering a request')
+    } else {
+      ctx.logger.debug({ code: answer.code, status: answer.status }, answer.message)
+    }
+  }
+}
+
+function answerFor(kind: ApiErrorKind, message: string, details?: ErrorDetails): ErrorAnswer {
+  const { status, code } = apiErrors[kind]
+  return { status, code, message, details }
+}
+
+export function toErrorAnswer(error: unknown): ErrorAnswer {
+  if (error instanceof ApiError) {
+    return { status: error.status, code: error.code, message: error.message, details: error.details, headers: error.headers }
+  }
+  if (error instanceof vineErrors.E_VALIDATION_ERROR) {
+    const details = (error.messages as Array<{ field: string; rule: string; message: string }>).map(
+      ({ field, rule, message }) => ({ field, rule, message })
+    )
+    const first = details[0]
+    return answerFor('VALIDATION_ERROR', first ? first.message : 'The request is not valid', details)
+  }
+
+  const code = (error as { code?: string })?.code
+  const status = (error as { status?: number })?.status
+  switch (code) {
+    case 'E_ROUTE_NOT_FOUND':
+      return answerFor('NOT_FOUND', 'No route answers this method and path')
+    case 'E_REQUEST_ENTITY_TOO_LARGE':
+      return answerFor('PAYLOAD_TOO_LARGE', 'The request body is over 2 MiB')
+    case 'E_ENCODING_UNSUPPORTED':
+      return answerFor('VALIDATION_ERROR', 'The body encoding is not supported')
+  }
+  if (error instanceof SyntaxError && status === 400) {
+    return answerFor('VALIDATION_ERROR', 'The body is not valid JSON', [{ field: 'body', rule: 'json', message: 'The body is not valid JSON' }])
+  }
+  if (status === 422 && (error as Error)?.message?.startsWith('Invalid JSON')) {
+    return answerFor('VALIDATION_ERROR', 'The body must be a JSON object', [{ field: 'body', rule: 'object', message: 'The body must be a JSON object' }])
+  }
+  if (status === 404) return answerFor('NOT_FOUND', 'Not found')
+  if (status === 413) return answerFor('PAYLOAD_TOO_LARGE', 'The request body is over 2 MiB')
+  if (status === 400) return answerFor('VALIDATION_ERROR', 'The request is not valid')
+  return answerFor('INTERNAL_ERROR', 'Something went wrong on the gateway; quote the requestId when reporting it')
+}

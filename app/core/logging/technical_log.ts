@@ -1,0 +1,110 @@
+import { open, stat } from 'node:fs/promises'
+import { ApiError } from '#core/http/api_error'
+import { DEFAULT_PAGE_SIZE, type Page, type PageRequest } from '#core/pagination/keyset_page'
+import { flushLogFile } from '#core/logging/log_file'
+import { redactText } from '#core/logging/redaction'
+
+export interface TechnicalLogLine {
+  at: string | null
+  level: string
+  message: string
+  requestId: string | null
+  context: Record<string, unknown>
+}
+
+const pinoLevels: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' }
+const CHUNK_BYTES = 64 * 1024
+const HIDDEN_FIELDS = new Set(['time', 'level', 'msg', 'pid', 'hostname', 'name', 'request_id'])
+
+/**
+ * Reads the gateway's own log file newest line first. The cursor is the byte offset where the
+ * previous page stopped: lines appended meanwhile land after it, so paging stays exact.
+ */
+export class TechnicalLog {
+  constructor(private file: string) {}
+
+  async page(request: PageRequest): Promise<Page<TechnicalLogLine>> {
+    flushLogFile()
+    const limit = request.limit ?? DEFAULT_PAGE_SIZE
+    let size: number
+    try {
+      size = (await stat(this.file)).size
+    } catch {
+      return { data: [], nextCursor: null }
+    }
+    let end = request.cursor === undefined ? size : decodeOffset(request.cursor)
+    if (end > size) end = size
+
+    const handle = await open(this.file, 'r')
+    try {
+      const lines: TechnicalLogLine[] = []
+      let position = end
+      let carry = Buffer.alloc(0)
+      // Where the oldest line we returned starts: the next page ends there.
+      let oldestStart = end
+      while (position > 0 && lines.length < limit) {
+        const start = Math.max(0, position - CHUNK_BYTES)
+        const chunk = Buffer.alloc(position - start)
+        await handle.read(chunk, 0, chunk.length, start)
+        const buffer = Buffer.concat([chunk, carry])
+        let lineEnd = buffer.length
+        for (let index = buffer.length - 1; index >= 0 && lines.length < limit; index--) {
+          if (buffer[index] !== 0x0a) continue
+          const text = buffer.subarray(index + 1, lineEnd).toString('utf8')
+          if (text.trim()) {
+            lines.push(parseLine(text))
+            oldestStart = start + index + 1
+          }
+          lineEnd = index
+        }
+        carry = buffer.subarray(0, lineEnd)
+        position = start
+        if (position === 0 && lines.length < limit && carry.length && carry.toString('utf8').trim()) {
+          lines.push(parseLine(carry.toString('utf8')))
+          oldestStart = 0
+        }
+      }
+      return { data: lines, nextCursor: oldestStart > 0 && lines.length ? encodeOffset(oldestStart) : null }
+    } finally {
+      await handle.close()
+    }
+  }
+}
+
+function parseLine(text: string): TechnicalLogLine {
+  try {
+    const entry = JSON.parse(text) as Record<string, unknown>
+    const context = Object.fromEntries(Object.entries(entry).filter(([key]) => !HIDDEN_FIELDS.has(key)))
+    return {
+      at: typeof entry.time === 'string' ? entry.time : typeof entry.time === 'number' ? new Date(entry.time).toISOString() : null,
+      level: pinoLevels[entry.level as number] ?? String(entry.level ?? 'info'),
+      message: redactText(String(entry.msg ?? '')),
+      requestId: typeof entry.request_id === 'string' ? entry.request_id : null,
+      context: redactStrings(context) as Record<string, unknown>,
+    }
+  } catch {
+    return { at: null, level: 'info', message: redactText(text), requestId: null, context: {} }
+  }
+}
+
+/** Masks free text at any depth; numbers and keys are left as they are. */
+function redactStrings(value: unknown): unknown {
+  if (typeof value === 'string') return redactText(value)
+  if (Array.isArray(value)) return value.map(redactStrings)
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, redactStrings(inner)]))
+  }
+  return value
+}
+
+function encodeOffset(offset: number): string {
+  return Buffer.from(JSON.stringify({ v: 1, o: offset })).toString('base64url')
+}
+
+function decodeOffset(cursor: string): number {
+  try {
+    const { v, o } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+    if (v === 1 && Number.isSafeInteger(o) && o >= 0) return o
+  } catch {}
+  throw ApiError.validation('cursor', 'cursor', 'The cursor is not one this gateway gave out')
+}

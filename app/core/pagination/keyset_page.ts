@@ -1,0 +1,77 @@
+import vine from '@vinejs/vine'
+import type { ModelQueryBuilderContract, LucidModel } from '@adonisjs/lucid/types/model'
+import { ApiError } from '#core/http/api_error'
+
+/** Spec, Limits > Requests: page size 1 to 200, default 50. */
+export const DEFAULT_PAGE_SIZE = 50
+export const MAX_PAGE_SIZE = 200
+
+/** Query fields every list accepts; spread into a module's query validator. */
+export const pageQueryFields = {
+  limit: vine.number().withoutDecimals().range([1, MAX_PAGE_SIZE]).optional(),
+  cursor: vine.string().maxLength(512).optional(),
+}
+
+export interface PageRequest {
+  limit?: number
+  cursor?: string
+}
+
+export interface Page<T> {
+  data: T[]
+  nextCursor: string | null
+}
+
+interface CursorPosition {
+  sortValue: string | number
+  id: number
+}
+
+/**
+ * An opaque keyset cursor: the sort value and id of the last row served. Rows inserted while a
+ * client pages are never skipped or repeated, unlike an offset.
+ */
+export function encodeCursor(position: CursorPosition): string {
+  return Buffer.from(JSON.stringify({ v: 1, s: position.sortValue, i: position.id })).toString('base64url')
+}
+
+export function decodeCursor(cursor: string): CursorPosition {
+  const invalid = () => ApiError.validation('cursor', 'cursor', 'The cursor is not one this gateway gave out')
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+  } catch {
+    throw invalid()
+  }
+  const { v, s, i } = (parsed ?? {}) as Record<string, unknown>
+  if (v !== 1 || !(typeof s === 'string' || typeof s === 'number') || !Number.isSafeInteger(i)) throw invalid()
+  return { sortValue: s, id: i as number }
+}
+
+/**
+ * Newest first by `sortColumn`, ties broken by id, which the table must index together.
+ * `sortKey` reads the same value from a fetched row for the next cursor.
+ */
+export async function keysetPage<Model extends LucidModel>(
+  query: ModelQueryBuilderContract<Model, InstanceType<Model>>,
+  page: PageRequest,
+  sortColumn: string,
+  sortKey: (row: InstanceType<Model>) => string | number
+): Promise<Page<InstanceType<Model>>> {
+  const limit = page.limit ?? DEFAULT_PAGE_SIZE
+  if (page.cursor) {
+    const after = decodeCursor(page.cursor)
+    query.where((where) =>
+      where
+        .where(sortColumn, '<', after.sortValue)
+        .orWhere((tie) => tie.where(sortColumn, after.sortValue).where('id', '<', after.id))
+    )
+  }
+  const rows = await query.orderBy(sortColumn, 'desc').orderBy('id', 'desc').limit(limit + 1)
+  const data = rows.slice(0, limit)
+  const last = data.at(-1)
+  return {
+    data,
+    nextCursor: rows.length > limit && last ? encodeCursor({ sortValue: sortKey(last), id: Number(last.$primaryKeyValue) }) : null,
+  }
+}

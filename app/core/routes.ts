@@ -1,0 +1,139 @@
+import { access } from '#core/http/access'
+import { defineRoutes } from '#core/contract/route_contract'
+import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
+import type { RouteRegistry } from '#core/contract/route_registry'
+import { settingsChangeValidator, settingsSectionNames, settingsSections } from '#core/settings/settings_sections'
+import { listActivityValidator } from '#core/activity/activity_validators'
+import { activityLevels } from '#core/activity/activity_entry'
+import { technicalLogQueryValidator } from '#core/system/technical_log_controller'
+
+const HealthController = () => import('#core/system/health_controller')
+const ApiDocsController = () => import('#core/system/api_docs_controller')
+const SettingsController = () => import('#core/settings/settings_controller')
+const ActivityController = () => import('#core/activity/activity_controller')
+const TechnicalLogController = () => import('#core/system/technical_log_controller')
+
+/** The platform's own endpoints: health, self-description, settings, activity, technical log. */
+export function coreRoutes(registry: RouteRegistry) {
+  const settingsSchema = registry.addSchema('Settings', {
+    type: 'object',
+    required: settingsSectionNames,
+    properties: Object.fromEntries(
+      settingsSectionNames.map((name) => [
+        name,
+        { type: 'object', description: `Defaults: ${JSON.stringify(settingsSections[name].defaults)}` },
+      ])
+    ),
+  })
+  const activityEntry = registry.addSchema('ActivityEntry', {
+    type: 'object',
+    required: ['id', 'level', 'source', 'message', 'details', 'createdAt'],
+    properties: {
+      id: { type: 'string' },
+      level: { enum: [...activityLevels] },
+      source: { type: 'string', description: 'The module that wrote the entry' },
+      message: { type: 'string' },
+      details: { type: ['object', 'null'] },
+      createdAt: isoDateTimeSchema,
+    },
+  })
+  const technicalLogLine = registry.addSchema('TechnicalLogLine', {
+    type: 'object',
+    required: ['at', 'level', 'message', 'requestId', 'context'],
+    properties: {
+      at: { type: ['string', 'null'], format: 'date-time' },
+      level: { enum: ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] },
+      message: { type: 'string' },
+      requestId: { type: ['string', 'null'] },
+      context: { type: 'object' },
+    },
+  })
+
+  return defineRoutes([
+    {
+      method: 'GET',
+      path: '/health',
+      operationId: 'getHealth',
+      summary: 'Health check',
+      description: 'Answers 200 once the gateway serves and its database answers.',
+      tag: 'System',
+      access: access.public(),
+      answer: {
+        status: 200,
+        description: 'The gateway serves',
+        schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
+      },
+      handler: [HealthController, 'show'],
+    },
+    {
+      method: 'GET',
+      path: '/api-docs/openapi.json',
+      operationId: 'getOpenApiDocument',
+      summary: 'OpenAPI 3.1 contract of this installed version',
+      tag: 'System',
+      access: access.public(),
+      answer: { status: 200, description: 'This document', schema: { type: 'object' } },
+      handler: [ApiDocsController, 'openapi'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1',
+      operationId: 'getApiReference',
+      summary: 'Interactive API reference page',
+      description: 'Readable without signing in. Running a call from it needs a valid API key (Authorize).',
+      tag: 'System',
+      access: access.public(),
+      answer: { status: 200, description: 'HTML page', contentType: 'text/html', schema: { type: 'string' } },
+      handler: [ApiDocsController, 'reference'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/settings',
+      operationId: 'getSettings',
+      summary: 'Settings in force',
+      tag: 'Settings',
+      access: access.read('admin', ['superadmin', 'operator']),
+      answer: { status: 200, description: 'Every section with its values', schema: settingsSchema },
+      handler: [SettingsController, 'show'],
+    },
+    {
+      method: 'PATCH',
+      path: '/api/v1/settings',
+      operationId: 'updateSettings',
+      summary: 'Change settings',
+      description:
+        'Partial: send only the sections and fields to change; an omitted field is left unchanged. An unknown section or ' +
+        'field is refused. A value out of range in the backup block answers 422; elsewhere 400. Changes apply within a ' +
+        'minute, without restart.',
+      tag: 'Settings',
+      access: access.write('admin'),
+      body: settingsChangeValidator,
+      answer: { status: 200, description: 'Settings in force, every section', schema: settingsSchema },
+      errors: ['SETTING_OUT_OF_RANGE'],
+      handler: [SettingsController, 'update'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/activity',
+      operationId: 'listActivity',
+      summary: 'Activity log, newest first',
+      tag: 'Activity',
+      access: access.read('read'),
+      query: listActivityValidator,
+      answer: { status: 200, description: 'A page of entries', schema: pageOf(activityEntry) },
+      handler: [ActivityController, 'index'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/logs/technical',
+      operationId: 'listTechnicalLog',
+      summary: "The gateway's own log, newest line first",
+      description: 'Redacted like the log itself: no secrets, SMS text or full phone numbers.',
+      tag: 'System',
+      access: access.read('admin', ['superadmin']),
+      query: technicalLogQueryValidator,
+      answer: { status: 200, description: 'A page of log lines', schema: pageOf(technicalLogLine) },
+      handler: [TechnicalLogController, 'index'],
+    },
+  ])
+}

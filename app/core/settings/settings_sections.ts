@@ -1,0 +1,125 @@
+import vine from '@vinejs/vine'
+import { DateTime } from 'luxon'
+import { isKnownCallingCode } from '#core/phone_numbers/phone_numbers'
+import { documentedAs } from '#core/contract/schemas'
+
+const timeZone = vine.createRule((value, _options, field) => {
+  if (typeof value !== 'string' || !DateTime.local().setZone(value).isValid) {
+    field.report('The {{ field }} field must be an IANA time zone such as Europe/Paris or UTC', 'timezone', field)
+  }
+})
+
+const callingCode = vine.createRule((value, _options, field) => {
+  if (typeof value === 'string' && !isKnownCallingCode(value)) {
+    field.report('The {{ field }} field must be a country calling code such as +33', 'callingCode', field)
+  }
+})
+
+const e164 = vine.string().regex(/^\+[1-9]\d{6,14}$/)
+
+/**
+ * The settings sections, each with its defaults and the schema of a partial change (every
+ * field optional: an omitted field is left unchanged). Later modules extend these blocks.
+ */
+export const settingsSections = {
+  general: {
+    defaults: {
+      gatewayName: 'SMS gateway',
+      /** Text options applied when a message leaves for a phone (spec, Send request notes). */
+      stripDiacritics: false,
+      trimWhitespace: false,
+      uppercase: false,
+    },
+    change: vine.object({
+      gatewayName: vine.string().trim().minLength(1).maxLength(80).optional(),
+      stripDiacritics: vine.boolean({ strict: true }).optional(),
+      trimWhitespace: vine.boolean({ strict: true }).optional(),
+      uppercase: vine.boolean({ strict: true }).optional(),
+    }),
+  },
+  sending: {
+    defaults: {
+      /** The platform time zone: daily backup time, midnight quota reset. */
+      timezone: 'UTC',
+      /** Spec, Message status: 4 attempts by default. */
+      maxAttempts: 4,
+    },
+    change: vine.object({
+      timezone: vine
+        .string()
+        .trim()
+        .use(timeZone())
+        .use(documentedAs({ description: 'IANA time zone name', examples: ['Europe/Paris'] }))
+        .optional(),
+      maxAttempts: vine.number().withoutDecimals().range([1, 10]).optional(),
+    }),
+  },
+  reception: {
+    defaults: {
+      /** Completes a local dialled number to E.164 (`0612345678` with `+33`). null: E.164 only. */
+      localPrefix: null as string | null,
+    },
+    change: vine.object({
+      localPrefix: vine
+        .string()
+        .trim()
+        .use(callingCode())
+        .use(documentedAs({ pattern: '^\\+\\d{1,3}$', examples: ['+33'] }))
+        .nullable()
+        .optional(),
+    }),
+  },
+  notifications: {
+    defaults: {
+      /** Spec: the Backup failed alert is on by default. */
+      backupFailedAlert: true,
+      adminPhones: [] as string[],
+      adminEmails: [] as string[],
+    },
+    change: vine.object({
+      backupFailedAlert: vine.boolean({ strict: true }).optional(),
+      adminPhones: vine.array(e164).maxLength(10).distinct().optional(),
+      adminEmails: vine.array(vine.string().email()).maxLength(10).distinct().optional(),
+    }),
+  },
+  backup: {
+    /** Spec, Settings backup block. */
+    defaults: {
+      enabled: true,
+      frequency: 'daily' as 'daily' | 'interval',
+      dailyAt: '03:00',
+      intervalHours: 24,
+      retention: 7,
+    },
+    change: vine.object({
+      enabled: vine.boolean({ strict: true }).optional(),
+      frequency: vine.enum(['daily', 'interval'] as const).optional(),
+      dailyAt: vine
+        .string()
+        .regex(/^([01]\d|2[0-3]):[0-5]\d$/)
+        .optional(),
+      intervalHours: vine.number().withoutDecimals().range([1, 168]).optional(),
+      retention: vine.number().withoutDecimals().range([1, 365]).optional(),
+    }),
+  },
+} as const
+
+export type SettingsSectionName = keyof typeof settingsSections
+export type Settings = { [Name in SettingsSectionName]: (typeof settingsSections)[Name]['defaults'] }
+export const settingsSectionNames = Object.keys(settingsSections) as SettingsSectionName[]
+
+/** The backup block answers 422 on an out-of-range value (spec, Backups endpoints). */
+export const sectionsRefusedWith422: SettingsSectionName[] = ['backup']
+
+/** PATCH /settings body: any subset of sections, each a partial change. */
+export const settingsChangeValidator = vine.compile(
+  vine.object(
+    Object.fromEntries(settingsSectionNames.map((name) => [name, settingsSections[name].change.optional()])) as {
+      [Name in SettingsSectionName]: ReturnType<(typeof settingsSections)[Name]['change']['optional']>
+    }
+  )
+)
+
+export const sectionValidators = Object.fromEntries(
+  settingsSectionNames.map((name) => [name, vine.compile(settingsSections[name].change)])
+) as { [Name in SettingsSectionName]: ReturnType<typeof vine.compile<(typeof settingsSections)[Name]['change']>> }

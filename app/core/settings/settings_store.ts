@@ -1,0 +1,148 @@
+import { errors as vineErrors } from '@vinejs/vine'
+import type { Database } from '@adonisjs/lucid/database'
+import type { EmitterService } from '@adonisjs/core/types'
+import type { Clock } from '#core/time/clock'
+import { ApiError } from '#core/http/api_error'
+import {
+  sectionValidators,
+  sectionsRefusedWith422,
+  settingsSectionNames,
+  settingsSections,
+  type Settings,
+  type SettingsSectionName,
+} from '#core/settings/settings_sections'
+
+const TABLE = 'settings'
+
+type FieldError = { field: string; rule: string; message: string }
+
+/**
+ * Typed settings sections with defaults, kept as one JSON row per section. Reads come from
+ * memory (one process owns the database); a change is validated section by section, written
+ * in one transaction, then announced with `settings:changed` so jobs re-plan without restart.
+ */
+export class SettingsStore {
+  #cache: Settings | null = null
+
+  constructor(
+    private db: Database,
+    private emitter: EmitterService,
+    private clock: Clock
+  ) {}
+
+  async all(): Promise<Settings> {
+    this.#cache ??= await this.#load()
+    return structuredClone(this.#cache)
+  }
+
+  async get<Name extends SettingsSectionName>(name: Name): Promise<Settings[Name]> {
+    return (await this.all())[name]
+  }
+
+  /** Applies a partial change and answers the settings in force. */
+  async update(change: unknown): Promise<Settings> {
+    const validated = await this.#validate(change)
+    const current = await this.all()
+    const next = structuredClone(current) as Record<SettingsSectionName, Record<string, unknown>>
+    const changed = Object.keys(validated) as SettingsSectionName[]
+    const now = this.clock.now().toISOString()
+    await this.db.transaction(async (trx) => {
+      for (const name of changed) {
+        next[name] = { ...next[name], ...validated[name] }
+        await trx
+          .insertQuery()
+          .table(TABLE)
+          .insert({ section: name, value: JSON.stringify(next[name]), updated_at: now })
+          .knexQuery.onConflict('section')
+          .merge()
+      }
+    })
+    this.#cache = next as Settings
+    if (changed.length) await this.emitter.emit('settings:changed', { sections: changed })
+    return this.all()
+  }
+
+  /** Forgets the cached copy (after the database file itself was replaced). */
+  invalidate() {
+    this.#cache = null
+  }
+
+  async #load(): Promise<Settings> {
+    const rows: Array<{ section: string; value: string }> = await this.db.from(TABLE).select('section', 'value')
+    const stored = new Map(rows.map((row) => [row.section, row.value]))
+    const settings = {} as Record<SettingsSectionName, Record<string, unknown>>
+    for (const name of settingsSectionNames) {
+      const defaults = structuredClone(settingsSections[name].defaults) as Record<string, unknown>
+      const raw = stored.get(name)
+      let saved: Record<string, unknown> = {}
+      try {
+        saved = raw ? JSON.parse(raw) : {}
+      } catch {
+        saved = {}
+      }
+      // Only known fields survive: a field dropped from the code is not served back.
+      settings[name] = Object.fromEntries(Object.keys(defaults).map((key) => [key, key in saved ? saved[key] : defaults[key]]))
+    }
+    return settings as Settings
+  }
+
+  async #validate(change: unknown): Promise<Partial<Record<SettingsSectionName, Record<string, unknown>>>> {
+    if (!change || typeof change !== 'object' || Array.isArray(change)) {
+      throw ApiError.validation('body', 'object', 'The body must be an object of settings sections')
+    }
+    const errors: FieldError[] = []
+    let only422 = true
+    const validated: Partial<Record<SettingsSectionName, Record<string, unknown>>> = {}
+    for (const [name, value] of Object.entries(change)) {
+      if (!settingsSectionNames.includes(name as SettingsSectionName)) {
+        errors.push({ field: name, rule: 'section', message: `Unknown settings section ${name}; known: ${settingsSectionNames.join(', ')}` })
+        only422 = false
+        continue
+      }
+      const section = name as SettingsSectionName
+      const sectionErrors = await this.#validateSection(section, value, validated)
+      if (sectionErrors.length && !sectionsRefusedWith422.includes(section)) only422 = false
+      errors.push(...sectionErrors)
+    }
+    if (errors.length) {
+      throw new ApiError(only422 ? 'SETTING_OUT_OF_RANGE' : 'VALIDATION_ERROR', errors[0].message, errors)
+    }
+    return validated
+  }
+
+  async #validateSection(
+    section: SettingsSectionName,
+    value: unknown,
+    validated: Partial<Record<SettingsSectionName, Record<string, unknown>>>
+  ): Promise<FieldError[]> {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      return [{ field: section, rule: 'object', message: `The ${section} section must be an object` }]
+    }
+    const known = Object.keys(settingsSections[section].defaults)
+    const unknown = Object.keys(value).filter((key) => !known.includes(key))
+    if (unknown.length) {
+      return unknown.map((key) => ({
+        field: `${section}.${key}`,
+        rule: 'field',
+        message: `Unknown setting ${section}.${key}; known: ${known.join(', ')}`,
+      }))
+    }
+    try {
+      validated[section] = (await sectionValidators[section].validate(value)) as Record<string, unknown>
+      return []
+    } catch (error) {
+      if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
+      return (error.messages as FieldError[]).map(({ field, rule, message }) => ({
+        field: `${section}.${field}`,
+        rule,
+        message: message.replace(/The (\S+) field/, `The ${section}.$1 field`),
+      }))
+    }
+  }
+}
+
+declare module '@adonisjs/core/types' {
+  interface EventsList {
+    'settings:changed': { sections: SettingsSectionName[] }
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The only source of "now" for business code. Tests swap in a ManualClock and move time
+ * instead of sleeping (retry waits, schedules, quotas, phone silence).
+ */
+export interface Timer {
+  cancel(): void
+}
+
+export abstract class Clock {
+  abstract now(): Date
+
+  /** Calls `callback` once, `delayMs` from now on this clock. */
+  abstract setTimer(delayMs: number, callback: () => void): Timer
+
+  nowMs(): number {
+    return this.now().getTime()
+  }
+}
+
+/** Node's setTimeout caps a delay at 2^31-1 ms; longer waits are re-armed in steps. */
+const MAX_NODE_DELAY = 2_147_483_647
+
+export class SystemClock extends Clock {
+  now(): Date {
+    return new Date()
+  }
+
+  setTimer(delayMs: number, callback: () => void): Timer {
+    const dueAt = Date.now() + Math.max(0, delayMs)
+    let handle: NodeJS.Timeout
+    const arm = () => {
+      const left = dueAt - Date.now()
+      if (left > MAX_NODE_DELAY) {
+        handle = setTimeout(arm, MAX_NODE_DELAY)
+      } else {
+        handle = setTimeout(callback, Math.max(0, left))
+      }
+      handle.unref?.()
+    }
+    arm()
+    return { cancel: () => clearTimeout(handle) }
+  }
+}
+
+interface PendingTimer {
+  dueAt: number
+  seq: number
+  callback: () => void
+  cancelled: boolean
+}
+
+/**
+ * A clock that only moves when told to. `advance` fires due timers in time order, letting the
+ * asynchronous work each one starts settle before moving on, so a test reads like a timeline.
+ */
+export class ManualClock extends Clock {
+  #now: number
+  #timers: PendingTimer[] = []
+  #seq = 0
+
+  constructor(start: Date | string = '2026-01-15T10:00:00.000Z') {
+    super()
+    this.#now = new Date(start).getTime()
+  }
+
+  now(): Date {
+    return new Date(this.#now)
+  }
+
+  setTimer(delayMs: number, callback: () => void): Timer {
+    const timer: PendingTimer = {
+      dueAt: this.#now + Math.max(0, delayMs),
+      seq: this.#seq++,
+      callback,
+      cancelled: false,
+    }
+    this.#timers.push(timer)
+    return {
+      cancel: () => {
+        timer.cancelled = true
+      },
+    }
+  }
+
+  /** Number of timers still waiting, for tests that check nothing is left armed. */
+  get pendingTimers(): number {
+    return this.#timers.filter((timer) => !timer.cancelled).length
+  }
+
+  async advance(ms: number): Promise<void> {
+    await this.advanceTo(new Date(this.#now + ms))
+  }
+
+  async advanceTo(target: Date): Promise<void> {
+    const targetMs = target.getTime()
+    if (targetMs < this.#now) throw new Error('ManualClock cannot go backwards')
+    for (;;) {
+      await settle()
+      this.#timers = this.#timers.filter((timer) => !timer.cancelled)
+      const next = this.#timers
+        .filter((timer) => timer.dueAt <= targetMs)
+        .sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq)[0]
+      if (!next) break
+      this.#now = Math.max(this.#now, next.dueAt)
+      this.#timers.splice(this.#timers.indexOf(next), 1)
+      next.callback()
+    }
+    this.#now = targetMs
+    await settle()
+  }
+}
+
+/** Lets promise chains and I/O callbacks started by a timer run before time moves again. */
+async function settle() {
+  for (let i = 0; i < 5; i++) {
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}

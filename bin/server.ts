@@ -1,0 +1,36 @@
+/*
+ * HTTP server entry point. `npm start` runs the compiled copy (build/bin/server.js), never a
+ * TypeScript loader.
+ */
+import 'reflect-metadata'
+import { Ignitor, prettyPrintError } from '@adonisjs/core'
+import { prepareRuntime } from '#core/boot/runtime'
+
+const APP_ROOT = new URL('../', import.meta.url)
+
+const IMPORTER = (filePath: string) => {
+  if (filePath.startsWith('./') || filePath.startsWith('../')) {
+    return import(new URL(filePath, APP_ROOT).href)
+  }
+  return import(filePath)
+}
+
+process.env.NODE_ENV ||= 'production'
+prepareRuntime()
+
+new Ignitor(APP_ROOT, { importer: IMPORTER })
+  .tap((app) => {
+    app.booting(async () => {
+      await import('#start/env')
+    })
+    // Graceful stop on both signals: stop taking requests, finish in-flight ones, stop jobs,
+    // checkpoint and close the database (see the core provider's shutdown).
+    app.listen('SIGTERM', () => app.terminate())
+    app.listen('SIGINT', () => app.terminate())
+  })
+  .httpServer()
+  .start()
+  .catch((error) => {
+    process.exitCode = 1
+    prettyPrintError(error)
+  })

@@ -1,0 +1,33 @@
+import { defineConfig } from '@adonisjs/lucid'
+import { DataFolder } from '#core/data_folder/data_folder'
+
+/**
+ * SQLite through the `sqlite3` package (STACK.md: the configure step writes better-sqlite3).
+ * Every connection gets WAL, foreign keys and a busy timeout before it is used.
+ */
+const dbConfig = defineConfig({
+  connection: 'sqlite',
+  connections: {
+    sqlite: {
+      client: 'sqlite3',
+      connection: {
+        filename: DataFolder.current().databaseFile,
+      },
+      useNullAsDefault: true,
+      pool: {
+        afterCreate: (connection: any, done: (error: Error | null, connection: unknown) => void) => {
+          connection.exec(
+            'PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;',
+            (error: Error | null) => done(error, connection)
+          )
+        },
+      },
+      migrations: {
+        naturalSort: true,
+        paths: ['database/migrations'],
+      },
+    },
+  },
+})
+
+export default dbConfig

@@ -1,0 +1,42 @@
+import env from '#start/env'
+import app from '@adonisjs/core/services/app'
+import { defineConfig } from '@adonisjs/core/logger'
+import pino from 'pino'
+import { logFileDestination } from '#core/logging/log_file'
+import { REDACTED, redactText, redactedPaths } from '#core/logging/redaction'
+
+/**
+ * One JSON line per entry, written to `<data>/logs/gateway.log` (read back by
+ * GET /logs/technical) and, outside tests, to standard output for the service manager.
+ */
+const streams: pino.StreamEntry[] = [{ stream: logFileDestination(), level: 'trace' }]
+if (!app.inTest) streams.push({ stream: process.stdout, level: 'trace' })
+
+const loggerConfig = defineConfig({
+  default: 'app',
+  loggers: {
+    app: {
+      enabled: true,
+      name: 'sms-gateway',
+      level: env.get('LOG_LEVEL', 'info'),
+      timestamp: 'iso',
+      desination: pino.multistream(streams),
+      redact: { paths: redactedPaths, censor: REDACTED },
+      hooks: {
+        // Free text can carry what field redaction cannot see: mask it on the way in.
+        logMethod(args, method) {
+          return method.apply(
+            this,
+            args.map((arg) => (typeof arg === 'string' ? redactText(arg) : arg)) as Parameters<typeof method>
+          )
+        },
+      },
+    },
+  },
+})
+
+export default loggerConfig
+
+declare module '@adonisjs/core/types' {
+  export interface LoggersList extends InferLoggers<typeof loggerConfig> {}
+}

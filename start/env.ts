@@ -1,0 +1,16 @@
+/*
+ * Environment variables the gateway reads. None is required: bin/*.ts fill PORT, HOST and the
+ * derived APP_KEY before this runs. Every variable is listed with its default in the README.
+ */
+import { Env } from '@adonisjs/core/env'
+
+export default await Env.create(new URL('../', import.meta.url), {
+  NODE_ENV: Env.schema.enum(['development', 'production', 'test'] as const),
+  PORT: Env.schema.number(),
+  HOST: Env.schema.string({ format: 'host' }),
+  APP_KEY: Env.schema.string(),
+  LOG_LEVEL: Env.schema.enum.optional(['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const),
+  GATEWAY_DATA_DIR: Env.schema.string.optional(),
+  GATEWAY_PUBLIC_URL: Env.schema.string.optional({ format: 'url', tld: false }),
+  GATEWAY_WEBHOOKS_ALLOW_PRIVATE_NETWORKS: Env.schema.boolean.optional(),
+})

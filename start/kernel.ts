@@ -1,0 +1,22 @@
+/*
+ * HTTP middleware. Server middleware runs on every request, matched route or not, so the
+ * request id and the body guard hold even for unknown routes; router middleware runs on
+ * matched routes only.
+ */
+import router from '@adonisjs/core/services/router'
+import server from '@adonisjs/core/services/server'
+
+server.errorHandler(() => import('#core/http/exception_handler'))
+
+server.use([
+  () => import('#core/http/request_context_middleware'),
+  () => import('#core/http/body_guard_middleware'),
+])
+
+/**
+ * The body parser is attached per route by the route registry, after the access check, so an
+ * unknown caller never makes the gateway read a body.
+ */
+export const middleware = router.named({
+  bodyParser: () => import('@adonisjs/core/bodyparser_middleware'),
+})
