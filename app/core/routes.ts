@@ -15,6 +15,9 @@ const TechnicalLogController = () => import('#core/system/technical_log_controll
 
 /** The platform's own endpoints: health, self-description, settings, activity, technical log. */
 export function coreRoutes(registry: RouteRegistry) {
+  registry.describeTag('System', 'Health, self-description and the technical log')
+  registry.describeTag('Settings', 'Typed settings sections: general, sending, reception, notifications, backup')
+  registry.describeTag('Activity', 'What happened, for the operator: info, warnings and errors written by every module')
   const settingsSchema = registry.addSchema('Settings', {
     type: 'object',
     required: settingsSectionNames,

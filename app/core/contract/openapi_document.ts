@@ -129,7 +129,9 @@ export function buildOpenApiDocument(registry: RouteRegistry, info: DocumentInfo
     paths[path] ??= {}
     paths[path][contract.method.toLowerCase()] = operationOf(contract, registry)
   }
-  const tags = [...new Set(registry.contracts.map((contract) => contract.tag))].sort().map((name) => ({ name }))
+  const tags = [...new Set(registry.contracts.map((contract) => contract.tag))]
+    .sort()
+    .map((name) => ({ name, ...(registry.tags.has(name) ? { description: registry.tags.get(name) } : {}) }))
   return {
     openapi: '3.1.0',
     info: {

@@ -13,6 +13,7 @@ type ProtectedAccess = Extract<RouteAccess, { kind: 'protected' }>
 export class RouteRegistry {
   readonly #contracts: RouteContract[] = []
   readonly #schemas = new Map<string, JsonSchema>()
+  readonly #tags = new Map<string, string>()
 
   /** Refusals every protected route can answer; the auth module adds its own. */
   readonly protectedRouteErrors = new Set<ApiErrorKind>(['MISSING_API_KEY', 'INVALID_API_KEY', 'FORBIDDEN_SCOPE'])
@@ -38,6 +39,15 @@ export class RouteRegistry {
   addSchema(name: string, schema: JsonSchema): { $ref: string } {
     this.#schemas.set(name, schema)
     return { $ref: `#/components/schemas/${name}` }
+  }
+
+  /** A tag (one per module) and the sentence that introduces it in the reference. */
+  describeTag(name: string, description: string): void {
+    this.#tags.set(name, description)
+  }
+
+  get tags(): ReadonlyMap<string, string> {
+    return this.#tags
   }
 
   get contracts(): readonly RouteContract[] {

@@ -1,11 +1,17 @@
-import { parsePhoneNumberWithError, getCountries, getCountryCallingCode, type CountryCallingCode } from 'libphonenumber-js/max'
+import { createRequire } from 'node:module'
+import { parsePhoneNumberWithError, type CountryCode } from 'libphonenumber-js/max'
 import { ApiError } from '#core/http/api_error'
 
-/** Every country calling code libphonenumber knows, for validating the local prefix setting. */
-const knownCallingCodes = new Set<string>(getCountries().map((country) => getCountryCallingCode(country)))
+/**
+ * Calling code → its countries, main country first (`1` → US, `44` → GB). Parsing a local
+ * number as that country handles its trunk prefix and its international call prefix (`00`).
+ */
+const countriesByCallingCode: Record<string, CountryCode[]> = createRequire(import.meta.url)(
+  'libphonenumber-js/metadata.max.json'
+).country_calling_codes
 
 export function isKnownCallingCode(prefix: string): boolean {
-  return /^\+\d{1,3}$/.test(prefix) && knownCallingCodes.has(prefix.slice(1))
+  return /^\+\d{1,3}$/.test(prefix) && Object.hasOwn(countriesByCallingCode, prefix.slice(1))
 }
 
 /**
@@ -38,7 +44,7 @@ export class PhoneNumbers {
     try {
       const parsed = international
         ? parsePhoneNumberWithError(text)
-        : parsePhoneNumberWithError(text, { defaultCallingCode: localPrefix!.slice(1) as CountryCallingCode })
+        : parsePhoneNumberWithError(text, { defaultCountry: countriesByCallingCode[localPrefix!.slice(1)]?.[0] })
       if (!parsed.isPossible()) throw new Error('not possible')
       return parsed.number
     } catch {

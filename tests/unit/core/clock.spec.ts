@@ -1,0 +1,43 @@
+import { test } from '@japa/runner'
+import { ManualClock } from '#core/time/clock'
+
+test.group('ManualClock', () => {
+  test('fires timers in time order as time is advanced, and only those due', async ({ assert }) => {
+    const clock = new ManualClock('2026-03-01T00:00:00.000Z')
+    const fired: string[] = []
+    clock.setTimer(30_000, () => fired.push(`30s at ${clock.now().toISOString()}`))
+    clock.setTimer(10_000, () => fired.push(`10s at ${clock.now().toISOString()}`))
+    clock.setTimer(120_000, () => fired.push('2min'))
+
+    await clock.advance(60_000)
+
+    assert.deepEqual(fired, ['10s at 2026-03-01T00:00:10.000Z', '30s at 2026-03-01T00:00:30.000Z'])
+    assert.equal(clock.now().toISOString(), '2026-03-01T00:01:00.000Z')
+    assert.equal(clock.pendingTimers, 1)
+  })
+
+  test('a cancelled timer never fires', async ({ assert }) => {
+    const clock = new ManualClock()
+    let fired = false
+    clock.setTimer(1000, () => (fired = true)).cancel()
+    await clock.advance(5000)
+    assert.isFalse(fired)
+  })
+
+  test('a timer set by a firing timer fires in the same advance when due', async ({ assert }) => {
+    const clock = new ManualClock('2026-03-01T00:00:00.000Z')
+    const fired: number[] = []
+    clock.setTimer(1000, () => {
+      fired.push(clock.nowMs())
+      clock.setTimer(1000, () => fired.push(clock.nowMs()))
+    })
+    await clock.advance(2500)
+    const start = Date.parse('2026-03-01T00:00:00.000Z')
+    assert.deepEqual(fired, [start + 1000, start + 2000])
+  })
+
+  test('refuses to go backwards', async ({ assert }) => {
+    const clock = new ManualClock('2026-03-01T00:00:00.000Z')
+    await assert.rejects(() => clock.advanceTo(new Date('2026-02-01T00:00:00.000Z')), /backwards/)
+  })
+})

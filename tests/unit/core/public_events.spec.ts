@@ -1,0 +1,27 @@
+import { test } from '@japa/runner'
+import { publicEventNames, isPublicEventName } from '#core/events/public_events'
+
+test.group('Public event catalogue', () => {
+  test('holds the 15 events of the spec, device.online for the misprinted row', ({ assert }) => {
+    assert.lengthOf(publicEventNames, 15)
+    assert.includeMembers(publicEventNames, [
+      'message.received',
+      'message.sent',
+      'message.delivered',
+      'message.failed',
+      'message.deleted',
+      'device.online',
+      'device.offline',
+      'device.low_battery',
+      'campaign.completed',
+      'rule.triggered',
+      'link.clicked',
+      'license.offline',
+      'license.reconnected',
+      'backup.completed',
+      'backup.failed',
+    ])
+    assert.isFalse(isPublicEventName('{base_url}'))
+    assert.isFalse(isPublicEventName('toString'))
+  })
+})
