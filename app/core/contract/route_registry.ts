@@ -2,6 +2,7 @@ import type { HttpContext, Router } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { assertAllowed, CallerAuthenticator, type RouteAccess } from '#core/http/access'
 import type { ApiErrorKind } from '#core/http/api_error'
+import { requireJsonBody } from '#core/http/body_guard_middleware'
 import type { JsonSchema, RouteContract } from '#core/contract/route_contract'
 
 type ProtectedAccess = Extract<RouteAccess, { kind: 'protected' }>
@@ -73,7 +74,7 @@ export class RouteRegistry {
           return next()
         })
       }
-      route.use(bodyParser)
+      route.use([requireJsonBody, bodyParser])
     }
   }
 }

@@ -8,9 +8,9 @@ export const MAX_BODY_BYTES = 2 * 1024 * 1024
 const JSON_TYPES = ['application/json', 'application/*+json']
 
 /**
- * Runs before any body is read. A declared length over the cap is refused at once (the body
- * is never read); a body of another type than JSON is refused instead of being half-parsed.
- * A chunked body without a declared length is capped by the body parser while it streams.
+ * Server middleware, before any body is read and before routing: a declared length over the
+ * cap is refused at once and the body is never read. A chunked body without a declared length
+ * is capped by the body parser while it streams.
  */
 export default class BodyGuardMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
@@ -20,11 +20,21 @@ export default class BodyGuardMiddleware {
       ctx.response.header('Connection', 'close')
       throw new ApiError('PAYLOAD_TOO_LARGE', 'The request body is over 2 MiB', { limitBytes: MAX_BODY_BYTES })
     }
-    if (ctx.request.hasBody() && !ctx.request.is(JSON_TYPES)) {
-      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json', {
-        expected: 'application/json',
-      })
-    }
     return next()
   }
+}
+
+/**
+ * Route middleware, just before the body parser: the API speaks JSON only, so a body of
+ * another type is refused instead of being half-parsed (curl -d sends a form by default).
+ */
+export async function requireJsonBody(ctx: HttpContext, next: NextFn) {
+  const declared = Number(ctx.request.header('content-length') ?? 0)
+  const chunked = ctx.request.header('transfer-encoding') !== undefined
+  if ((declared > 0 || chunked) && !ctx.request.is(JSON_TYPES)) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json', {
+      expected: 'application/json',
+    })
+  }
+  return next()
 }
