@@ -1,0 +1,114 @@
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import emitter from '@adonisjs/core/services/emitter'
+import { SettingsStore } from '#core/settings/settings_store'
+import { settingsSections } from '#core/settings/settings_sections'
+import { useTestKeys, testKeys } from '#tests/helpers/callers'
+
+test.group('Settings', (group) => {
+  group.setup(() => useTestKeys())
+  group.each.setup(async () => {
+    await db.from('settings').delete()
+    ;(await app.container.make(SettingsStore)).invalidate()
+  })
+
+  test('GET /settings answers every section with its defaults', async ({ client, assert }) => {
+    const response = await client.get('/api/v1/settings').header('x-api-key', testKeys.admin)
+    response.assertStatus(200)
+    assert.deepEqual(response.body(), Object.fromEntries(Object.entries(settingsSections).map(([name, section]) => [name, section.defaults])))
+    assert.deepEqual(response.body().backup, { enabled: true, frequency: 'daily', dailyAt: '03:00', intervalHours: 24, retention: 7 })
+  })
+
+  test('PATCH changes only the fields sent, answers the settings in force and keeps them', async ({ client, assert }) => {
+    const response = await client
+      .patch('/api/v1/settings')
+      .header('x-api-key', testKeys.admin)
+      .json({ backup: { retention: 30 }, reception: { localPrefix: '+33' } })
+    response.assertStatus(200)
+    assert.deepEqual(response.body().backup, { enabled: true, frequency: 'daily', dailyAt: '03:00', intervalHours: 24, retention: 30 })
+    assert.equal(response.body().reception.localPrefix, '+33')
+    assert.deepEqual(response.body().general, settingsSections.general.defaults)
+
+    const second = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ backup: { frequency: 'interval', intervalHours: 6 } })
+    assert.deepInclude(second.body().backup, { retention: 30, frequency: 'interval', intervalHours: 6 })
+
+    // From the database, not from memory.
+    const store = await app.container.make(SettingsStore)
+    store.invalidate()
+    assert.deepInclude((await store.all()).backup, { retention: 30, frequency: 'interval', intervalHours: 6 })
+  })
+
+  test('a backup value out of range is 422 VALIDATION_ERROR naming the field, and nothing changes', async ({ client, assert }) => {
+    for (const [field, value] of [
+      ['retention', 0],
+      ['retention', 366],
+      ['intervalHours', 0],
+      ['intervalHours', 169],
+      ['dailyAt', '24:00'],
+      ['dailyAt', '3:00'],
+      ['frequency', 'weekly'],
+      ['enabled', 'yes'],
+    ] as const) {
+      const response = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ backup: { [field]: value } })
+      response.assertStatus(422)
+      assert.equal(response.body().error.code, 'VALIDATION_ERROR')
+      assert.equal(response.body().error.details[0].field, `backup.${field}`)
+    }
+    const after = await client.get('/api/v1/settings').header('x-api-key', testKeys.admin)
+    assert.deepEqual(after.body().backup, settingsSections.backup.defaults)
+  })
+
+  test('the edges of the backup ranges are accepted', async ({ client }) => {
+    const low = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ backup: { retention: 1, intervalHours: 1, dailyAt: '00:00' } })
+    low.assertStatus(200)
+    const high = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ backup: { retention: 365, intervalHours: 168, dailyAt: '23:59' } })
+    high.assertStatus(200)
+  })
+
+  test('other sections answer 400, and a mixed refusal changes nothing at all', async ({ client, assert }) => {
+    const badZone = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ sending: { timezone: 'Mars/Olympus' } })
+    badZone.assertStatus(400)
+    assert.equal(badZone.body().error.details[0].field, 'sending.timezone')
+
+    const badPrefix = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ reception: { localPrefix: '+999' } })
+    badPrefix.assertStatus(400)
+
+    const mixed = await client
+      .patch('/api/v1/settings')
+      .header('x-api-key', testKeys.admin)
+      .json({ general: { uppercase: true }, backup: { retention: 0 } })
+    mixed.assertStatus(422)
+    const after = await client.get('/api/v1/settings').header('x-api-key', testKeys.admin)
+    assert.isFalse(after.body().general.uppercase)
+  })
+
+  test('an unknown section or field is refused rather than silently dropped', async ({ client, assert }) => {
+    const section = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ backups: { retention: 3 } })
+    section.assertStatus(400)
+    assert.equal(section.body().error.details[0].field, 'backups')
+
+    const field = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ backup: { retension: 3 } })
+    assert.equal(field.body().error.code, 'VALIDATION_ERROR')
+    assert.equal(field.body().error.details[0].field, 'backup.retension')
+  })
+
+  test('a change is announced with settings:changed naming the sections', async ({ client }) => {
+    const events = emitter.fake()
+    try {
+      await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ backup: { enabled: false } })
+      events.assertEmitted('settings:changed', ({ data }) => data.sections.join() === 'backup')
+    } finally {
+      emitter.restore()
+    }
+  })
+
+  test('reading needs admin scope; changing needs admin scope', async ({ client, assert }) => {
+    const read = await client.get('/api/v1/settings').header('x-api-key', testKeys.send)
+    read.assertStatus(403)
+    assert.equal(read.body().error.details.requiredScope, 'admin')
+    const write = await client.patch('/api/v1/settings').header('x-api-key', testKeys.read).json({ backup: { retention: 3 } })
+    write.assertStatus(403)
+    assert.equal(write.body().error.code, 'FORBIDDEN_SCOPE')
+  })
+})

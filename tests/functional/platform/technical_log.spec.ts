@@ -1,0 +1,70 @@
+import { test } from '@japa/runner'
+import { readFileSync } from 'node:fs'
+import logger from '@adonisjs/core/services/logger'
+import { DataFolder } from '#core/data_folder/data_folder'
+import { flushLogFile } from '#core/logging/log_file'
+import { useTestKeys, testKeys } from '#tests/helpers/callers'
+
+test.group('Technical log', (group) => {
+  group.setup(() => useTestKeys())
+
+  test('GET /logs/technical is admin only', async ({ client, assert }) => {
+    const read = await client.get('/api/v1/logs/technical').header('x-api-key', testKeys.read)
+    read.assertStatus(403)
+    assert.equal(read.body().error.code, 'FORBIDDEN_SCOPE')
+    const admin = await client.get('/api/v1/logs/technical').header('x-api-key', testKeys.admin)
+    admin.assertStatus(200)
+  })
+
+  test('shows the newest lines first, carrying the same request id as the answer', async ({ client, assert }) => {
+    const probe = await client.get('/api/v1/no-such-route-for-the-log')
+    const requestId = probe.header('x-request-id')
+    const response = await client.get('/api/v1/logs/technical').qs({ limit: 20 }).header('x-api-key', testKeys.admin)
+    const line = response.body().data.find((entry: any) => entry.requestId === requestId)
+    assert.exists(line, 'the probe request is in the log')
+    assert.equal(line.message, 'GET /api/v1/no-such-route-for-the-log 404')
+    assert.equal(line.level, 'info')
+    assert.match(line.at, /Z$/)
+  })
+
+  test('pages backwards through the file with an offset cursor, no line twice', async ({ client, assert }) => {
+    for (let index = 0; index < 30; index++) logger.info(`paging marker ${index}`)
+    const seen: string[] = []
+    let cursor: string | undefined
+    for (let page = 0; page < 200; page++) {
+      const response = await client
+        .get('/api/v1/logs/technical')
+        .qs({ limit: 7, ...(cursor ? { cursor } : {}) })
+        .header('x-api-key', testKeys.admin)
+      response.assertStatus(200)
+      seen.push(...response.body().data.map((entry: any) => entry.message).filter((message: string) => message.startsWith('paging marker')))
+      cursor = response.body().nextCursor ?? undefined
+      if (!cursor || seen.length === 30) break
+    }
+    assert.deepEqual(seen, Array.from({ length: 30 }, (_, index) => `paging marker ${29 - index}`))
+  })
+
+  test('is redacted like the log: no API key, full phone number or query secret', async ({ client, assert }) => {
+    await client.get('/api/v1/contacts/+33612345678').qs({ api_key: 'sk_should_not_appear' }).header('x-api-key', 'key-should-not-appear-123')
+    logger.info({ phone: '+33698765432', password: 'hunter2-should-not-appear' }, 'calling +33 6 98 76 54 32 now')
+    const response = await client.get('/api/v1/logs/technical').qs({ limit: 50 }).header('x-api-key', testKeys.admin)
+    const text = JSON.stringify(response.body())
+    for (const secret of ['33612345678', '33698765432', '6 98 76 54', 'sk_should_not_appear', 'key-should-not-appear-123', 'hunter2-should-not-appear']) {
+      assert.notInclude(text, secret)
+    }
+    assert.include(text, '+33•••••••78')
+
+    // The file itself, not only what the endpoint shows.
+    flushLogFile()
+    const file = readFileSync(DataFolder.current().logFile, 'utf8')
+    for (const secret of ['33612345678', '33698765432', 'sk_should_not_appear', 'key-should-not-appear-123', 'hunter2-should-not-appear']) {
+      assert.notInclude(file, secret)
+    }
+  })
+
+  test('a malformed cursor is 400 VALIDATION_ERROR', async ({ client, assert }) => {
+    const response = await client.get('/api/v1/logs/technical').qs({ cursor: 'bad' }).header('x-api-key', testKeys.admin)
+    response.assertStatus(400)
+    assert.equal(response.body().error.details[0].field, 'cursor')
+  })
+})
