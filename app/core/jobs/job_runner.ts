@@ -143,6 +143,7 @@ export class JobRunner {
         job.running = null
         this.#arm()
       })
+      this.clock.track(job.running)
     }
     return startedAny
   }

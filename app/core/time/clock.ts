@@ -15,6 +15,12 @@ export abstract class Clock {
   nowMs(): number {
     return this.now().getTime()
   }
+
+  /**
+   * Declares asynchronous work started by a timer. The system clock ignores it; a ManualClock
+   * waits for it before moving time further, so a test's timeline stays in order.
+   */
+  track(_work: Promise<unknown>): void {}
 }
 
 /** Node's setTimeout caps a delay at 2^31-1 ms; longer waits are re-armed in steps. */
@@ -57,6 +63,7 @@ export class ManualClock extends Clock {
   #now: number
   #timers: PendingTimer[] = []
   #seq = 0
+  #work = new Set<Promise<unknown>>()
 
   constructor(start: Date | string = '2026-01-15T10:00:00.000Z') {
     super()
@@ -82,6 +89,15 @@ export class ManualClock extends Clock {
     }
   }
 
+  track(work: Promise<unknown>): void {
+    const settled = work.then(
+      () => {},
+      () => {}
+    )
+    this.#work.add(settled)
+    void settled.then(() => this.#work.delete(settled))
+  }
+
   /** Number of timers still waiting, for tests that check nothing is left armed. */
   get pendingTimers(): number {
     return this.#timers.filter((timer) => !timer.cancelled).length
@@ -95,7 +111,7 @@ export class ManualClock extends Clock {
     const targetMs = target.getTime()
     if (targetMs < this.#now) throw new Error('ManualClock cannot go backwards')
     for (;;) {
-      await settle()
+      await this.#settle()
       this.#timers = this.#timers.filter((timer) => !timer.cancelled)
       const next = this.#timers
         .filter((timer) => timer.dueAt <= targetMs)
@@ -106,13 +122,14 @@ export class ManualClock extends Clock {
       next.callback()
     }
     this.#now = targetMs
-    await settle()
+    await this.#settle()
   }
-}
 
-/** Lets promise chains and I/O callbacks started by a timer run before time moves again. */
-async function settle() {
-  for (let i = 0; i < 5; i++) {
-    await new Promise((resolve) => setImmediate(resolve))
+  /** Lets the work started by fired timers finish (and the work it starts) before time moves. */
+  async #settle() {
+    do {
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve))
+      await Promise.all(this.#work)
+    } while (this.#work.size)
   }
 }

@@ -36,6 +36,20 @@ test.group('ManualClock', () => {
     assert.deepEqual(fired, [start + 1000, start + 2000])
   })
 
+  test('waits for tracked work started by a timer before time moves on', async ({ assert }) => {
+    const clock = new ManualClock('2026-03-01T00:00:00.000Z')
+    const order: string[] = []
+    clock.setTimer(1000, () => {
+      const work = new Promise((resolve) => setTimeout(resolve, 30)).then(() => {
+        order.push(`work done at ${clock.now().toISOString()}`)
+        clock.setTimer(1000, () => order.push(`next at ${clock.now().toISOString()}`))
+      })
+      clock.track(work)
+    })
+    await clock.advance(5000)
+    assert.deepEqual(order, ['work done at 2026-03-01T00:00:01.000Z', 'next at 2026-03-01T00:00:02.000Z'])
+  })
+
   test('refuses to go backwards', async ({ assert }) => {
     const clock = new ManualClock('2026-03-01T00:00:00.000Z')
     await assert.rejects(() => clock.advanceTo(new Date('2026-02-01T00:00:00.000Z')), /backwards/)

@@ -1,0 +1,114 @@
+import { test } from '@japa/runner'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import app from '@adonisjs/core/services/app'
+import sqlite3 from 'sqlite3'
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitForHealth(port: number, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 45_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the gateway exited early:\n${output()}`)
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health`)
+      if (response.status === 200) return
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`the gateway did not answer /health:\n${output()}`)
+}
+
+/** Starts bin/server.ts as its own process, as `npm start` does (through the TS loader here). */
+async function startGateway(dataDir: string) {
+  const port = await freePort()
+  const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' }
+  delete env.APP_KEY
+  const child = spawn(process.execPath, ['--import=ts-node-maintained/register/esm', 'bin/server.ts'], {
+    cwd: app.appRoot.pathname,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  child.stderr!.on('data', (chunk) => (output += chunk))
+  await waitForHealth(port, child, () => output)
+  return { child, port, output: () => output }
+}
+
+function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code))
+    child.kill(signal)
+  })
+}
+
+function query<T>(file: string, sql: string): Promise<T[]> {
+  return new Promise((resolve, reject) => {
+    const database = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (openError) => {
+      if (openError) return reject(openError)
+      database.all(sql, (error, rows) => {
+        database.close()
+        error ? reject(error) : resolve(rows as T[])
+      })
+    })
+  })
+}
+
+test.group('The gateway as a process', (group) => {
+  let root: string
+  group.each.setup(() => {
+    root = mkdtempSync(join(tmpdir(), 'gateway-process-'))
+    return () => rmSync(root, { recursive: true, force: true })
+  })
+
+  test('first start on an empty machine creates the data folder, key and database, then serves', async ({ assert }) => {
+    const dataDir = join(root, 'data')
+    const { child } = await startGateway(dataDir)
+    try {
+      assert.isTrue(statSync(join(dataDir, 'backups')).isDirectory())
+      assert.isTrue(statSync(join(dataDir, 'logs')).isDirectory())
+      const key = statSync(join(dataDir, 'secret.key'))
+      assert.equal(key.size, 32)
+      assert.equal(key.mode & 0o777, 0o600)
+      const journal = await query<{ journal_mode: string }>(join(dataDir, 'gateway.db'), 'PRAGMA journal_mode')
+      assert.equal(journal[0].journal_mode, 'wal')
+      const applied = await query<{ name: string }>(join(dataDir, 'gateway.db'), 'SELECT name FROM adonis_schema')
+      assert.include(
+        applied.map((row) => row.name),
+        'database/migrations/0001_core_create_platform_tables'
+      )
+      // The master key never enters the database.
+      const masterKeyHex = readFileSync(join(dataDir, 'secret.key')).toString('hex')
+      assert.notInclude(readFileSync(join(dataDir, 'gateway.db')).toString('hex'), masterKeyHex)
+    } finally {
+      await stop(child, 'SIGTERM')
+    }
+  }).timeout(90_000)
+
+  test('SIGTERM and SIGINT stop it cleanly: exit 0, WAL checkpointed, a last log line', async ({ assert }) => {
+    const dataDir = join(root, 'data')
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const { child, port } = await startGateway(dataDir)
+      const keyBefore = readFileSync(join(dataDir, 'secret.key'))
+      const answer = await fetch(`http://127.0.0.1:${port}/api/v1/activity`)
+      assert.equal(answer.status, 401)
+      const code = await stop(child, signal)
+      assert.equal(code, 0, `${signal} exit code`)
+      const wal = join(dataDir, 'gateway.db-wal')
+      assert.isTrue(!existsSync(wal) || statSync(wal).size === 0, `${signal}: the WAL is folded into gateway.db`)
+      assert.include(readFileSync(join(dataDir, 'logs', 'gateway.log'), 'utf8'), 'gateway stopped')
+      assert.isTrue(readFileSync(join(dataDir, 'secret.key')).equals(keyBefore), 'the master key survives restarts')
+    }
+  }).timeout(120_000)
+})
