@@ -9,7 +9,7 @@ export default defineConfig({
     () => import('@adonisjs/core/providers/vinejs_provider'),
     () => import('@adonisjs/lucid/database_provider'),
     // Core first: modules build on its services (clock, jobs, settings, events, route contracts).
-    () => import('#core/core_provider'),
+    () => import('#providers/core_provider'),
   ],
 
   preloads: [() => import('#start/kernel'), () => import('#start/routes')],

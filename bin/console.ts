@@ -14,7 +14,7 @@ const IMPORTER = (filePath: string) => {
   return import(filePath)
 }
 
-prepareRuntime()
+prepareRuntime({ nodeEnv: 'development' })
 
 new Ignitor(APP_ROOT, { importer: IMPORTER })
   .tap((app) => {

@@ -15,7 +15,6 @@ const IMPORTER = (filePath: string) => {
   return import(filePath)
 }
 
-process.env.NODE_ENV ||= 'production'
 prepareRuntime()
 
 new Ignitor(APP_ROOT, { importer: IMPORTER })

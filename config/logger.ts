@@ -7,10 +7,11 @@ import { REDACTED, redactText, redactedPaths } from '#core/logging/redaction'
 
 /**
  * One JSON line per entry, written to `<data>/logs/gateway.log` (read back by
- * GET /logs/technical) and, outside tests, to standard output for the service manager.
+ * GET /logs/technical) and, for the server, to standard output for the service manager. Ace
+ * commands keep standard output for their own output (openapi:dump prints JSON there).
  */
 const streams: pino.StreamEntry[] = [{ stream: logFileDestination(), level: 'trace' }]
-if (!app.inTest) streams.push({ stream: process.stdout, level: 'trace' })
+if (app.getEnvironment() === 'web') streams.push({ stream: process.stdout, level: 'trace' })
 
 const loggerConfig = defineConfig({
   default: 'app',

@@ -18,13 +18,18 @@ export function coreRoutes(registry: RouteRegistry) {
   registry.describeTag('System', 'Health, self-description and the technical log')
   registry.describeTag('Settings', 'Typed settings sections: general, sending, reception, notifications, backup')
   registry.describeTag('Activity', 'What happened, for the operator: info, warnings and errors written by every module')
+  // The answer always carries every field of every section: the change schemas, all required.
   const settingsSchema = registry.addSchema('Settings', {
     type: 'object',
     required: settingsSectionNames,
     properties: Object.fromEntries(
       settingsSectionNames.map((name) => [
         name,
-        { type: 'object', description: `Defaults: ${JSON.stringify(settingsSections[name].defaults)}` },
+        {
+          ...settingsChangeValidator.toJSONSchema().properties?.[name],
+          required: Object.keys(settingsSections[name].defaults),
+          description: `Defaults: ${JSON.stringify(settingsSections[name].defaults)}`,
+        },
       ])
     ),
   })

@@ -144,7 +144,7 @@ export function buildOpenApiDocument(registry: RouteRegistry, info: DocumentInfo
     paths,
     components: {
       securitySchemes: Object.fromEntries(registry.securitySchemes),
-      schemas: { Error: errorObjectSchema, ...Object.fromEntries(registry.schemas) },
+      schemas: tidySchema({ Error: errorObjectSchema, ...Object.fromEntries(registry.schemas) }),
       headers: {
         XRequestId: {
           description: 'Identifies the request in the gateway logs; equal to error.requestId',

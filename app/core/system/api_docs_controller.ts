@@ -37,20 +37,22 @@ let cachedDocument: Record<string, unknown> | null = null
 
 export const gatewayVersion: string = packageJson.version
 
+export const openApiInfo = {
+  title: 'SMS gateway API',
+  version: gatewayVersion,
+  description:
+    'The JSON API of this self-hosted SMS gateway. Integrations authenticate with an API key in the X-API-KEY header; ' +
+    'the dashboard uses a session cookie. Errors answer {error: {code, message, details?, requestId}}; lists answer ' +
+    '{data, nextCursor}. Dates are ISO 8601 UTC; phone numbers are E.164. Conventions: docs/api-conventions.md.',
+}
+
 @inject()
 export default class ApiDocsController {
   constructor(private registry: RouteRegistry) {}
 
   /** GET /api-docs/openapi.json: the OpenAPI 3.1 contract of this installed version. */
   async openapi() {
-    cachedDocument ??= buildOpenApiDocument(this.registry, {
-      title: 'SMS gateway API',
-      version: gatewayVersion,
-      description:
-        'The JSON API of this self-hosted SMS gateway. Integrations authenticate with an API key in the X-API-KEY header; ' +
-        'the dashboard uses a session cookie. Errors answer {error: {code, message, details?, requestId}}; lists answer ' +
-        '{data, nextCursor}. Dates are ISO 8601 UTC; phone numbers are E.164.',
-    })
+    cachedDocument ??= buildOpenApiDocument(this.registry, openApiInfo)
     return cachedDocument
   }
 

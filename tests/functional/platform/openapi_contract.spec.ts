@@ -91,6 +91,18 @@ test.group('OpenAPI contract', () => {
     }
   })
 
+  test('node ace openapi:dump prints the same document as the one served', async ({ client, assert }) => {
+    const served = (await client.get('/api-docs/openapi.json')).body()
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development' }
+    delete env.APP_KEY
+    const { stdout } = await run(process.execPath, ['ace', 'openapi:dump'], {
+      cwd: app.appRoot.pathname,
+      env,
+      maxBuffer: 16 * 1024 * 1024,
+    })
+    assert.deepEqual(JSON.parse(stdout), served)
+  }).timeout(60_000)
+
   test('request schemas fill the VineJS gaps: booleans are booleans', async ({ client, assert }) => {
     const document = (await client.get('/api-docs/openapi.json')).body()
     const body = document.paths['/api/v1/settings'].patch.requestBody.content['application/json'].schema

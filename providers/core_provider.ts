@@ -69,11 +69,13 @@ export default class CoreProvider {
    * before Lucid closes the connection (providers stop in reverse order).
    */
   async shutdown() {
-    const logger = await this.app.container.make('logger')
     const runner = await this.app.container.make(JobRunner)
     await runner.stop()
     await checkpointDatabase(this.app)
-    logger.info('gateway stopped: requests finished, jobs stopped, database checkpointed')
+    if (this.app.getEnvironment() === 'web') {
+      const logger = await this.app.container.make('logger')
+      logger.info('gateway stopped: requests finished, jobs stopped, database checkpointed')
+    }
     flushLogFile()
   }
 }
