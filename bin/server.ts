@@ -4,20 +4,13 @@
  */
 import 'reflect-metadata'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
-import { prepareRuntime } from '#core/boot/runtime'
+import { appImporter, prepareRuntime } from '#core/boot/runtime'
 
 const APP_ROOT = new URL('../', import.meta.url)
 
-const IMPORTER = (filePath: string) => {
-  if (filePath.startsWith('./') || filePath.startsWith('../')) {
-    return import(new URL(filePath, APP_ROOT).href)
-  }
-  return import(filePath)
-}
-
 prepareRuntime()
 
-new Ignitor(APP_ROOT, { importer: IMPORTER })
+new Ignitor(APP_ROOT, { importer: appImporter(APP_ROOT) })
   .tap((app) => {
     app.booting(async () => {
       await import('#start/env')

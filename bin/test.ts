@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
 import { configure, processCLIArgs, run } from '@japa/runner'
-import { prepareRuntime } from '#core/boot/runtime'
+import { appImporter, prepareRuntime } from '#core/boot/runtime'
 
 process.env.NODE_ENV = 'test'
 const dataDir = mkdtempSync(join(tmpdir(), 'gateway-test-'))
@@ -20,14 +20,7 @@ prepareRuntime({ port: String(port), host: '127.0.0.1' })
 
 const APP_ROOT = new URL('../', import.meta.url)
 
-const IMPORTER = (filePath: string) => {
-  if (filePath.startsWith('./') || filePath.startsWith('../')) {
-    return import(new URL(filePath, APP_ROOT).href)
-  }
-  return import(filePath)
-}
-
-new Ignitor(APP_ROOT, { importer: IMPORTER })
+new Ignitor(APP_ROOT, { importer: appImporter(APP_ROOT) })
   .tap((app) => {
     app.booting(async () => {
       await import('#start/env')

@@ -15,3 +15,15 @@ export function prepareRuntime(defaults: { port?: string; host?: string; nodeEnv
   process.env.NODE_ENV ||= defaults.nodeEnv ?? 'production'
   return folder
 }
+
+/**
+ * How AdonisJS imports the app's own files: paths relative to the app root, packages by name.
+ */
+export function appImporter(appRoot: URL) {
+  return (filePath: string) => {
+    if (filePath.startsWith('./') || filePath.startsWith('../')) {
+      return import(new URL(filePath, appRoot).href)
+    }
+    return import(filePath)
+  }
+}
