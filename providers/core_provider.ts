@@ -4,7 +4,7 @@ import { Clock, SystemClock } from '#core/time/clock'
 import { DataFolder } from '#core/data_folder/data_folder'
 import { Secrets } from '#core/secrets/secrets'
 import { RouteRegistry } from '#core/contract/route_registry'
-import { CallerAuthenticator, NoCredentialsAuthenticator } from '#core/http/access'
+import { AccessGuard, NoCredentialsGuard } from '#core/http/access'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { ActivityLog } from '#core/activity/activity_log'
@@ -24,7 +24,7 @@ export default class CoreProvider {
     const { container } = this.app
     container.singleton(Clock, () => new SystemClock())
     container.singleton(RouteRegistry, () => new RouteRegistry())
-    container.singleton(CallerAuthenticator, () => new NoCredentialsAuthenticator())
+    container.singleton(AccessGuard, () => new NoCredentialsGuard())
     container.singleton(Secrets, () => new Secrets(DataFolder.current().deriveKey('stored-secrets-v1')))
     container.singleton(PhoneNumbers, () => new PhoneNumbers())
     container.singleton(SettingsStore, async (resolver) => {

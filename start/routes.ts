@@ -5,11 +5,11 @@
 import app from '@adonisjs/core/services/app'
 import router from '@adonisjs/core/services/router'
 import { RouteRegistry } from '#core/contract/route_registry'
-import { CallerAuthenticator } from '#core/http/access'
+import { AccessGuard } from '#core/http/access'
 import { middleware } from '#start/kernel'
 
 const registry = await app.container.make(RouteRegistry)
-registry.mount(router, () => app.container.make(CallerAuthenticator), middleware.bodyParser())
+registry.mount(router, () => app.container.make(AccessGuard), middleware.bodyParser())
 
 // Static assets of the reference page (not part of the API, so not a route contract).
 router.get('/api-docs/assets/:file', [() => import('#core/system/api_docs_controller'), 'asset'])

@@ -1,6 +1,6 @@
 import app from '@adonisjs/core/services/app'
 import type { HttpContext } from '@adonisjs/core/http'
-import { CallerAuthenticator, NoCredentialsAuthenticator, type Caller, type Scope } from '#core/http/access'
+import { AccessGuard, NoCredentialsGuard, assertAllowed, type Caller, type ProtectedAccess, type Scope } from '#core/http/access'
 
 /**
  * Until the auth module lands, no API key can exist. Platform tests install this authenticator,
@@ -12,18 +12,20 @@ export const testKeys: Record<Scope, string> = {
   admin: 'test-key-admin-00000000000',
 }
 
-class FixedKeysAuthenticator extends CallerAuthenticator {
-  #fallback = new NoCredentialsAuthenticator()
+class FixedKeysGuard extends AccessGuard {
+  #fallback = new NoCredentialsGuard()
 
-  async authenticate(ctx: HttpContext): Promise<Caller> {
+  async authorize(ctx: HttpContext, routeAccess: ProtectedAccess): Promise<Caller> {
     const presented = ctx.request.header('x-api-key')
     const scope = (Object.keys(testKeys) as Scope[]).find((name) => testKeys[name] === presented)
-    if (scope) return { type: 'api_key', id: `test-${scope}`, scope }
-    return this.#fallback.authenticate(ctx)
+    if (!scope) return this.#fallback.authorize(ctx)
+    const caller: Caller = { type: 'api_key', id: `test-${scope}`, scope }
+    assertAllowed(caller, routeAccess)
+    return caller
   }
 }
 
 export function useTestKeys(): () => void {
-  app.container.swap(CallerAuthenticator, () => new FixedKeysAuthenticator())
-  return () => app.container.restore(CallerAuthenticator)
+  app.container.swap(AccessGuard, () => new FixedKeysGuard())
+  return () => app.container.restore(AccessGuard)
 }

@@ -1,11 +1,11 @@
 import type { HttpContext, Router } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
-import { assertAllowed, CallerAuthenticator, type RouteAccess } from '#core/http/access'
+import type { AccessGuard, ProtectedAccess } from '#core/http/access'
 import type { ApiErrorKind } from '#core/http/api_error'
 import { requireJsonBody } from '#core/http/body_guard_middleware'
 import type { JsonSchema, RouteContract } from '#core/contract/route_contract'
 
-type ProtectedAccess = Extract<RouteAccess, { kind: 'protected' }>
+export type RouteMiddleware = (ctx: HttpContext, next: NextFn) => Promise<unknown>
 
 /**
  * The one list of endpoints. Modules add their route contracts from their provider; the core
@@ -15,6 +15,7 @@ export class RouteRegistry {
   readonly #contracts: RouteContract[] = []
   readonly #schemas = new Map<string, JsonSchema>()
   readonly #tags = new Map<string, string>()
+  readonly #beforeAccess: RouteMiddleware[] = []
 
   /** Refusals every protected route can answer; the auth module adds its own. */
   readonly protectedRouteErrors = new Set<ApiErrorKind>(['MISSING_API_KEY', 'INVALID_API_KEY', 'FORBIDDEN_SCOPE'])
@@ -42,6 +43,14 @@ export class RouteRegistry {
     return { $ref: `#/components/schemas/${name}` }
   }
 
+  /**
+   * Middleware every registry route runs before its access check (the auth module adds the
+   * dashboard session there). Must be added before the routes are mounted.
+   */
+  useBeforeAccess(middleware: RouteMiddleware): void {
+    this.#beforeAccess.push(middleware)
+  }
+
   /** A tag (one per module) and the sentence that introduces it in the reference. */
   describeTag(name: string, description: string): void {
     this.#tags.set(name, description)
@@ -63,25 +72,20 @@ export class RouteRegistry {
    * Registers every contract on the router. Access is checked before the body is read, so an
    * unknown caller never makes the gateway parse a body (ARCHITECTURE.md, data flow of a send).
    */
-  mount(router: Router, resolveAuthenticator: () => Promise<CallerAuthenticator>, bodyParser: any): void {
+  mount(router: Router, resolveGuard: () => Promise<AccessGuard>, bodyParser: any): void {
     for (const contract of this.#contracts) {
       const route = router.route(contract.path, [contract.method], contract.handler as any)
       route.as(contract.operationId)
+      route.use([...this.#beforeAccess])
       if (contract.access.kind === 'protected') {
-        const routeAccess = contract.access
+        const routeAccess: ProtectedAccess = contract.access
         route.use(async (ctx: HttpContext, next: NextFn) => {
-          await authorize(ctx, routeAccess, resolveAuthenticator)
+          const guard = await resolveGuard()
+          ctx.caller = await guard.authorize(ctx, routeAccess)
           return next()
         })
       }
       route.use([requireJsonBody, bodyParser])
     }
   }
-}
-
-async function authorize(ctx: HttpContext, routeAccess: ProtectedAccess, resolve: () => Promise<CallerAuthenticator>) {
-  const authenticator = await resolve()
-  const caller = await authenticator.authenticate(ctx, routeAccess)
-  assertAllowed(caller, routeAccess)
-  ctx.caller = caller
 }

@@ -46,18 +46,20 @@ export type Caller =
   | { type: 'api_key'; id: string; scope: Scope }
   | { type: 'session'; id: string; role: Role }
 
+export type ProtectedAccess = Extract<RouteAccess, { kind: 'protected' }>
+
 /**
- * Identifies the caller of a protected route, or refuses with MISSING_API_KEY /
- * INVALID_API_KEY (and, in the auth module, IP_NOT_ALLOWED, RATE_LIMITED, LICENSE_BLOCKED).
- * The auth module binds the real one; until it is installed no credential exists, and the core
- * one says so.
+ * Identifies the caller of a protected route and checks it may use it, or throws the refusal
+ * (MISSING_API_KEY, INVALID_API_KEY, FORBIDDEN_SCOPE; in the auth module also IP_NOT_ALLOWED,
+ * RATE_LIMITED, LICENSE_BLOCKED). The auth module binds the real one; without it no credential
+ * can exist, and the core one says so.
  */
-export abstract class CallerAuthenticator {
-  abstract authenticate(ctx: HttpContext, routeAccess: Extract<RouteAccess, { kind: 'protected' }>): Promise<Caller>
+export abstract class AccessGuard {
+  abstract authorize(ctx: HttpContext, routeAccess: ProtectedAccess): Promise<Caller>
 }
 
-export class NoCredentialsAuthenticator extends CallerAuthenticator {
-  async authenticate(ctx: HttpContext): Promise<Caller> {
+export class NoCredentialsGuard extends AccessGuard {
+  async authorize(ctx: HttpContext): Promise<Caller> {
     if (!ctx.request.header('x-api-key')) {
       throw new ApiError('MISSING_API_KEY', 'Send an API key in the X-API-KEY header')
     }
@@ -70,7 +72,7 @@ export function scopeCovers(granted: Scope, required: Scope): boolean {
 }
 
 /** Checks an identified caller against a route's access rule. */
-export function assertAllowed(caller: Caller, routeAccess: Extract<RouteAccess, { kind: 'protected' }>): void {
+export function assertAllowed(caller: Caller, routeAccess: ProtectedAccess): void {
   if (caller.type === 'api_key') {
     if (routeAccess.scope === null) {
       throw new ApiError('FORBIDDEN_SCOPE', 'This operation needs a signed-in dashboard account; no API key may do it', {
