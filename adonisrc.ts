@@ -7,9 +7,14 @@ export default defineConfig({
     () => import('@adonisjs/core/providers/app_provider'),
     { file: () => import('@adonisjs/core/providers/repl_provider'), environment: ['repl', 'test'] },
     () => import('@adonisjs/core/providers/vinejs_provider'),
+    () => import('@adonisjs/core/providers/hash_provider'),
     () => import('@adonisjs/lucid/database_provider'),
+    () => import('@adonisjs/session/session_provider'),
+    () => import('@adonisjs/shield/shield_provider'),
+    () => import('@adonisjs/auth/auth_provider'),
     // Core first: modules build on its services (clock, jobs, settings, events, route contracts).
     () => import('#providers/core_provider'),
+    () => import('#modules/auth/auth_provider'),
   ],
 
   preloads: [() => import('#start/kernel'), () => import('#start/routes')],

@@ -1,4 +1,5 @@
 import { access } from '#core/http/access'
+import { permissions } from '#core/http/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
@@ -100,7 +101,7 @@ export function coreRoutes(registry: RouteRegistry) {
       operationId: 'getSettings',
       summary: 'Settings in force',
       tag: 'Settings',
-      access: access.read('admin', ['superadmin', 'operator']),
+      access: permissions['settings.read'],
       answer: { status: 200, description: 'Every section with its values', schema: settingsSchema },
       handler: [SettingsController, 'show'],
     },
@@ -114,7 +115,7 @@ export function coreRoutes(registry: RouteRegistry) {
         'field is refused. A value out of range in the backup block answers 422; elsewhere 400. Changes apply within a ' +
         'minute, without restart.',
       tag: 'Settings',
-      access: access.write('admin'),
+      access: permissions['settings.change'],
       body: settingsChangeValidator,
       answer: { status: 200, description: 'Settings in force, every section', schema: settingsSchema },
       errors: ['SETTING_OUT_OF_RANGE'],
@@ -126,7 +127,7 @@ export function coreRoutes(registry: RouteRegistry) {
       operationId: 'listActivity',
       summary: 'Activity log, newest first',
       tag: 'Activity',
-      access: access.read('read'),
+      access: permissions['activity.read'],
       query: listActivityValidator,
       answer: { status: 200, description: 'A page of entries', schema: pageOf(activityEntry) },
       handler: [ActivityController, 'index'],
@@ -138,7 +139,7 @@ export function coreRoutes(registry: RouteRegistry) {
       summary: "The gateway's own log, newest line first",
       description: 'Redacted like the log itself: no secrets, SMS text or full phone numbers.',
       tag: 'System',
-      access: access.read('admin', ['superadmin']),
+      access: permissions['technicalLog.read'],
       query: technicalLogQueryValidator,
       answer: { status: 200, description: 'A page of log lines', schema: pageOf(technicalLogLine) },
       handler: [TechnicalLogController, 'index'],

@@ -67,6 +67,8 @@ export function toErrorAnswer(error: unknown): ErrorAnswer {
       return answerFor('NOT_FOUND', 'No route answers this method and path')
     case 'E_REQUEST_ENTITY_TOO_LARGE':
       return answerFor('PAYLOAD_TOO_LARGE', 'The request body is over 2 MiB')
+    case 'E_BAD_CSRF_TOKEN':
+      return answerFor('INVALID_CSRF_TOKEN', 'Echo the XSRF-TOKEN cookie in the X-XSRF-TOKEN header')
     case 'E_ENCODING_UNSUPPORTED':
       return answerFor('VALIDATION_ERROR', 'The body encoding is not supported')
   }

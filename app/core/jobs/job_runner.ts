@@ -110,9 +110,11 @@ export class JobRunner {
     const job = this.#jobs.get(name)!
     const row = await this.db.from(TABLE).where('name', name).first()
     if (row) {
-      job.dueAt = row.due_at === null ? null : Date.parse(row.due_at)
+      const persisted = row.due_at === null ? null : Date.parse(row.due_at)
+      // A wake-up made before start (job.dueAt) is kept when it is earlier.
+      job.dueAt = persisted === null ? job.dueAt : job.dueAt === null ? persisted : Math.min(persisted, job.dueAt)
     } else {
-      job.dueAt = this.clock.nowMs()
+      job.dueAt = Math.min(job.dueAt ?? Infinity, this.clock.nowMs())
       await this.db.table(TABLE).insert({ name, due_at: new Date(job.dueAt).toISOString() })
     }
   }

@@ -1,0 +1,38 @@
+import type { ApplicationService } from '@adonisjs/core/types'
+import { AccessGuard } from '#core/http/access'
+import { RouteRegistry } from '#core/contract/route_registry'
+import { authRoutes } from '#modules/auth/routes'
+import { dashboardSession } from '#modules/auth/middleware/dashboard_session'
+import { ApiKeyCache } from '#modules/auth/services/api_key_cache'
+import { MinuteWindows } from '#modules/auth/services/key_rate_limiter'
+import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import { setupLicense } from '#modules/auth/license/license_setup'
+
+/**
+ * The access module: dashboard accounts and sessions, API keys, scopes and roles, per-key rate
+ * limits and the license gate. It replaces the core's "no credential exists" guard with the
+ * real one.
+ */
+export default class AuthProvider {
+  constructor(protected app: ApplicationService) {}
+
+  register() {
+    const { container } = this.app
+    // State shared by all requests; the services around it are made per request, so they
+    // read the clock the container holds at that moment (tests swap in a ManualClock).
+    container.singleton(ApiKeyCache, () => new ApiKeyCache())
+    container.singleton(MinuteWindows, () => new MinuteWindows())
+    container.singleton(SignInAttempts, () => new SignInAttempts())
+    container.bind(AccessGuard, async (resolver) => {
+      const { GatewayAccessGuard } = await import('#modules/auth/services/gateway_access_guard')
+      return resolver.make(GatewayAccessGuard)
+    })
+  }
+
+  async start() {
+    const registry = await this.app.container.make(RouteRegistry)
+    registry.useBeforeAccess(dashboardSession)
+    registry.add(authRoutes(registry))
+    await setupLicense(this.app)
+  }
+}

@@ -1,0 +1,61 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import { ApiError } from '#core/http/api_error'
+import User from '#modules/auth/models/user'
+import { UserService } from '#modules/auth/services/user_service'
+import { ApiKeyService } from '#modules/auth/services/api_key_service'
+import { SignInThrottle } from '#modules/auth/services/sign_in_throttle'
+import { signedInUser } from '#modules/auth/services/gateway_access_guard'
+import { setUpValidator, signInValidator } from '#modules/auth/validators/account_validators'
+
+/** First-account setup, sign-in and sign-out of the dashboard, and "who am I". */
+@inject()
+export default class SessionController {
+  constructor(
+    private users: UserService,
+    private keys: ApiKeyService,
+    private throttle: SignInThrottle
+  ) {}
+
+  async setUp(ctx: HttpContext) {
+    const input = await ctx.request.validateUsing(setUpValidator)
+    const user = await this.users.setUp(input)
+    await this.#signIn(ctx, user)
+    ctx.response.status(201)
+    return { user }
+  }
+
+  async signIn(ctx: HttpContext) {
+    const { email, password } = await ctx.request.validateUsing(signInValidator)
+    this.throttle.assertMayTry(email)
+    let user: User
+    try {
+      user = await User.verifyCredentials(email.toLowerCase(), password)
+    } catch {
+      this.throttle.recordFailure(email)
+      throw new ApiError('INVALID_CREDENTIALS', 'Unknown e-mail address or wrong password')
+    }
+    this.throttle.recordSuccess(email)
+    await this.#signIn(ctx, user)
+    return { user }
+  }
+
+  async signOut(ctx: HttpContext) {
+    if (ctx.auth && (await signedInUser(ctx))) await ctx.auth.use('web').logout()
+    return ctx.response.noContent()
+  }
+
+  async me(ctx: HttpContext) {
+    const caller = ctx.caller!
+    if (caller.type === 'api_key') {
+      return { type: 'api_key', scope: caller.scope, apiKey: await this.keys.find(Number(caller.id)) }
+    }
+    return { type: 'session', role: caller.role, user: await this.users.find(Number(caller.id)) }
+  }
+
+  async #signIn(ctx: HttpContext, user: User) {
+    await ctx.auth.use('web').login(user)
+    // Lets the gateway end this account's sessions when the account is deleted.
+    await ctx.session.tag(String(user.id))
+  }
+}

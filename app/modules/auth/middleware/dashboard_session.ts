@@ -1,0 +1,41 @@
+import app from '@adonisjs/core/services/app'
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import SessionMiddleware from '@adonisjs/session/session_middleware'
+import ShieldMiddleware from '@adonisjs/shield/shield_middleware'
+import InitializeAuthMiddleware from '@adonisjs/auth/initialize_auth_middleware'
+import { hasSessionCookie } from '#config/shield'
+
+/** Routes that may start a session for a caller who has none yet. */
+const SESSION_OPENERS = new Set(['/api/v1/auth/setup', '/api/v1/auth/login'])
+
+/**
+ * Runs the dashboard's session, CSRF check and auth context, only where a session can matter:
+ * never for an API-key call (a key wins, and must not create session rows or need CSRF), and
+ * for a caller without the session cookie only on sign-in and first-account setup. Monitors
+ * polling the API therefore never fill the sessions table.
+ */
+export async function dashboardSession(ctx: HttpContext, next: NextFn) {
+  if (ctx.request.header('x-api-key')) return next()
+  if (!hasSessionCookie(ctx) && !SESSION_OPENERS.has(ctx.route?.pattern ?? '')) return next()
+
+  const [session, shield, auth] = await Promise.all([
+    app.container.make(SessionMiddleware),
+    app.container.make(ShieldMiddleware),
+    app.container.make(InitializeAuthMiddleware),
+  ])
+  const result = await session.handle(ctx, () => shield.handle(ctx, () => auth.handle(ctx, next)))
+  markCookiesSecureOverHttps(ctx)
+  return result
+}
+
+/** Spec'd cookie flags: Secure whenever the gateway is reached over https (directly or via a trusted proxy). */
+function markCookiesSecureOverHttps(ctx: HttpContext) {
+  if (!ctx.request.secure()) return
+  const cookies = ctx.response.getHeader('set-cookie')
+  if (!cookies) return
+  const list = (Array.isArray(cookies) ? cookies : [String(cookies)]).map((cookie) =>
+    /;\s*secure/i.test(cookie) ? cookie : `${cookie}; Secure`
+  )
+  ctx.response.header('set-cookie', list)
+}

@@ -1,0 +1,38 @@
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { compose } from '@adonisjs/core/helpers'
+import hash from '@adonisjs/core/services/hash'
+import { withAuthFinder } from '@adonisjs/auth/mixins/lucid'
+import type { DateTime } from 'luxon'
+import type { Role } from '#core/http/access'
+import { utcDateTime } from '#core/database/utc_date_time'
+
+const AuthFinder = withAuthFinder(() => hash.use('scrypt'), {
+  uids: ['email'],
+  passwordColumnName: 'password',
+})
+
+/** A dashboard account. The password is hashed (scrypt) by the auth finder before saving. */
+export default class User extends compose(BaseModel, AuthFinder) {
+  static table = 'users'
+
+  @column({ isPrimary: true, serialize: (value: number) => String(value) })
+  declare id: number
+
+  @column()
+  declare email: string
+
+  @column()
+  declare name: string
+
+  @column()
+  declare role: Role
+
+  @column({ serializeAs: null })
+  declare password: string
+
+  @utcDateTime()
+  declare createdAt: DateTime
+
+  @utcDateTime()
+  declare updatedAt: DateTime
+}

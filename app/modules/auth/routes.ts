@@ -1,0 +1,249 @@
+import { access } from '#core/http/access'
+import { permissions } from '#core/http/permissions'
+import { defineRoutes } from '#core/contract/route_contract'
+import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
+import type { RouteRegistry } from '#core/contract/route_registry'
+import { SESSION_COOKIE_NAME } from '#config/session'
+import {
+  createUserValidator,
+  listQueryValidator,
+  setUpValidator,
+  signInValidator,
+  updateUserValidator,
+} from '#modules/auth/validators/account_validators'
+import { createApiKeyValidator, updateApiKeyValidator } from '#modules/auth/validators/api_key_validators'
+
+const SessionController = () => import('#modules/auth/controllers/session_controller')
+const UsersController = () => import('#modules/auth/controllers/users_controller')
+const ApiKeysController = () => import('#modules/auth/controllers/api_keys_controller')
+
+/** Dashboard accounts and sessions, and API keys. */
+export function authRoutes(registry: RouteRegistry) {
+  registry.describeTag('Accounts', 'Dashboard sign-in, the first account, and accounts (superadmin session only)')
+  registry.describeTag('API keys', 'Keys of integrations: created, changed, rotated and revoked from a superadmin session')
+  registry.securitySchemes.set('Session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE_NAME,
+    description:
+      'Dashboard session (POST /api/v1/auth/login). Writes also need the X-XSRF-TOKEN header echoing the XSRF-TOKEN cookie.',
+  })
+  for (const kind of ['IP_NOT_ALLOWED', 'RATE_LIMITED', 'INVALID_CSRF_TOKEN'] as const) registry.protectedRouteErrors.add(kind)
+
+  const user = registry.addSchema('User', {
+    type: 'object',
+    required: ['id', 'email', 'name', 'role', 'createdAt', 'updatedAt'],
+    properties: {
+      id: { type: 'string' },
+      email: { type: 'string', format: 'email' },
+      name: { type: 'string' },
+      role: { enum: ['superadmin', 'operator', 'readonly'] },
+      createdAt: isoDateTimeSchema,
+      updatedAt: isoDateTimeSchema,
+    },
+  })
+  const apiKey = registry.addSchema('ApiKey', {
+    type: 'object',
+    required: ['id', 'name', 'scope', 'lastFour', 'allowedIps', 'callsPerMinute', 'callsPerDay', 'createdAt', 'updatedAt', 'lastUsedAt'],
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      scope: { enum: ['read', 'send', 'admin'] },
+      lastFour: { type: 'string', description: 'Last four characters of the secret, to recognise it' },
+      allowedIps: { type: 'array', items: { type: 'string' }, description: 'Empty: any address' },
+      callsPerMinute: { type: ['integer', 'null'] },
+      callsPerDay: { type: ['integer', 'null'], description: 'Counted per UTC day' },
+      createdAt: isoDateTimeSchema,
+      updatedAt: isoDateTimeSchema,
+      lastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'To the minute' },
+    },
+  })
+  const keyWithSecret = {
+    type: 'object',
+    required: ['apiKey', 'secret'],
+    properties: {
+      apiKey,
+      secret: { type: 'string', description: 'Shown this once: only a fingerprint is kept. Send it as X-API-KEY' },
+    },
+  }
+  const signedIn = { type: 'object', required: ['user'], properties: { user } }
+
+  return defineRoutes([
+    {
+      method: 'POST',
+      path: '/api/v1/auth/setup',
+      operationId: 'setUpFirstAccount',
+      summary: 'Create the first account (superadmin) and sign it in',
+      description: 'Open only while no account exists; refused with 409 ALREADY_SET_UP afterwards.',
+      tag: 'Accounts',
+      access: access.public(),
+      body: setUpValidator,
+      answer: { status: 201, description: 'The superadmin, signed in (session cookie set)', schema: signedIn },
+      errors: ['ALREADY_SET_UP'],
+      handler: [SessionController, 'setUp'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/auth/login',
+      operationId: 'signIn',
+      summary: 'Sign in to the dashboard',
+      description:
+        'Sets the session cookie (HttpOnly, SameSite=Lax, Secure over https) and the XSRF-TOKEN cookie. Repeated failures ' +
+        'for an address are slowed, then refused with 429 RATE_LIMITED and Retry-After.',
+      tag: 'Accounts',
+      access: access.public(),
+      body: signInValidator,
+      answer: { status: 200, description: 'Signed in', schema: signedIn },
+      errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED', 'INVALID_CSRF_TOKEN'],
+      handler: [SessionController, 'signIn'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/auth/logout',
+      operationId: 'signOut',
+      summary: 'Sign out of the dashboard',
+      tag: 'Accounts',
+      access: access.public(),
+      answer: { status: 204, description: 'Signed out (also when no one was signed in)' },
+      errors: ['INVALID_CSRF_TOKEN'],
+      handler: [SessionController, 'signOut'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/auth/me',
+      operationId: 'getCaller',
+      summary: 'The caller: account and role, or key and scope',
+      tag: 'Accounts',
+      access: permissions['caller.read'],
+      answer: {
+        status: 200,
+        description: 'The caller',
+        schema: {
+          oneOf: [
+            {
+              type: 'object',
+              required: ['type', 'role', 'user'],
+              properties: { type: { const: 'session' }, role: { enum: ['superadmin', 'operator', 'readonly'] }, user },
+            },
+            {
+              type: 'object',
+              required: ['type', 'scope', 'apiKey'],
+              properties: { type: { const: 'api_key' }, scope: { enum: ['read', 'send', 'admin'] }, apiKey },
+            },
+          ],
+        },
+      },
+      handler: [SessionController, 'me'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/users',
+      operationId: 'listUsers',
+      summary: 'Dashboard accounts',
+      tag: 'Accounts',
+      access: permissions['users.read'],
+      query: listQueryValidator,
+      answer: { status: 200, description: 'A page of accounts, newest first', schema: pageOf(user) },
+      handler: [UsersController, 'index'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/users',
+      operationId: 'createUser',
+      summary: 'Create an account (superadmin session only)',
+      tag: 'Accounts',
+      access: permissions['users.change'],
+      body: createUserValidator,
+      answer: { status: 201, description: 'The account', schema: user },
+      errors: ['NAME_TAKEN'],
+      handler: [UsersController, 'store'],
+    },
+    {
+      method: 'PATCH',
+      path: '/api/v1/users/:id',
+      operationId: 'updateUser',
+      summary: 'Change an account (superadmin session only)',
+      description: 'Partial. The last superadmin cannot be demoted.',
+      tag: 'Accounts',
+      access: permissions['users.change'],
+      body: updateUserValidator,
+      params: { id: 'Account identifier' },
+      answer: { status: 200, description: 'The account', schema: user },
+      errors: ['NOT_FOUND', 'NAME_TAKEN', 'LAST_SUPERADMIN'],
+      handler: [UsersController, 'update'],
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/users/:id',
+      operationId: 'deleteUser',
+      summary: 'Delete an account and end its sessions (superadmin session only)',
+      description: 'The last superadmin cannot be deleted.',
+      tag: 'Accounts',
+      access: permissions['users.change'],
+      params: { id: 'Account identifier' },
+      answer: { status: 204, description: 'Deleted' },
+      errors: ['NOT_FOUND', 'LAST_SUPERADMIN'],
+      handler: [UsersController, 'destroy'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/api-keys',
+      operationId: 'listApiKeys',
+      summary: 'API keys (never their secrets)',
+      tag: 'API keys',
+      access: permissions['apiKeys.read'],
+      query: listQueryValidator,
+      answer: { status: 200, description: 'A page of keys, newest first', schema: pageOf(apiKey) },
+      handler: [ApiKeysController, 'index'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/api-keys',
+      operationId: 'createApiKey',
+      summary: 'Create an API key (superadmin session only)',
+      tag: 'API keys',
+      access: permissions['apiKeys.change'],
+      body: createApiKeyValidator,
+      answer: { status: 201, description: 'The key and its secret, shown this once', schema: keyWithSecret },
+      errors: ['NAME_TAKEN'],
+      handler: [ApiKeysController, 'store'],
+    },
+    {
+      method: 'PATCH',
+      path: '/api/v1/api-keys/:id',
+      operationId: 'updateApiKey',
+      summary: 'Change a key: name, scope, allowed addresses, limits (null clears a limit)',
+      tag: 'API keys',
+      access: permissions['apiKeys.change'],
+      body: updateApiKeyValidator,
+      params: { id: 'API key identifier' },
+      answer: { status: 200, description: 'The key', schema: apiKey },
+      errors: ['NOT_FOUND', 'NAME_TAKEN'],
+      handler: [ApiKeysController, 'update'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/api-keys/:id/rotate',
+      operationId: 'rotateApiKey',
+      summary: 'Give a key a new secret; the old one stops working at once',
+      tag: 'API keys',
+      access: permissions['apiKeys.change'],
+      params: { id: 'API key identifier' },
+      answer: { status: 200, description: 'The key and its new secret, shown this once', schema: keyWithSecret },
+      errors: ['NOT_FOUND'],
+      handler: [ApiKeysController, 'rotate'],
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/api-keys/:id',
+      operationId: 'revokeApiKey',
+      summary: 'Revoke a key: INVALID_API_KEY from then on',
+      tag: 'API keys',
+      access: permissions['apiKeys.change'],
+      params: { id: 'API key identifier' },
+      answer: { status: 204, description: 'Revoked' },
+      errors: ['NOT_FOUND'],
+      handler: [ApiKeysController, 'destroy'],
+    },
+  ])
+}

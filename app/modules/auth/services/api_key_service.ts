@@ -1,0 +1,144 @@
+import { inject } from '@adonisjs/core'
+import type { Scope } from '#core/http/access'
+import { Clock } from '#core/time/clock'
+import { ApiError } from '#core/http/api_error'
+import { ActivityLog } from '#core/activity/activity_log'
+import { dateTimeOf, toIso } from '#core/database/utc_date_time'
+import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import ApiKey from '#modules/auth/models/api_key'
+import { fingerprintOf, newApiKeySecret } from '#modules/auth/services/api_key_secret'
+import { normaliseAllowedEntry } from '#modules/auth/services/ip_allow_list'
+import { ApiKeyCache, type KnownKey } from '#modules/auth/services/api_key_cache'
+
+export interface ApiKeyFields {
+  name: string
+  scope: Scope
+  allowedIps?: string[]
+  callsPerMinute?: number | null
+  callsPerDay?: number | null
+}
+
+/** lastUsedAt is written at most this often per key, not on every call. */
+const LAST_USED_RESOLUTION_MS = 60_000
+
+/**
+ * Creates, changes, rotates and revokes API keys, and recognises a presented secret. Keys are
+ * looked up by fingerprint and cached in memory; every change drops the cache entry, so a
+ * rotated or revoked secret stops working with the very next call.
+ */
+@inject()
+export class ApiKeyService {
+  constructor(
+    private clock: Clock,
+    private activity: ActivityLog,
+    private cache: ApiKeyCache
+  ) {}
+
+  async create(fields: ApiKeyFields): Promise<{ apiKey: ApiKey; secret: string }> {
+    await this.#assertNameFree(fields.name)
+    const secret = newApiKeySecret()
+    const now = dateTimeOf(this.clock.now())
+    const apiKey = await ApiKey.create({
+      name: fields.name,
+      nameKey: fields.name.toLowerCase(),
+      scope: fields.scope,
+      fingerprint: fingerprintOf(secret),
+      lastFour: secret.slice(-4),
+      allowedIps: (fields.allowedIps ?? []).map(normaliseAllowedEntry),
+      callsPerMinute: fields.callsPerMinute ?? null,
+      callsPerDay: fields.callsPerDay ?? null,
+      createdAt: now,
+      updatedAt: now,
+      lastUsedAt: null,
+    })
+    await this.activity.info('auth', `API key "${apiKey.name}" created with scope ${apiKey.scope}`, { apiKeyId: String(apiKey.id) })
+    return { apiKey, secret }
+  }
+
+  list(page: PageRequest) {
+    return keysetPage(ApiKey.query(), page, 'created_at', (row) => toIso(row.createdAt))
+  }
+
+  async find(id: number): Promise<ApiKey> {
+    const apiKey = await ApiKey.find(id)
+    if (!apiKey) throw ApiError.notFound('API key')
+    return apiKey
+  }
+
+  async update(id: number, change: Partial<ApiKeyFields>): Promise<ApiKey> {
+    const apiKey = await this.find(id)
+    if (change.name !== undefined && change.name.toLowerCase() !== apiKey.nameKey) {
+      await this.#assertNameFree(change.name)
+      apiKey.name = change.name
+      apiKey.nameKey = change.name.toLowerCase()
+    }
+    if (change.scope !== undefined) apiKey.scope = change.scope
+    if (change.allowedIps !== undefined) apiKey.allowedIps = change.allowedIps.map(normaliseAllowedEntry)
+    if (change.callsPerMinute !== undefined) apiKey.callsPerMinute = change.callsPerMinute
+    if (change.callsPerDay !== undefined) apiKey.callsPerDay = change.callsPerDay
+    apiKey.updatedAt = dateTimeOf(this.clock.now())
+    await apiKey.save()
+    this.#forget(apiKey.fingerprint)
+    await this.activity.info('auth', `API key "${apiKey.name}" changed`, { apiKeyId: String(apiKey.id) })
+    return apiKey
+  }
+
+  /** A new secret; the old one is invalid from this moment. */
+  async rotate(id: number): Promise<{ apiKey: ApiKey; secret: string }> {
+    const apiKey = await this.find(id)
+    const previous = apiKey.fingerprint
+    const secret = newApiKeySecret()
+    apiKey.fingerprint = fingerprintOf(secret)
+    apiKey.lastFour = secret.slice(-4)
+    apiKey.updatedAt = dateTimeOf(this.clock.now())
+    await apiKey.save()
+    this.#forget(previous)
+    await this.activity.info('auth', `API key "${apiKey.name}" rotated`, { apiKeyId: String(apiKey.id) })
+    return { apiKey, secret }
+  }
+
+  async revoke(id: number): Promise<void> {
+    const apiKey = await this.find(id)
+    await apiKey.delete()
+    this.#forget(apiKey.fingerprint)
+    this.cache.lastUsedWritten.delete(apiKey.id)
+    await this.activity.info('auth', `API key "${apiKey.name}" revoked`, { apiKeyId: String(apiKey.id) })
+  }
+
+  /** The key a presented secret belongs to, or null. */
+  async recognise(secret: string): Promise<KnownKey | null> {
+    const fingerprint = fingerprintOf(secret)
+    const cached = this.cache.byFingerprint.get(fingerprint)
+    if (cached) return cached
+    const row = await ApiKey.findBy('fingerprint', fingerprint)
+    if (!row) return null
+    const known: KnownKey = {
+      id: row.id,
+      name: row.name,
+      scope: row.scope,
+      allowedIps: row.allowedIps,
+      callsPerMinute: row.callsPerMinute,
+      callsPerDay: row.callsPerDay,
+    }
+    this.cache.byFingerprint.set(fingerprint, known)
+    return known
+  }
+
+  /** Records that a key was used; written at most once a minute per key. */
+  async markUsed(key: KnownKey): Promise<void> {
+    const now = this.clock.nowMs()
+    const written = this.cache.lastUsedWritten.get(key.id)
+    if (written !== undefined && now - written < LAST_USED_RESOLUTION_MS) return
+    this.cache.lastUsedWritten.set(key.id, now)
+    await ApiKey.query().where('id', key.id).update({ last_used_at: new Date(now).toISOString() })
+  }
+
+  async #assertNameFree(name: string) {
+    const taken = await ApiKey.findBy('name_key', name.toLowerCase())
+    if (taken) throw new ApiError('NAME_TAKEN', 'Another API key has this name', [{ field: 'name', rule: 'unique', message: 'Another API key has this name' }])
+  }
+
+  #forget(fingerprint: string) {
+    this.cache.byFingerprint.delete(fingerprint)
+  }
+}

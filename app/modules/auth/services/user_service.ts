@@ -1,0 +1,108 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import type { Role } from '#core/http/access'
+import { Clock } from '#core/time/clock'
+import { ApiError } from '#core/http/api_error'
+import { ActivityLog } from '#core/activity/activity_log'
+import { dateTimeOf, toIso } from '#core/database/utc_date_time'
+import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import User from '#modules/auth/models/user'
+
+export interface NewAccount {
+  email: string
+  name: string
+  password: string
+  role: Role
+}
+
+/** Dashboard accounts: the first one, and those a superadmin creates, edits and deletes. */
+@inject()
+export class UserService {
+  constructor(
+    private clock: Clock,
+    private activity: ActivityLog
+  ) {}
+
+  /** The first account, a superadmin. Refused once any account exists. */
+  async setUp(account: Omit<NewAccount, 'role'>): Promise<User> {
+    const user = await db.transaction(async (trx) => {
+      const existing = await trx.from('users').count('* as total').first()
+      if (Number(existing?.total ?? 0) > 0) {
+        throw new ApiError('ALREADY_SET_UP', 'The gateway has its first account already; sign in instead')
+      }
+      return User.create(this.#row({ ...account, role: 'superadmin' }), { client: trx })
+    })
+    await this.activity.info('auth', `First account created (superadmin ${user.name})`, { userId: String(user.id) })
+    return user
+  }
+
+  async create(account: NewAccount): Promise<User> {
+    await this.#assertEmailFree(account.email)
+    const user = await User.create(this.#row(account))
+    await this.activity.info('auth', `Account ${user.name} created with role ${user.role}`, { userId: String(user.id) })
+    return user
+  }
+
+  list(page: PageRequest) {
+    return keysetPage(User.query(), page, 'created_at', (row) => toIso(row.createdAt))
+  }
+
+  async find(id: number): Promise<User> {
+    const user = await User.find(id)
+    if (!user) throw ApiError.notFound('Account')
+    return user
+  }
+
+  async update(id: number, change: Partial<NewAccount>): Promise<User> {
+    return db.transaction(async (trx) => {
+      const user = await User.query({ client: trx }).where('id', id).first()
+      if (!user) throw ApiError.notFound('Account')
+      if (change.role !== undefined && change.role !== 'superadmin' && user.role === 'superadmin') {
+        await this.#assertAnotherSuperadmin(user.id, trx)
+      }
+      if (change.email !== undefined && change.email.toLowerCase() !== user.email) {
+        await this.#assertEmailFree(change.email)
+        user.email = change.email.toLowerCase()
+      }
+      if (change.name !== undefined) user.name = change.name
+      if (change.role !== undefined) user.role = change.role
+      if (change.password !== undefined) user.password = change.password
+      user.updatedAt = dateTimeOf(this.clock.now())
+      await user.useTransaction(trx).save()
+      await this.activity.info('auth', `Account ${user.name} changed`, { userId: String(user.id) })
+      return user
+    })
+  }
+
+  async delete(id: number): Promise<void> {
+    await db.transaction(async (trx) => {
+      const user = await User.query({ client: trx }).where('id', id).first()
+      if (!user) throw ApiError.notFound('Account')
+      if (user.role === 'superadmin') await this.#assertAnotherSuperadmin(user.id, trx)
+      await user.useTransaction(trx).delete()
+      // Its sessions end with it (the session guard would refuse them anyway).
+      await trx.from('sessions').where('user_id', String(user.id)).delete()
+    })
+    await this.activity.info('auth', 'Account deleted', { userId: String(id) })
+  }
+
+  async #assertAnotherSuperadmin(exceptId: number, trx: any) {
+    const others = await trx.from('users').where('role', 'superadmin').whereNot('id', exceptId).count('* as total').first()
+    if (Number(others?.total ?? 0) === 0) {
+      throw new ApiError('LAST_SUPERADMIN', 'This is the last superadmin: make another account superadmin first')
+    }
+  }
+
+  async #assertEmailFree(email: string) {
+    if (await User.findBy('email', email.toLowerCase())) {
+      throw new ApiError('NAME_TAKEN', 'Another account has this e-mail address', [
+        { field: 'email', rule: 'unique', message: 'Another account has this e-mail address' },
+      ])
+    }
+  }
+
+  #row(account: NewAccount) {
+    const now = dateTimeOf(this.clock.now())
+    return { email: account.email.toLowerCase(), name: account.name, role: account.role, password: account.password, createdAt: now, updatedAt: now }
+  }
+}

@@ -1,0 +1,28 @@
+import { defineConfig, stores } from '@adonisjs/session'
+
+/** The signed-in dashboard's session cookie name; its data lives in gateway.db (`sessions`). */
+export const SESSION_COOKIE_NAME = 'gateway_session'
+
+/**
+ * Dashboard sessions, kept in the gateway's own database so they are part of it (and of its
+ * backups) and survive a restart. The cookie is HttpOnly and SameSite=Lax; it is marked Secure
+ * when the gateway is reached over https (see the dashboard session middleware).
+ */
+const sessionConfig = defineConfig({
+  enabled: true,
+  cookieName: SESSION_COOKIE_NAME,
+  clearWithBrowser: false,
+  age: '12h',
+  cookie: {
+    path: '/',
+    httpOnly: true,
+    secure: false,
+    sameSite: 'lax',
+  },
+  store: 'database',
+  stores: {
+    database: stores.database({ tableName: 'sessions', gcProbability: 2 }),
+  },
+})
+
+export default sessionConfig
