@@ -1,5 +1,6 @@
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Role } from '#core/http/access'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
@@ -15,7 +16,11 @@ export interface NewAccount {
   role: Role
 }
 
-/** Dashboard accounts: the first one, and those a superadmin creates, edits and deletes. */
+/**
+ * Dashboard accounts: the first one, and those a superadmin creates, edits and deletes.
+ * SQLite has a single connection: inside a transaction every query goes through `trx`, and
+ * the Activity log is written after the commit, or the pool waits for itself.
+ */
 @inject()
 export class UserService {
   constructor(
@@ -54,14 +59,14 @@ export class UserService {
   }
 
   async update(id: number, change: Partial<NewAccount>): Promise<User> {
-    return db.transaction(async (trx) => {
+    const updated = await db.transaction(async (trx) => {
       const user = await User.query({ client: trx }).where('id', id).first()
       if (!user) throw ApiError.notFound('Account')
       if (change.role !== undefined && change.role !== 'superadmin' && user.role === 'superadmin') {
         await this.#assertAnotherSuperadmin(user.id, trx)
       }
       if (change.email !== undefined && change.email.toLowerCase() !== user.email) {
-        await this.#assertEmailFree(change.email)
+        await this.#assertEmailFree(change.email, trx)
         user.email = change.email.toLowerCase()
       }
       if (change.name !== undefined) user.name = change.name
@@ -69,9 +74,10 @@ export class UserService {
       if (change.password !== undefined) user.password = change.password
       user.updatedAt = dateTimeOf(this.clock.now())
       await user.useTransaction(trx).save()
-      await this.activity.info('auth', `Account ${user.name} changed`, { userId: String(user.id) })
       return user
     })
+    await this.activity.info('auth', `Account ${updated.name} changed`, { userId: String(updated.id) })
+    return updated
   }
 
   async delete(id: number): Promise<void> {
@@ -86,15 +92,15 @@ export class UserService {
     await this.activity.info('auth', 'Account deleted', { userId: String(id) })
   }
 
-  async #assertAnotherSuperadmin(exceptId: number, trx: any) {
+  async #assertAnotherSuperadmin(exceptId: number, trx: TransactionClientContract) {
     const others = await trx.from('users').where('role', 'superadmin').whereNot('id', exceptId).count('* as total').first()
     if (Number(others?.total ?? 0) === 0) {
       throw new ApiError('LAST_SUPERADMIN', 'This is the last superadmin: make another account superadmin first')
     }
   }
 
-  async #assertEmailFree(email: string) {
-    if (await User.findBy('email', email.toLowerCase())) {
+  async #assertEmailFree(email: string, trx?: TransactionClientContract) {
+    if (await User.findBy('email', email.toLowerCase(), trx ? { client: trx } : undefined)) {
       throw new ApiError('NAME_TAKEN', 'Another account has this e-mail address', [
         { field: 'email', rule: 'unique', message: 'Another account has this e-mail address' },
       ])

@@ -1,0 +1,241 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import app from '@adonisjs/core/services/app'
+import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import { useManualClock } from '#tests/helpers/clock'
+import { TEST_PASSWORD, accountWithRole, asBrowser, cookiesFrom, signIn, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
+
+test.group('First account and sign-in', (group) => {
+  group.setup(() => useTestKeys())
+  group.each.setup(async () => {
+    await db.from('sessions').delete()
+    await db.from('users').delete()
+    ;(await app.container.make(SignInAttempts)).byAddress.clear()
+  })
+
+  test('setup creates the first account as superadmin and signs it in; refused with 409 once any exists', async ({ client, assert }) => {
+    const response = await client.post('/api/v1/auth/setup').json({ email: 'Owner@Example.test', password: TEST_PASSWORD, name: 'Owner' })
+    response.assertStatus(201)
+    assert.deepInclude(response.body().user, { email: 'owner@example.test', name: 'Owner', role: 'superadmin' })
+    assert.notProperty(response.body().user, 'password')
+
+    const session = cookiesFrom(response)
+    const me = await client.get('/api/v1/auth/me').header('cookie', session.cookie)
+    me.assertStatus(200)
+    assert.equal(me.body().type, 'session')
+    assert.equal(me.body().role, 'superadmin')
+
+    const again = await client.post('/api/v1/auth/setup').json({ email: 'second@example.test', password: TEST_PASSWORD, name: 'Second' })
+    again.assertStatus(409)
+    assert.equal(again.body().error.code, 'ALREADY_SET_UP')
+  })
+
+  test('the session cookie is HttpOnly and SameSite=Lax, and Secure behind https', async ({ client, assert }) => {
+    const account = await accountWithRole('operator')
+    const plain = await client.post('/api/v1/auth/login').json({ email: account.email, password: TEST_PASSWORD })
+    const sessionCookie = (plain.headers()['set-cookie'] as unknown as string[]).find((line) => line.startsWith('gateway_session='))!
+    assert.match(sessionCookie, /HttpOnly/i)
+    assert.match(sessionCookie, /SameSite=Lax/i)
+    assert.notMatch(sessionCookie, /Secure/i)
+
+    // A reverse proxy on this machine (trusted: loopback) says the browser came over https.
+    const https = await client.post('/api/v1/auth/login').header('x-forwarded-proto', 'https').json({ email: account.email, password: TEST_PASSWORD })
+    for (const line of https.headers()['set-cookie'] as string[]) assert.match(line, /;\s*Secure/i, line)
+  })
+
+  test('a wrong password is 401 INVALID_CREDENTIALS, as is an unknown address', async ({ client, assert }) => {
+    const account = await accountWithRole('readonly')
+    for (const body of [
+      { email: account.email, password: 'wrong password here' },
+      { email: 'nobody@gateway.test', password: TEST_PASSWORD },
+    ]) {
+      const response = await client.post('/api/v1/auth/login').json(body)
+      response.assertStatus(401)
+      assert.equal(response.body().error.code, 'INVALID_CREDENTIALS')
+      assert.notInclude(JSON.stringify(response.body()), body.password)
+    }
+  })
+
+  test('repeated failures for an address are slowed, then refused with 429 and Retry-After', async ({ client, assert }) => {
+    const { clock, restore } = useManualClock('2026-07-01T10:00:00.000Z')
+    try {
+      const account = await accountWithRole('operator')
+      const fail = () => client.post('/api/v1/auth/login').json({ email: account.email, password: 'not the password' })
+      for (let attempt = 0; attempt < 3; attempt++) (await fail()).assertStatus(401)
+
+      // Slowed: the 4th try must wait 1 s after the 3rd failure, even with the right password.
+      const early = await client.post('/api/v1/auth/login').json({ email: account.email, password: TEST_PASSWORD })
+      early.assertStatus(429)
+      assert.equal(early.body().error.code, 'RATE_LIMITED')
+      assert.equal(early.header('retry-after'), '1')
+
+      // Waiting grows: 1, 2, 4, ... seconds; every failure after waiting counts.
+      let wait = 1
+      for (let failures = 3; failures < 10; failures++) {
+        await clock.advance(wait * 1000)
+        ;(await fail()).assertStatus(401)
+        wait *= 2
+      }
+      // Ten failures: refused for 15 minutes whatever the password.
+      await clock.advance(10 * 60_000)
+      const locked = await client.post('/api/v1/auth/login').json({ email: account.email, password: TEST_PASSWORD })
+      locked.assertStatus(429)
+      assert.equal(locked.header('retry-after'), String(5 * 60))
+
+      // Another address is not affected.
+      const other = await accountWithRole('readonly')
+      ;(await client.post('/api/v1/auth/login').json({ email: other.email, password: TEST_PASSWORD })).assertStatus(200)
+
+      await clock.advance(5 * 60_000)
+      ;(await client.post('/api/v1/auth/login').json({ email: account.email, password: TEST_PASSWORD })).assertStatus(200)
+      // A success forgets the failures.
+      ;(await fail()).assertStatus(401)
+      ;(await client.post('/api/v1/auth/login').json({ email: account.email, password: TEST_PASSWORD })).assertStatus(200)
+    } finally {
+      restore()
+    }
+  })
+
+  test('logout ends the session', async ({ client, assert }) => {
+    const session = await signInAs(client, 'operator')
+    ;(await client.get('/api/v1/auth/me').header('cookie', session.cookie)).assertStatus(200)
+    const out = await asBrowser(client.post('/api/v1/auth/logout'), session)
+    out.assertStatus(204)
+    const after = await client.get('/api/v1/auth/me').header('cookie', session.cookie)
+    after.assertStatus(401)
+    assert.equal(after.body().error.code, 'MISSING_API_KEY')
+  })
+
+  test('GET /auth/me with a key answers the key and its scope, never its secret', async ({ client, assert }) => {
+    const response = await client.get('/api/v1/auth/me').header('x-api-key', testKeys.send)
+    response.assertStatus(200)
+    assert.equal(response.body().type, 'api_key')
+    assert.equal(response.body().scope, 'send')
+    assert.equal(response.body().apiKey.lastFour, testKeys.send.slice(-4))
+    assert.notInclude(JSON.stringify(response.body()), testKeys.send)
+  })
+})
+
+test.group('CSRF on cookie-authenticated writes', (group) => {
+  group.setup(() => useTestKeys())
+  group.each.setup(async () => {
+    await db.from('sessions').delete()
+  })
+
+  test('a session write without the X-XSRF-TOKEN header is 403 INVALID_CSRF_TOKEN; with it, it goes through', async ({ client, assert }) => {
+    const session = await signInAs(client, 'superadmin')
+    const without = await client.patch('/api/v1/settings').header('cookie', session.cookie).json({ general: { uppercase: false } })
+    without.assertStatus(403)
+    assert.equal(without.body().error.code, 'INVALID_CSRF_TOKEN')
+
+    const forged = await client
+      .patch('/api/v1/settings')
+      .header('cookie', session.cookie)
+      .header('x-xsrf-token', 'e:forged-token')
+      .json({ general: { uppercase: false } })
+    forged.assertStatus(403)
+
+    const withToken = await asBrowser(client.patch('/api/v1/settings'), session).json({ general: { uppercase: false } })
+    withToken.assertStatus(200)
+  })
+
+  test('API-key calls are exempt, even with a stale session cookie beside them', async ({ client }) => {
+    const session = await signInAs(client, 'readonly')
+    const response = await client
+      .patch('/api/v1/settings')
+      .header('cookie', session.cookie)
+      .header('x-api-key', testKeys.admin)
+      .json({ general: { uppercase: false } })
+    response.assertStatus(200)
+  })
+
+  test('API-key calls and anonymous calls create no session rows', async ({ client, assert }) => {
+    await client.get('/api/v1/activity').header('x-api-key', testKeys.read)
+    await client.get('/api/v1/activity')
+    await client.get('/health')
+    const rows = await db.from('sessions').count('* as total').first()
+    assert.equal(Number(rows.total), 0)
+  })
+})
+
+test.group('Accounts (superadmin session only)', (group) => {
+  group.setup(() => useTestKeys())
+  group.each.setup(async () => {
+    await db.from('sessions').delete()
+    await db.from('users').delete()
+  })
+
+  test('a superadmin creates, edits and deletes accounts', async ({ client, assert }) => {
+    const admin = await signInAs(client, 'superadmin')
+    const created = await asBrowser(client.post('/api/v1/users'), admin).json({
+      email: 'Ops@Example.test',
+      name: 'Ops',
+      password: 'a long enough password',
+      role: 'operator',
+    })
+    created.assertStatus(201)
+    assert.deepInclude(created.body(), { email: 'ops@example.test', role: 'operator' })
+    const id = created.body().id
+
+    const changed = await asBrowser(client.patch(`/api/v1/users/${id}`), admin).json({ role: 'readonly', name: 'Ops team' })
+    changed.assertStatus(200)
+    assert.deepInclude(changed.body(), { role: 'readonly', name: 'Ops team' })
+
+    const ops = await signIn(client, 'ops@example.test', 'a long enough password')
+    ;(await client.get('/api/v1/auth/me').header('cookie', ops.cookie)).assertStatus(200)
+
+    const deleted = await asBrowser(client.delete(`/api/v1/users/${id}`), admin)
+    deleted.assertStatus(204)
+    // The deleted account's session stops working at once.
+    ;(await client.get('/api/v1/auth/me').header('cookie', ops.cookie)).assertStatus(401)
+    ;(await asBrowser(client.delete(`/api/v1/users/${id}`), admin)).assertStatus(404)
+  })
+
+  test('an e-mail address is unique ignoring case: 409 VALIDATION_ERROR', async ({ client, assert }) => {
+    const admin = await signInAs(client, 'superadmin')
+    const body = { email: 'Twice@Example.test', name: 'A', password: 'a long enough password', role: 'readonly' }
+    ;(await asBrowser(client.post('/api/v1/users'), admin).json(body)).assertStatus(201)
+    const again = await asBrowser(client.post('/api/v1/users'), admin).json({ ...body, email: 'twice@example.TEST' })
+    again.assertStatus(409)
+    assert.equal(again.body().error.code, 'VALIDATION_ERROR')
+    assert.equal(again.body().error.details[0].field, 'email')
+  })
+
+  test('the last superadmin can be neither deleted nor demoted', async ({ client, assert }) => {
+    const owner = await accountWithRole('superadmin')
+    const session = await signIn(client, owner.email)
+    const demote = await asBrowser(client.patch(`/api/v1/users/${owner.id}`), session).json({ role: 'operator' })
+    demote.assertStatus(409)
+    assert.equal(demote.body().error.code, 'LAST_SUPERADMIN')
+    const remove = await asBrowser(client.delete(`/api/v1/users/${owner.id}`), session)
+    remove.assertStatus(409)
+    assert.equal(remove.body().error.code, 'LAST_SUPERADMIN')
+
+    // With a second superadmin, the first may go.
+    const second = await asBrowser(client.post('/api/v1/users'), session).json({
+      email: 'second@example.test',
+      name: 'Second',
+      password: 'a long enough password',
+      role: 'superadmin',
+    })
+    second.assertStatus(201)
+    ;(await asBrowser(client.patch(`/api/v1/users/${owner.id}`), session).json({ role: 'operator' })).assertStatus(200)
+  })
+
+  test('account changes are refused to every API key, even admin; an admin key may list', async ({ client, assert }) => {
+    const target = await accountWithRole('readonly')
+    for (const request of [
+      client.post('/api/v1/users').json({ email: 'x@example.test', name: 'X', password: 'a long enough password', role: 'readonly' }),
+      client.patch(`/api/v1/users/${target.id}`).json({ name: 'Y' }),
+      client.delete(`/api/v1/users/${target.id}`),
+    ]) {
+      const response = await request.header('x-api-key', testKeys.admin)
+      response.assertStatus(403)
+      assert.equal(response.body().error.code, 'FORBIDDEN_SCOPE')
+    }
+    const list = await client.get('/api/v1/users').header('x-api-key', testKeys.admin)
+    list.assertStatus(200)
+    assert.isAbove(list.body().data.length, 0)
+    assert.notProperty(list.body().data[0], 'password')
+  })
+})
