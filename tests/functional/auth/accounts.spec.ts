@@ -40,7 +40,7 @@ test.group('First account and sign-in', (group) => {
 
     // A reverse proxy on this machine (trusted: loopback) says the browser came over https.
     const https = await client.post('/api/v1/auth/login').header('x-forwarded-proto', 'https').json({ email: account.email, password: TEST_PASSWORD })
-    for (const line of https.headers()['set-cookie'] as string[]) assert.match(line, /;\s*Secure/i, line)
+    for (const line of https.headers()['set-cookie'] as unknown as string[]) assert.match(line, /;\s*Secure/i, line)
   })
 
   test('a wrong password is 401 INVALID_CREDENTIALS, as is an unknown address', async ({ client, assert }) => {
