@@ -1,0 +1,128 @@
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import router from '@adonisjs/core/services/router'
+import { RouteRegistry } from '#core/contract/route_registry'
+import { assertAllowed, type Caller, type ProtectedAccess, type Role, type Scope } from '#core/http/access'
+import type { RouteContract } from '#core/contract/route_contract'
+import { asBrowser, signInAs, testKeys, useTestKeys, type BrowserSession } from '#tests/helpers/callers'
+
+type CallerName = `key:${Scope}` | `session:${Role}`
+const callerNames: CallerName[] = ['key:read', 'key:send', 'key:admin', 'session:readonly', 'session:operator', 'session:superadmin']
+
+/** Codes that mean "the access layer refused": an allowed caller must never get one. */
+const ACCESS_REFUSALS = ['MISSING_API_KEY', 'INVALID_API_KEY', 'FORBIDDEN_SCOPE', 'INVALID_CSRF_TOKEN', 'IP_NOT_ALLOWED', 'LICENSE_BLOCKED']
+
+function callerOf(name: CallerName): Caller {
+  const [type, value] = name.split(':')
+  return type === 'key' ? { type: 'api_key', id: 'matrix', scope: value as Scope } : { type: 'session', id: 'matrix', role: value as Role }
+}
+
+function isAllowedByTable(name: CallerName, access: ProtectedAccess): boolean {
+  try {
+    assertAllowed(callerOf(name), access)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Every protected /api/v1 route the router answers, with the contract that declares its access. */
+function protectedRoutes(): RouteContract[] {
+  const routed = new Set<string>()
+  for (const routes of Object.values(router.toJSON())) {
+    for (const route of routes) {
+      for (const method of route.methods) if (method !== 'HEAD') routed.add(`${method} ${route.pattern}`)
+    }
+  }
+  return registry.contracts.filter((contract) => contract.access.kind === 'protected' && routed.has(`${contract.method} ${contract.path}`))
+}
+
+let registry: RouteRegistry
+
+test.group('Permission matrix: every route against every scope and role', (group) => {
+  const sessions = new Map<Role, BrowserSession>()
+
+  group.setup(async () => {
+    await useTestKeys()
+    registry = await app.container.make(RouteRegistry)
+  })
+  group.each.setup(async ({ context }) => {
+    for (const role of ['readonly', 'operator', 'superadmin'] as const) {
+      if (!sessions.has(role)) sessions.set(role, await signInAs(context.client, role))
+    }
+  })
+
+  async function call(client: any, contract: RouteContract, name: CallerName) {
+    const path = contract.path.replace(/:[A-Za-z0-9_]+/g, '999999999')
+    let request = client[contract.method.toLowerCase()](path)
+    if (['POST', 'PUT', 'PATCH'].includes(contract.method)) request = request.json({})
+    const [type, value] = name.split(':')
+    return type === 'key' ? request.header('x-api-key', testKeys[value as Scope]) : asBrowser(request, sessions.get(value as Role)!)
+  }
+
+  test('each caller gets exactly what the permission table says', async ({ client, assert }) => {
+    const routes = protectedRoutes()
+    assert.isAbove(routes.length, 10)
+    for (const contract of routes) {
+      const access = contract.access as ProtectedAccess
+      for (const name of callerNames) {
+        const response = await call(client, contract, name)
+        const code = response.body()?.error?.code
+        const label = `${name} → ${contract.method} ${contract.path} (${response.status()} ${code ?? ''})`
+        if (isAllowedByTable(name, access)) {
+          assert.notInclude(ACCESS_REFUSALS, code, label)
+          assert.notEqual(response.status(), 401, label)
+        } else {
+          assert.equal(response.status(), 403, label)
+          assert.equal(code, 'FORBIDDEN_SCOPE', label)
+          if (name.startsWith('key:')) assert.property(response.body().error.details, 'requiredScope', label)
+        }
+      }
+    }
+  }).timeout(120_000)
+
+  test('without credentials every protected route is 401 MISSING_API_KEY, an unknown key 403 INVALID_API_KEY', async ({ client, assert }) => {
+    for (const contract of protectedRoutes()) {
+      const path = contract.path.replace(/:[A-Za-z0-9_]+/g, '999999999')
+      const anonymous = await client[contract.method.toLowerCase() as 'get'](path)
+      assert.equal(anonymous.status(), 401, `${contract.method} ${contract.path}`)
+      assert.equal(anonymous.body().error.code, 'MISSING_API_KEY')
+      const unknown = await client[contract.method.toLowerCase() as 'get'](path).header('x-api-key', 'gw_not_a_key_of_this_gateway')
+      assert.equal(unknown.status(), 403, `${contract.method} ${contract.path}`)
+      assert.equal(unknown.body().error.code, 'INVALID_API_KEY')
+    }
+  }).timeout(60_000)
+
+  test('the table says what the spec and the access issue say', ({ assert }) => {
+    const byRoute = (method: string, path: string) => {
+      const contract = registry.contracts.find((known) => known.method === method && known.path === path)
+      assert.exists(contract, `${method} ${path}`)
+      return contract!.access as ProtectedAccess
+    }
+    const allowed = (method: string, path: string) => callerNames.filter((name) => isAllowedByTable(name, byRoute(method, path)))
+
+    // Account changes: a signed-in superadmin only, never a key, even admin.
+    for (const [method, path] of [['POST', '/api/v1/users'], ['PATCH', '/api/v1/users/:id'], ['DELETE', '/api/v1/users/:id']]) {
+      assert.deepEqual(allowed(method, path), ['session:superadmin'], `${method} ${path}`)
+    }
+    // GET /users is open to an admin key.
+    assert.deepEqual(allowed('GET', '/api/v1/users'), ['key:admin', 'session:superadmin'])
+    // Keys are created, changed, rotated and revoked by a superadmin session; listed also by an admin key.
+    for (const [method, path] of [
+      ['POST', '/api/v1/api-keys'],
+      ['PATCH', '/api/v1/api-keys/:id'],
+      ['POST', '/api/v1/api-keys/:id/rotate'],
+      ['DELETE', '/api/v1/api-keys/:id'],
+    ]) {
+      assert.deepEqual(allowed(method, path), ['session:superadmin'], `${method} ${path}`)
+    }
+    assert.deepEqual(allowed('GET', '/api/v1/api-keys'), ['key:admin', 'session:superadmin'])
+    // Reads need admin for the technical log; the activity log is open to read scope and every role.
+    assert.deepEqual(allowed('GET', '/api/v1/logs/technical'), ['key:admin', 'session:superadmin'])
+    assert.deepEqual(allowed('GET', '/api/v1/activity'), callerNames)
+    assert.deepEqual(allowed('GET', '/api/v1/auth/me'), callerNames)
+    // Configuration changes need admin scope.
+    assert.includeMembers(allowed('PATCH', '/api/v1/settings'), ['key:admin'])
+    assert.notIncludeMembers(allowed('PATCH', '/api/v1/settings'), ['key:read', 'key:send', 'session:readonly'])
+  })
+})
