@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Benchmark: GET /health on the compiled gateway, with autocannon, against a bare Node HTTP
+// Benchmark: the compiled gateway under autocannon, loopback only, against a bare Node HTTP
 // server answering the same JSON in the same run (the machine's baseline; these machines are
-// shared and noisy, so only figures from one run compare). Loopback only.
+// shared and noisy, so only figures from one run compare). Measures:
+//   - GET /health (no authentication)
+//   - GET /api/v1/auth/me with an API key (key lookup, rate-limit bookkeeping, scope check)
 //
 //   npm run bench            (builds, then runs this)
 //   BENCH_SECONDS=20 BENCH_CONNECTIONS=100 npm run bench
@@ -37,10 +39,32 @@ async function waitForHealth(port) {
   throw new Error('the gateway did not start')
 }
 
-function load(url) {
+function load(url, headers = {}) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration: seconds }, (error, result) => (error ? reject(error) : resolve(result)))
+    autocannon({ url, connections, duration: seconds, headers }, (error, result) => (error ? reject(error) : resolve(result)))
   })
+}
+
+/** Signs up the first account on the fresh gateway and creates an API key the way an operator does. */
+async function createApiKey(base) {
+  const setup = await fetch(`${base}/api/v1/auth/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench@gateway.test', password: 'benchmark password', name: 'Bench' }),
+  })
+  if (setup.status !== 201) throw new Error(`setup answered ${setup.status}`)
+  const jar = new Map(setup.headers.getSetCookie().map((line) => line.split(';')[0].split(/=(.*)/s).slice(0, 2)))
+  const created = await fetch(`${base}/api/v1/api-keys`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
+      'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
+    },
+    body: JSON.stringify({ name: 'bench', scope: 'read' }),
+  })
+  if (created.status !== 201) throw new Error(`key creation answered ${created.status}`)
+  return (await created.json()).secret
 }
 
 function summary(name, result) {
@@ -77,13 +101,22 @@ try {
   await waitForHealth(port)
   // Warm up both before measuring.
   await Promise.all([fetch(`http://127.0.0.1:${port}/health`), fetch(`http://127.0.0.1:${baselinePort}/`)])
+  const secret = await createApiKey(`http://127.0.0.1:${port}`)
+  const me = await fetch(`http://127.0.0.1:${port}/api/v1/auth/me`, { headers: { 'x-api-key': secret } })
+  if (me.status !== 200) throw new Error(`GET /auth/me answered ${me.status}`)
   const results = [
     summary('bare node:http (baseline)', await load(`http://127.0.0.1:${baselinePort}/`)),
     summary('gateway GET /health', await load(`http://127.0.0.1:${port}/health`)),
+    summary('gateway GET /api/v1/auth/me (API key)', await load(`http://127.0.0.1:${port}/api/v1/auth/me`, { 'x-api-key': secret })),
   ]
-  console.log(`GET /health, ${connections} connections, ${seconds} s each, node ${process.version}`)
+  console.log(`${connections} connections, ${seconds} s each, node ${process.version}`)
   console.table(results)
-  console.log(JSON.stringify({ ratioToBaseline: +(results[1].requestsPerSecond / results[0].requestsPerSecond).toFixed(2) }))
+  console.log(
+    JSON.stringify({
+      healthToBaseline: +(results[1].requestsPerSecond / results[0].requestsPerSecond).toFixed(2),
+      authMeToHealth: +(results[2].requestsPerSecond / results[1].requestsPerSecond).toFixed(2),
+    })
+  )
 } finally {
   gateway.kill('SIGTERM')
   baseline.close()
