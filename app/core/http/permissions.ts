@@ -1,4 +1,4 @@
-import { access } from '#core/http/access'
+import { access, type RouteAccess } from '#core/http/access'
 
 /**
  * The one permission table: every route contract takes its access rule from here, so who may
@@ -24,6 +24,8 @@ export const permissions = {
   'apiKeys.read': access.read('admin', ['superadmin']),
   'apiKeys.change': access.write(null, ['superadmin']),
   'license.read': access.read('admin', ['superadmin']),
+  // Entering a license key must work while the license is withdrawn: not gated.
+  'license.change': { kind: 'protected', scope: null, roles: ['superadmin'], write: false },
 
   // Messages, contacts, conversations (later modules)
   'messages.read': access.read('read'),
@@ -41,6 +43,6 @@ export const permissions = {
   'deliveries.replay': access.write('admin', ['operator', 'superadmin']),
   'backups.read': access.read('admin', ['superadmin']),
   'backups.change': access.write('admin', ['superadmin']),
-} as const
+} as const satisfies Record<string, RouteAccess>
 
 export type Permission = keyof typeof permissions

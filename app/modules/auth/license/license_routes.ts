@@ -1,0 +1,67 @@
+import { permissions } from '#core/http/permissions'
+import { defineRoutes } from '#core/contract/route_contract'
+import { isoDateTimeSchema } from '#core/contract/schemas'
+import type { RouteRegistry } from '#core/contract/route_registry'
+import { licenseKeyStatuses, licenseModes, licenseStates } from '#modules/auth/license/license_state'
+import { replaceLicenseKeyValidator } from '#modules/auth/license/license_validators'
+
+const LicenseController = () => import('#modules/auth/license/license_controller')
+
+const nullableDateTime = { ...isoDateTimeSchema, type: ['string', 'null'] }
+
+/** GET and PUT /api/v1/license. */
+export function licenseRoutes(registry: RouteRegistry) {
+  registry.describeTag(
+    'License',
+    'The license state and key. Without a license server the gateway runs in community mode; while the license is ' +
+      'withdrawn, reads and exports keep working and writes answer LICENSE_BLOCKED'
+  )
+  const licenseStatus = registry.addSchema('LicenseStatus', {
+    type: 'object',
+    required: ['mode', 'state', 'keyPrefix', 'keyStatus', 'server', 'lastCheckedAt', 'lastAnswerAt'],
+    properties: {
+      mode: { enum: [...licenseModes], description: 'community: no license server is configured, nothing is checked or withdrawn' },
+      state: {
+        enum: [...licenseStates],
+        description: 'offline: the license server does not answer (information only); withdrawn: writes are refused',
+      },
+      keyPrefix: { type: ['string', 'null'], description: 'First four characters of the license key; the key itself is never shown' },
+      keyStatus: {
+        enum: [...licenseKeyStatuses],
+        description: 'must_be_set_again: the stored key was sealed with another master key and must be entered again',
+      },
+      server: { type: ['string', 'null'], description: 'GATEWAY_LICENSE_SERVER, without any credentials it holds' },
+      lastCheckedAt: { ...nullableDateTime, description: 'When the license server was last asked' },
+      lastAnswerAt: { ...nullableDateTime, description: 'When the license server last answered valid or withdrawn' },
+    },
+  })
+
+  return defineRoutes([
+    {
+      method: 'GET',
+      path: '/api/v1/license',
+      operationId: 'getLicense',
+      summary: 'License state',
+      tag: 'License',
+      access: permissions['license.read'],
+      answer: { status: 200, description: 'The license state and key status', schema: licenseStatus },
+      handler: [LicenseController, 'show'],
+    },
+    {
+      method: 'PUT',
+      path: '/api/v1/license',
+      operationId: 'replaceLicenseKey',
+      summary: 'Enter the license key',
+      description:
+        'Stores the key encrypted with the master key and asks the license server at once, in the background: read ' +
+        'GET /license for the outcome. Open while the license is withdrawn, since entering a valid key is how a ' +
+        'withdrawn gateway recovers.',
+      tag: 'License',
+      // Not a write for the license gate on purpose: it must work while withdrawn.
+      access: permissions['license.change'],
+      body: replaceLicenseKeyValidator,
+      answer: { status: 200, description: 'The license state with the new key', schema: licenseStatus },
+      handler: [LicenseController, 'update'],
+    },
+  ])
+}
