@@ -18,6 +18,9 @@ test.group('First account and sign-in', (group) => {
     response.assertStatus(201)
     assert.deepInclude(response.body().user, { email: 'owner@example.test', name: 'Owner', role: 'superadmin' })
     assert.notProperty(response.body().user, 'password')
+    const stored = await db.from('users').where('email', 'owner@example.test').first()
+    assert.match(stored.password, /^\$scrypt\$/)
+    assert.notInclude(stored.password, TEST_PASSWORD)
 
     const session = cookiesFrom(response)
     const me = await client.get('/api/v1/auth/me').header('cookie', session.cookie)
