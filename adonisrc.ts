@@ -15,6 +15,7 @@ export default defineConfig({
     // Core first: modules build on its services (clock, jobs, settings, events, route contracts).
     () => import('#providers/core_provider'),
     () => import('#modules/auth/auth_provider'),
+    () => import('#modules/messages/messages_provider'),
   ],
 
   preloads: [() => import('#start/kernel'), () => import('#start/routes')],

@@ -17,6 +17,8 @@ process.env.GATEWAY_DATA_DIR = dataDir
 process.env.LOG_LEVEL ||= 'debug'
 const port = await freeLoopbackPort()
 prepareRuntime({ port: String(port), host: '127.0.0.1' })
+// Short links point back at the test server, so a test can follow them.
+process.env.GATEWAY_PUBLIC_URL ||= `http://127.0.0.1:${port}`
 
 const APP_ROOT = new URL('../', import.meta.url)
 

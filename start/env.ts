@@ -11,6 +11,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   APP_KEY: Env.schema.string(),
   LOG_LEVEL: Env.schema.enum.optional(['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const),
   GATEWAY_DATA_DIR: Env.schema.string.optional(),
+  GATEWAY_PUBLIC_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   GATEWAY_LICENSE_KEY: Env.schema.string.optional(),
   GATEWAY_LICENSE_SERVER: Env.schema.string.optional({ format: 'url', tld: false }),
 })

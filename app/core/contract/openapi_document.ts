@@ -108,7 +108,11 @@ function operationOf(contract: RouteContract, registry: RouteRegistry): JsonSche
     tags: [contract.tag],
     security: access.kind === 'public' ? [] : [...registry.securitySchemes.keys()].map((name) => ({ [name]: [] })),
     ...(access.kind === 'protected' ? { 'x-scope': access.scope, 'x-roles': access.roles } : {}),
-    parameters: [...pathParameters(contract), ...queryParameters(contract)],
+    parameters: [
+      ...pathParameters(contract),
+      ...queryParameters(contract),
+      ...Object.entries(contract.headers ?? {}).map(([name, header]) => ({ name, in: 'header', required: false, ...header })),
+    ],
     ...(contract.body
       ? {
           requestBody: {

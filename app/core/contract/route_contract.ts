@@ -33,6 +33,8 @@ export interface RouteContract {
   query?: VineValidator<any, any>
   /** Description of each `:param` in the path. */
   params?: Record<string, string>
+  /** Request headers the route reads (beyond authentication), documented as parameters. */
+  headers?: Record<string, { description: string; schema: JsonSchema }>
   answer: RouteAnswer
   /** Refusals specific to this route; the common ones (auth, body, 500) are added for all. */
   errors?: ApiErrorKind[]

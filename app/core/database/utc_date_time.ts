@@ -6,7 +6,7 @@ import { DateTime } from 'luxon'
  * sorts as text, reads plainly in the SQLite shell, and serialises with `Z` as the spec asks.
  * Values come from the clock service, never from the ORM's auto timestamps.
  */
-export function utcDateTime(options: { columnName?: string } = {}) {
+export function utcDateTime(options: { columnName?: string; serializeAs?: string | null } = {}) {
   return column({
     ...options,
     prepare: (value: DateTime | null | undefined) => (value ? toIso(value) : value ?? null),

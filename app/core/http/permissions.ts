@@ -30,6 +30,10 @@ export const permissions = {
   // Messages, contacts, conversations (later modules)
   'messages.read': access.read('read'),
   'messages.send': access.write('send', ['operator', 'superadmin']),
+  'messages.delete': access.write('admin', ['operator', 'superadmin']),
+  'links.read': access.read('read'),
+  'conversations.read': access.read('read'),
+  'conversations.change': access.write('admin', ['operator', 'superadmin']),
   'contacts.read': access.read('read'),
   'contacts.change': access.write('admin', ['operator', 'superadmin']),
   'exports.data': access.read('admin', ['readonly', 'operator', 'superadmin']),

@@ -1,0 +1,27 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import { idParam } from '#core/http/route_params'
+import { ConversationInbox } from '#modules/messages/services/conversation_inbox'
+import { listConversationsValidator, updateConversationValidator } from '#modules/messages/validators/conversation_validators'
+import { listQueryValidator } from '#modules/messages/validators/list_validator'
+
+@inject()
+export default class ConversationsController {
+  constructor(private inbox: ConversationInbox) {}
+
+  async index({ request }: HttpContext) {
+    return this.inbox.list(await request.validateUsing(listConversationsValidator, { data: request.qs() }))
+  }
+
+  async show({ params }: HttpContext) {
+    return this.inbox.find(idParam(params.id, 'Conversation'))
+  }
+
+  async messages({ params, request }: HttpContext) {
+    return this.inbox.messages(idParam(params.id, 'Conversation'), await request.validateUsing(listQueryValidator, { data: request.qs() }))
+  }
+
+  async update({ params, request }: HttpContext) {
+    return this.inbox.update(idParam(params.id, 'Conversation'), await request.validateUsing(updateConversationValidator, { data: request.body() }))
+  }
+}

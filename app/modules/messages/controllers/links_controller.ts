@@ -1,0 +1,19 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { inject } from '@adonisjs/core'
+import { LinkClicks } from '#modules/messages/services/link_clicks'
+import { listQueryValidator } from '#modules/messages/validators/list_validator'
+
+@inject()
+export default class LinksController {
+  constructor(private links: LinkClicks) {}
+
+  async index({ request }: HttpContext) {
+    return this.links.list(await request.validateUsing(listQueryValidator, { data: request.qs() }))
+  }
+
+  /** GET /l/{code}: public; 302 to the target, counting the click. */
+  async follow({ params, response }: HttpContext) {
+    const target = await this.links.follow(String(params.code))
+    return response.redirect(target)
+  }
+}

@@ -1,0 +1,15 @@
+import type { JobDefinition } from '#core/jobs/job_runner'
+import type { IdempotentRequests } from '#modules/messages/services/idempotency'
+
+export const IDEMPOTENCY_EXPIRY_JOB = 'messages.idempotency-expiry'
+
+/** Spec, Idempotency rules: keys live 24 hours; expired ones are purged every hour. */
+export function idempotencyExpiryJob(requests: () => Promise<IdempotentRequests>): JobDefinition {
+  return {
+    name: IDEMPOTENCY_EXPIRY_JOB,
+    async run(now) {
+      await (await requests()).purgeExpired()
+      return new Date(now.getTime() + 3_600_000)
+    },
+  }
+}

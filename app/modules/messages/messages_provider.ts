@@ -1,0 +1,22 @@
+import type { ApplicationService } from '@adonisjs/core/types'
+import { RouteRegistry } from '#core/contract/route_registry'
+import { JobRunner } from '#core/jobs/job_runner'
+import { messageRoutes } from '#modules/messages/routes'
+import { IdempotencyLocks, IdempotentRequests } from '#modules/messages/services/idempotency'
+import { idempotencyExpiryJob } from '#modules/messages/jobs/idempotency_expiry_job'
+
+/** Sending and reading messages, short links, contacts and conversations. */
+export default class MessagesProvider {
+  constructor(protected app: ApplicationService) {}
+
+  register() {
+    this.app.container.singleton(IdempotencyLocks, () => new IdempotencyLocks())
+  }
+
+  async start() {
+    const registry = await this.app.container.make(RouteRegistry)
+    registry.add(messageRoutes(registry))
+    const runner = await this.app.container.make(JobRunner)
+    runner.register(idempotencyExpiryJob(() => this.app.container.make(IdempotentRequests)))
+  }
+}

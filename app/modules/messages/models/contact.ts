@@ -1,0 +1,42 @@
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+import type { DateTime } from 'luxon'
+import { utcDateTime } from '#core/database/utc_date_time'
+import { booleanColumn, idColumn, jsonColumn } from '#core/database/columns'
+
+/** A person behind a number. `blacklisted` is the opt-out flag: never sent to. */
+export default class Contact extends BaseModel {
+  static table = 'contacts'
+
+  @idColumn()
+  declare id: number
+
+  @column()
+  declare phone: string
+
+  @column()
+  declare firstName: string | null
+
+  @column()
+  declare lastName: string | null
+
+  @column()
+  declare company: string | null
+
+  @column()
+  declare email: string | null
+
+  @column()
+  declare notes: string | null
+
+  @jsonColumn()
+  declare tags: string[]
+
+  @booleanColumn()
+  declare blacklisted: boolean
+
+  @utcDateTime()
+  declare createdAt: DateTime
+
+  @utcDateTime()
+  declare updatedAt: DateTime
+}

@@ -1,0 +1,40 @@
+import { BaseModel, column, computed } from '@adonisjs/lucid/orm'
+import type { DateTime } from 'luxon'
+import env from '#start/env'
+import { utcDateTime } from '#core/database/utc_date_time'
+import { idColumn } from '#core/database/columns'
+
+/** A short click-counting link of the gateway: `{GATEWAY_PUBLIC_URL}/l/{code}` → url. */
+export default class Link extends BaseModel {
+  static table = 'links'
+
+  @idColumn()
+  declare id: number
+
+  @column()
+  declare code: string
+
+
+  @column()
+  declare url: string
+
+  @column()
+  declare clicks: number
+
+  @utcDateTime()
+  declare createdAt: DateTime
+
+  @computed()
+  get shortUrl(): string {
+    return shortUrlOf(this.code)
+  }
+}
+
+export function publicBaseUrl(): string | null {
+  const configured = env.get('GATEWAY_PUBLIC_URL')
+  return configured ? configured.replace(/\/+$/, '') : null
+}
+
+export function shortUrlOf(code: string): string {
+  return `${publicBaseUrl() ?? ''}/l/${code}`
+}

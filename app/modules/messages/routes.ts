@@ -1,0 +1,249 @@
+import { access } from '#core/http/access'
+import { permissions } from '#core/http/permissions'
+import { defineRoutes } from '#core/contract/route_contract'
+import { pageOf } from '#core/contract/schemas'
+import type { RouteRegistry } from '#core/contract/route_registry'
+import { messageSchemas } from '#modules/messages/schemas'
+import { sendValidator } from '#modules/messages/validators/send_validator'
+import { listMessagesValidator } from '#modules/messages/validators/message_validators'
+import { listQueryValidator } from '#modules/messages/validators/list_validator'
+import { createContactValidator, listContactsValidator, updateContactValidator } from '#modules/messages/validators/contact_validators'
+import { listConversationsValidator, updateConversationValidator } from '#modules/messages/validators/conversation_validators'
+
+const MessagesController = () => import('#modules/messages/controllers/messages_controller')
+const LinksController = () => import('#modules/messages/controllers/links_controller')
+const ContactsController = () => import('#modules/messages/controllers/contacts_controller')
+const ConversationsController = () => import('#modules/messages/controllers/conversations_controller')
+
+/** Sending and reading messages, short links, contacts and conversations. */
+export function messageRoutes(registry: RouteRegistry) {
+  registry.describeTag('Messages', 'Send SMS and read what was sent and received')
+  registry.describeTag('Contacts', 'People behind numbers; blacklisted is the opt-out flag')
+  registry.describeTag('Conversations', 'One per number, created by its first message either way')
+  registry.describeTag('Links', 'Short click-counting links made by sends with shortenLinks')
+  const { message, contact, conversation, link } = messageSchemas(registry)
+  const messageId = { id: 'Message identifier' }
+
+  return defineRoutes([
+    {
+      method: 'POST',
+      path: '/api/v1/messages',
+      operationId: 'sendMessages',
+      summary: 'Send an SMS to one number or up to 500',
+      description:
+        'Queues one message per number, in the order of `to`, in one transaction: one invalid or opted-out number refuses ' +
+        'the whole request and nothing is queued. A repeated number gets one message per occurrence. An offline phone or ' +
+        'an exhausted SIM quota never causes an error: the message is accepted and the problem shows in its status. ' +
+        'With Idempotency-Key, the same key and body within 24 hours answer the original answer (Idempotency-Replayed: ' +
+        'true) and queue nothing.',
+      tag: 'Messages',
+      access: permissions['messages.send'],
+      body: sendValidator,
+      headers: {
+        'Idempotency-Key': { description: '8 to 128 characters; belongs to the caller; kept 24 hours', schema: { type: 'string', minLength: 8, maxLength: 128 } },
+      },
+      answer: {
+        status: 202,
+        description: 'Accepted: one queued message per number, as submitted (body, encoding and segments before text options)',
+        schema: { type: 'object', required: ['accepted'], properties: { accepted: { type: 'array', items: message } } },
+      },
+      errors: ['INVALID_PHONE', 'EMPTY_BODY', 'CONTACT_BLACKLISTED', 'SCHEDULED_AT_IN_PAST', 'IDEMPOTENCY_CONFLICT'],
+      handler: [MessagesController, 'send'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/messages',
+      operationId: 'listMessages',
+      summary: 'Messages, newest first',
+      tag: 'Messages',
+      access: permissions['messages.read'],
+      query: listMessagesValidator,
+      answer: { status: 200, description: 'A page of messages', schema: pageOf(message) },
+      errors: ['INVALID_PHONE'],
+      handler: [MessagesController, 'index'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/messages/:id',
+      operationId: 'getMessage',
+      summary: 'One message',
+      tag: 'Messages',
+      access: permissions['messages.read'],
+      params: messageId,
+      answer: { status: 200, description: 'The message resource', schema: message },
+      errors: ['NOT_FOUND'],
+      handler: [MessagesController, 'show'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/messages/:id/retry',
+      operationId: 'retryMessage',
+      summary: 'Retry a failed message',
+      description: 'The message goes back to queued with its attempts restarted. Any other status: 409 MESSAGE_NOT_FAILED.',
+      tag: 'Messages',
+      access: permissions['messages.send'],
+      params: messageId,
+      answer: { status: 200, description: 'The message, queued again', schema: message },
+      errors: ['NOT_FOUND', 'MESSAGE_NOT_FAILED'],
+      handler: [MessagesController, 'retry'],
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/messages/:id',
+      operationId: 'deleteMessage',
+      summary: 'Delete a message (emits message.deleted)',
+      tag: 'Messages',
+      access: permissions['messages.delete'],
+      params: messageId,
+      answer: { status: 204, description: 'Deleted' },
+      errors: ['NOT_FOUND'],
+      handler: [MessagesController, 'destroy'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/links',
+      operationId: 'listLinks',
+      summary: 'Short links with their clicks',
+      tag: 'Links',
+      access: permissions['links.read'],
+      query: listQueryValidator,
+      answer: {
+        status: 200,
+        description: 'A page of links, newest first, with the length of every short link',
+        schema: {
+          type: 'object',
+          required: ['data', 'nextCursor', 'shortUrlLength'],
+          properties: {
+            data: { type: 'array', items: link },
+            nextCursor: { type: ['string', 'null'] },
+            shortUrlLength: { type: 'integer', description: 'Length of a short link, to compute a text length in advance' },
+          },
+        },
+      },
+      handler: [LinksController, 'index'],
+    },
+    {
+      method: 'GET',
+      path: '/l/:code',
+      operationId: 'followLink',
+      summary: 'Follow a short link (counts the click, emits link.clicked)',
+      tag: 'Links',
+      access: access.public(),
+      params: { code: 'Short link code' },
+      answer: { status: 302, description: 'Redirect to the target (Location header)' },
+      errors: ['NOT_FOUND'],
+      handler: [LinksController, 'follow'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/contacts',
+      operationId: 'listContacts',
+      summary: 'Contacts, newest first',
+      tag: 'Contacts',
+      access: permissions['contacts.read'],
+      query: listContactsValidator,
+      answer: { status: 200, description: 'A page of contacts', schema: pageOf(contact) },
+      errors: ['INVALID_PHONE'],
+      handler: [ContactsController, 'index'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/contacts',
+      operationId: 'createContact',
+      summary: 'Create a contact',
+      tag: 'Contacts',
+      access: permissions['contacts.change'],
+      body: createContactValidator,
+      answer: { status: 201, description: 'The contact', schema: contact },
+      errors: ['INVALID_PHONE', 'NAME_TAKEN'],
+      handler: [ContactsController, 'store'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/contacts/:id',
+      operationId: 'getContact',
+      summary: 'One contact',
+      tag: 'Contacts',
+      access: permissions['contacts.read'],
+      params: { id: 'Contact identifier' },
+      answer: { status: 200, description: 'The contact', schema: contact },
+      errors: ['NOT_FOUND'],
+      handler: [ContactsController, 'show'],
+    },
+    {
+      method: 'PATCH',
+      path: '/api/v1/contacts/:id',
+      operationId: 'updateContact',
+      summary: 'Change a contact',
+      description: 'Partial. Setting blacklisted: true cancels its messages not sent yet (errorCode CONTACT_BLACKLISTED).',
+      tag: 'Contacts',
+      access: permissions['contacts.change'],
+      body: updateContactValidator,
+      params: { id: 'Contact identifier' },
+      answer: { status: 200, description: 'The contact', schema: contact },
+      errors: ['NOT_FOUND', 'INVALID_PHONE', 'NAME_TAKEN'],
+      handler: [ContactsController, 'update'],
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/contacts/:id',
+      operationId: 'deleteContact',
+      summary: 'Delete a contact (its conversation stays, without a contact)',
+      tag: 'Contacts',
+      access: permissions['contacts.change'],
+      params: { id: 'Contact identifier' },
+      answer: { status: 204, description: 'Deleted' },
+      errors: ['NOT_FOUND'],
+      handler: [ContactsController, 'destroy'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/conversations',
+      operationId: 'listConversations',
+      summary: 'Conversations, latest activity first',
+      tag: 'Conversations',
+      access: permissions['conversations.read'],
+      query: listConversationsValidator,
+      answer: { status: 200, description: 'A page of conversations', schema: pageOf(conversation) },
+      handler: [ConversationsController, 'index'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/conversations/:id',
+      operationId: 'getConversation',
+      summary: 'One conversation',
+      tag: 'Conversations',
+      access: permissions['conversations.read'],
+      params: { id: 'Conversation identifier' },
+      answer: { status: 200, description: 'The conversation', schema: conversation },
+      errors: ['NOT_FOUND'],
+      handler: [ConversationsController, 'show'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/conversations/:id/messages',
+      operationId: 'listConversationMessages',
+      summary: "A conversation's messages, newest first",
+      tag: 'Conversations',
+      access: permissions['conversations.read'],
+      query: listQueryValidator,
+      params: { id: 'Conversation identifier' },
+      answer: { status: 200, description: 'A page of messages', schema: pageOf(message) },
+      errors: ['NOT_FOUND'],
+      handler: [ConversationsController, 'messages'],
+    },
+    {
+      method: 'PATCH',
+      path: '/api/v1/conversations/:id',
+      operationId: 'updateConversation',
+      summary: 'Pin, archive, assign, or mark a conversation read',
+      tag: 'Conversations',
+      access: permissions['conversations.change'],
+      body: updateConversationValidator,
+      params: { id: 'Conversation identifier' },
+      answer: { status: 200, description: 'The conversation', schema: conversation },
+      errors: ['NOT_FOUND'],
+      handler: [ConversationsController, 'update'],
+    },
+  ])
+}

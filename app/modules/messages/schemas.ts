@@ -1,0 +1,86 @@
+import type { RouteRegistry } from '#core/contract/route_registry'
+import { isoDateTimeSchema } from '#core/contract/schemas'
+import { messageCategories, messageStatuses } from '#modules/messages/models/message'
+import { conversationStates } from '#modules/messages/models/conversation'
+
+const nullableDate = { type: ['string', 'null'], format: 'date-time' }
+const nullableId = { type: ['string', 'null'] }
+
+/** The module's resources as published in the OpenAPI document. */
+export function messageSchemas(registry: RouteRegistry) {
+  const message = registry.addSchema('Message', {
+    type: 'object',
+    description: 'Spec, Message resource',
+    required: ['id', 'conversationId', 'direction', 'category', 'phone', 'body', 'encoding', 'segments', 'status', 'attempts', 'createdAt'],
+    properties: {
+      id: { type: 'string' },
+      conversationId: { type: 'string' },
+      direction: { enum: ['out', 'in'] },
+      category: { enum: [...messageCategories] },
+      phone: { type: 'string', description: 'E.164' },
+      body: { type: 'string' },
+      encoding: { enum: ['gsm7', 'ucs2'] },
+      segments: { type: 'integer' },
+      status: { enum: [...messageStatuses] },
+      attempts: { type: 'integer' },
+      errorCode: { type: ['string', 'null'], description: 'Why it failed or was cancelled' },
+      holdReason: { enum: ['sim_cadence', 'sim_rate', null] },
+      heldUntil: nullableDate,
+      deviceId: { type: ['string', 'null'] },
+      simSlot: { enum: [0, 1, null] },
+      scheduledAt: nullableDate,
+      createdAt: isoDateTimeSchema,
+      sentAt: nullableDate,
+      deliveredAt: nullableDate,
+      failedAt: nullableDate,
+    },
+  })
+  const contact = registry.addSchema('Contact', {
+    type: 'object',
+    required: ['id', 'phone', 'firstName', 'lastName', 'company', 'email', 'notes', 'tags', 'blacklisted', 'createdAt', 'updatedAt'],
+    properties: {
+      id: { type: 'string' },
+      phone: { type: 'string', description: 'E.164, unique' },
+      firstName: { type: ['string', 'null'] },
+      lastName: { type: ['string', 'null'] },
+      company: { type: ['string', 'null'] },
+      email: { type: ['string', 'null'] },
+      notes: { type: ['string', 'null'] },
+      tags: { type: 'array', items: { type: 'string' } },
+      blacklisted: { type: 'boolean', description: 'Opted out: never sent to' },
+      createdAt: isoDateTimeSchema,
+      updatedAt: isoDateTimeSchema,
+    },
+  })
+  const conversation = registry.addSchema('Conversation', {
+    type: 'object',
+    description: 'All messages with one number. Carries no message text',
+    required: ['id', 'phone', 'contactId', 'state', 'unreadCount', 'pinned', 'archived', 'assignedTo', 'category', 'createdAt', 'lastMessageAt'],
+    properties: {
+      id: { type: 'string' },
+      phone: { type: 'string' },
+      contactId: nullableId,
+      state: { enum: [...conversationStates], description: 'awaiting_reply: the last message came in and is unanswered' },
+      unreadCount: { type: 'integer' },
+      pinned: { type: 'boolean' },
+      archived: { type: 'boolean' },
+      assignedTo: { ...nullableId, description: 'Dashboard account id' },
+      category: { enum: [...messageCategories], description: 'Category of the last message sent' },
+      createdAt: isoDateTimeSchema,
+      lastMessageAt: isoDateTimeSchema,
+    },
+  })
+  const link = registry.addSchema('Link', {
+    type: 'object',
+    required: ['id', 'code', 'url', 'shortUrl', 'clicks', 'createdAt'],
+    properties: {
+      id: { type: 'string' },
+      code: { type: 'string' },
+      url: { type: 'string', description: 'The target' },
+      shortUrl: { type: 'string', description: '{GATEWAY_PUBLIC_URL}/l/{code}' },
+      clicks: { type: 'integer' },
+      createdAt: isoDateTimeSchema,
+    },
+  })
+  return { message, contact, conversation, link }
+}

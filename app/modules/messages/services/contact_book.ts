@@ -1,0 +1,123 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { Clock } from '#core/time/clock'
+import { ApiError } from '#core/http/api_error'
+import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
+import { SettingsStore } from '#core/settings/settings_store'
+import { dateTimeOf, toIso } from '#core/database/utc_date_time'
+import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import Contact from '#modules/messages/models/contact'
+
+export interface ContactFields {
+  phone: string
+  firstName?: string | null
+  lastName?: string | null
+  company?: string | null
+  email?: string | null
+  notes?: string | null
+  tags?: string[]
+  blacklisted?: boolean
+}
+
+/** Messages that have not left yet and can still be withdrawn. */
+const NOT_LEFT = ['queued', 'pending_quota_exceeded', 'paused']
+
+/**
+ * Contacts: one per number. Blacklisting (opting out) a number withdraws what is still waiting
+ * for it: those messages end `cancelled` with errorCode CONTACT_BLACKLISTED.
+ */
+@inject()
+export class ContactBook {
+  constructor(
+    private clock: Clock,
+    private phoneNumbers: PhoneNumbers,
+    private settings: SettingsStore
+  ) {}
+
+  async list(filters: PageRequest & { blacklisted?: boolean; tag?: string; phone?: string }) {
+    const query = Contact.query()
+    if (filters.blacklisted !== undefined) query.where('blacklisted', filters.blacklisted)
+    if (filters.tag) query.whereRaw('EXISTS (SELECT 1 FROM json_each(contacts.tags) WHERE json_each.value = ?)', [filters.tag])
+    if (filters.phone) query.where('phone', await this.#normalise(filters.phone))
+    return keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+  }
+
+  async find(id: number): Promise<Contact> {
+    const contact = await Contact.find(id)
+    if (!contact) throw ApiError.notFound('Contact')
+    return contact
+  }
+
+  async create(fields: ContactFields): Promise<Contact> {
+    const phone = await this.#normalise(fields.phone)
+    const now = dateTimeOf(this.clock.now())
+    return db.transaction(async (trx) => {
+      await this.#assertPhoneFree(phone, trx)
+      const contact = await Contact.create(
+        {
+          phone,
+          firstName: fields.firstName ?? null,
+          lastName: fields.lastName ?? null,
+          company: fields.company ?? null,
+          email: fields.email ?? null,
+          notes: fields.notes ?? null,
+          tags: fields.tags ?? [],
+          blacklisted: fields.blacklisted ?? false,
+          createdAt: now,
+          updatedAt: now,
+        },
+        { client: trx }
+      )
+      await trx.from('conversations').where('phone', phone).whereNull('contact_id').update({ contact_id: contact.id })
+      if (contact.blacklisted) await this.#withdrawWaiting(phone, trx)
+      return contact
+    })
+  }
+
+  async update(id: number, change: Partial<ContactFields>): Promise<Contact> {
+    const phone = change.phone === undefined ? undefined : await this.#normalise(change.phone)
+    return db.transaction(async (trx) => {
+      const contact = await Contact.query({ client: trx }).where('id', id).first()
+      if (!contact) throw ApiError.notFound('Contact')
+      if (phone !== undefined && phone !== contact.phone) {
+        await this.#assertPhoneFree(phone, trx)
+        await trx.from('conversations').where('contact_id', contact.id).update({ contact_id: null })
+        await trx.from('conversations').where('phone', phone).whereNull('contact_id').update({ contact_id: contact.id })
+        contact.phone = phone
+      }
+      const { phone: _phone, ...rest } = change
+      contact.merge({ ...rest, updatedAt: dateTimeOf(this.clock.now()) })
+      await contact.useTransaction(trx).save()
+      if (contact.blacklisted) await this.#withdrawWaiting(contact.phone, trx)
+      return contact
+    })
+  }
+
+  async delete(id: number): Promise<void> {
+    const contact = await this.find(id)
+    await contact.delete()
+  }
+
+  async #withdrawWaiting(phone: string, trx: TransactionClientContract) {
+    await trx
+      .from('messages')
+      .where('phone', phone)
+      .where('direction', 'out')
+      .whereIn('status', NOT_LEFT)
+      .update({ status: 'cancelled', error_code: 'CONTACT_BLACKLISTED', updated_at: this.clock.now().toISOString() })
+  }
+
+  async #assertPhoneFree(phone: string, trx: TransactionClientContract) {
+    if (await trx.from('contacts').where('phone', phone).first()) {
+      throw new ApiError('NAME_TAKEN', 'Another contact has this phone number', [
+        { field: 'phone', rule: 'unique', message: 'Another contact has this phone number' },
+      ])
+    }
+  }
+
+  async #normalise(phone: string): Promise<string> {
+    const { localPrefix } = await this.settings.get('reception')
+    return this.phoneNumbers.normalize(phone, localPrefix)
+  }
+}

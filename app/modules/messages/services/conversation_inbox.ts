@@ -1,0 +1,68 @@
+import { inject } from '@adonisjs/core'
+import { ApiError } from '#core/http/api_error'
+import { toIso } from '#core/database/utc_date_time'
+import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import Conversation, { type ConversationState } from '#modules/messages/models/conversation'
+import Message, { type MessageCategory } from '#modules/messages/models/message'
+import { UserService } from '#modules/auth/services/user_service'
+
+export interface ConversationFilters extends PageRequest {
+  state?: ConversationState
+  category?: MessageCategory
+  archived?: boolean
+  pinned?: boolean
+}
+
+export interface ConversationChange {
+  pinned?: boolean
+  archived?: boolean
+  assignedTo?: string | null
+  markRead?: true
+}
+
+/** Conversations: one per number, the latest activity first. */
+@inject()
+export class ConversationInbox {
+  constructor(private users: UserService) {}
+
+  list(filters: ConversationFilters) {
+    const query = Conversation.query()
+    if (filters.state) query.where('state', filters.state)
+    if (filters.category) query.where('category', filters.category)
+    if (filters.archived !== undefined) query.where('archived', filters.archived)
+    if (filters.pinned !== undefined) query.where('pinned', filters.pinned)
+    return keysetPage(query, filters, 'last_message_at', (row) => toIso(row.lastMessageAt))
+  }
+
+  async find(id: number): Promise<Conversation> {
+    const conversation = await Conversation.find(id)
+    if (!conversation) throw ApiError.notFound('Conversation')
+    return conversation
+  }
+
+  async messages(id: number, page: PageRequest) {
+    const conversation = await this.find(id)
+    return keysetPage(Message.query().where('conversation_id', conversation.id), page, 'created_at', (row) => toIso(row.createdAt))
+  }
+
+  async update(id: number, change: ConversationChange): Promise<Conversation> {
+    const conversation = await this.find(id)
+    if (change.pinned !== undefined) conversation.pinned = change.pinned
+    if (change.archived !== undefined) conversation.archived = change.archived
+    if (change.markRead) conversation.unreadCount = 0
+    if (change.assignedTo !== undefined) {
+      // Only an existing dashboard account can be assigned (the accounts module says who exists).
+      conversation.assignedTo = change.assignedTo === null ? null : (await this.#account(change.assignedTo)).id
+    }
+    await conversation.save()
+    return conversation
+  }
+
+  async #account(id: string) {
+    try {
+      return await this.users.find(Number(id))
+    } catch {
+      throw ApiError.validation('assignedTo', 'exists', 'assignedTo must be the id of a dashboard account')
+    }
+  }
+}

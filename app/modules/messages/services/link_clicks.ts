@@ -1,0 +1,28 @@
+import { inject } from '@adonisjs/core'
+import emitter from '@adonisjs/core/services/emitter'
+import { Clock } from '#core/time/clock'
+import { ApiError } from '#core/http/api_error'
+import { toIso } from '#core/database/utc_date_time'
+import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import Link from '#modules/messages/models/link'
+import { shortUrlLength } from '#modules/messages/services/link_shortener'
+
+/** Short links: the list with their clicks, and following one. */
+@inject()
+export class LinkClicks {
+  constructor(private clock: Clock) {}
+
+  async list(page: PageRequest) {
+    const result = await keysetPage(Link.query(), page, 'created_at', (row) => toIso(row.createdAt))
+    return { ...result, shortUrlLength: shortUrlLength() }
+  }
+
+  /** Counts the click, emits link.clicked and answers the target. */
+  async follow(code: string): Promise<string> {
+    const link = /^[0-9A-Za-z]{1,16}$/.test(code) ? await Link.findBy('code', code) : null
+    if (!link) throw ApiError.notFound('Link')
+    await Link.query().where('id', link.id).increment('clicks', 1)
+    await emitter.emit('link.clicked', { id: String(link.id), at: this.clock.now() })
+    return link.url
+  }
+}

@@ -1,0 +1,84 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import emitter from '@adonisjs/core/services/emitter'
+import { DateTime } from 'luxon'
+import { Clock } from '#core/time/clock'
+import { ApiError } from '#core/http/api_error'
+import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
+import { SettingsStore } from '#core/settings/settings_store'
+import { toIso } from '#core/database/utc_date_time'
+import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import Message, { type MessageCategory, type MessageStatus } from '#modules/messages/models/message'
+
+export interface MessageFilters extends PageRequest {
+  direction?: 'in' | 'out'
+  status?: MessageStatus
+  category?: MessageCategory
+  phone?: string
+  conversationId?: string | number
+  since?: string
+  until?: string
+}
+
+/** Reading, retrying and deleting messages. */
+@inject()
+export class MessageQueries {
+  constructor(
+    private clock: Clock,
+    private phoneNumbers: PhoneNumbers,
+    private settings: SettingsStore
+  ) {}
+
+  /** Newest first, keyset pages: as fast on the last page as on the first. */
+  async list(filters: MessageFilters) {
+    const query = Message.query()
+    if (filters.direction) query.where('direction', filters.direction)
+    if (filters.status) query.where('status', filters.status)
+    if (filters.category) query.where('category', filters.category)
+    if (filters.conversationId !== undefined) query.where('conversation_id', Number(filters.conversationId))
+    if (filters.phone) {
+      const { localPrefix } = await this.settings.get('reception')
+      query.where('phone', this.phoneNumbers.normalize(filters.phone, localPrefix))
+    }
+    if (filters.since) query.where('created_at', '>=', isoBound(filters.since, 'since'))
+    if (filters.until) query.where('created_at', '<', isoBound(filters.until, 'until'))
+    return keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+  }
+
+  async find(id: number): Promise<Message> {
+    const message = await Message.find(id)
+    if (!message) throw ApiError.notFound('Message')
+    return message
+  }
+
+  /** A failed message goes back to the queue with its attempts restarted. */
+  async retry(id: number): Promise<Message> {
+    const message = await this.find(id)
+    if (message.status !== 'failed') {
+      throw new ApiError('MESSAGE_NOT_FAILED', `Only a failed message can be retried; this one is ${message.status}`, {
+        status: message.status,
+      })
+    }
+    const now = DateTime.fromJSDate(this.clock.now(), { zone: 'utc' })
+    message.merge({ status: 'queued', attempts: 0, errorCode: null, failedAt: null, holdReason: null, heldUntil: null, updatedAt: now })
+    await message.save()
+    await emitter.emit('messages:queued', { count: 1 })
+    return message
+  }
+
+  async delete(id: number): Promise<void> {
+    const message = await this.find(id)
+    await db.from('messages').where('id', message.id).delete()
+    await emitter.emit('message.deleted', {
+      id: String(message.id),
+      conversationId: String(message.conversationId),
+      at: this.clock.now(),
+    })
+  }
+}
+
+function isoBound(value: string, field: string): string {
+  const parsed = DateTime.fromISO(value, { zone: 'utc', setZone: true })
+  if (!parsed.isValid) throw ApiError.validation(field, 'date', `The ${field} field must be an ISO 8601 date`)
+  return toIso(parsed)
+}

@@ -1,0 +1,25 @@
+import vine from '@vinejs/vine'
+import { pageQueryFields } from '#core/pagination/keyset_page'
+import { messageCategories } from '#modules/messages/models/message'
+import { conversationStates } from '#modules/messages/models/conversation'
+
+export const listConversationsValidator = vine.compile(
+  vine.object({
+    ...pageQueryFields,
+    state: vine.enum(conversationStates).optional(),
+    category: vine.enum(messageCategories).optional(),
+    archived: vine.boolean().optional(),
+    pinned: vine.boolean().optional(),
+  })
+)
+
+export const updateConversationValidator = vine.compile(
+  vine.object({
+    pinned: vine.boolean({ strict: true }).optional(),
+    archived: vine.boolean({ strict: true }).optional(),
+    /** A dashboard account id, or null to unassign. */
+    assignedTo: vine.string().regex(/^\d{1,16}$/).nullable().optional(),
+    /** true marks every message read (unreadCount back to 0). */
+    markRead: vine.literal(true).optional(),
+  })
+)

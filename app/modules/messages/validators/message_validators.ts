@@ -1,0 +1,23 @@
+import vine from '@vinejs/vine'
+import { pageQueryFields } from '#core/pagination/keyset_page'
+import { documentedAs, isoDateTimeSchema } from '#core/contract/schemas'
+import { messageCategories, messageStatuses } from '#modules/messages/models/message'
+
+const isoDate = () =>
+  vine
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/)
+    .use(documentedAs(isoDateTimeSchema))
+
+export const listMessagesValidator = vine.compile(
+  vine.object({
+    ...pageQueryFields,
+    direction: vine.enum(['in', 'out'] as const).optional(),
+    status: vine.enum(messageStatuses).optional(),
+    category: vine.enum(messageCategories).optional(),
+    phone: vine.string().trim().maxLength(32).use(documentedAs({ description: 'E.164 number (or local form with a local prefix set)' })).optional(),
+    conversationId: vine.string().regex(/^\d{1,16}$/).optional(),
+    since: isoDate().use(documentedAs({ description: 'Created at or after' })).optional(),
+    until: isoDate().use(documentedAs({ description: 'Created before' })).optional(),
+  })
+)
