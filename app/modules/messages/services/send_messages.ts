@@ -174,24 +174,30 @@ export class SendMessages {
     const scheduledAt = input.scheduledAt ? toIso(input.scheduledAt) : null
     const ids: number[] = []
     for (let start = 0; start < input.numbers.length; start += CHUNK) {
-      const rows = input.numbers.slice(start, start + CHUNK).map((phone) => ({
-        conversation_id: input.conversationIds.get(phone)!,
-        direction: 'out',
-        category: input.category,
-        phone,
-        body: input.text,
-        encoding,
-        segments,
-        status: 'queued',
-        attempts: 0,
-        device_id: input.deviceId,
-        sim_slot: input.simSlot,
-        scheduled_at: scheduledAt,
-        created_at: at,
-        updated_at: at,
-      }))
-      const inserted = await trx.insertQuery().table('messages').multiInsert(rows).returning('id')
-      ids.push(...inserted.map((row: { id: number } | number) => (typeof row === 'number' ? row : row.id)))
+      const chunk = input.numbers.slice(start, start + CHUNK)
+      // One statement per chunk (knex's returning on a multi-row SQLite insert gives only the
+      // last id). RETURNING order is unspecified, but rows of one VALUES list get increasing
+      // rowids in list order, so the sorted ids follow `to`.
+      const rows = await trx.rawQuery(
+        `INSERT INTO messages (conversation_id, direction, category, phone, body, encoding, segments, status, attempts,
+           device_id, sim_slot, scheduled_at, created_at, updated_at)
+         VALUES ${chunk.map(() => "(?, 'out', ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?, ?)").join(', ')}
+         RETURNING id`,
+        chunk.flatMap((phone) => [
+          input.conversationIds.get(phone)!,
+          input.category,
+          phone,
+          input.text,
+          encoding,
+          segments,
+          input.deviceId,
+          input.simSlot,
+          scheduledAt,
+          at,
+          at,
+        ])
+      )
+      ids.push(...rows.map((row: { id: number }) => row.id).sort((a: number, b: number) => a - b))
     }
     return ids
   }
