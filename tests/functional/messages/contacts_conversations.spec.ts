@@ -1,0 +1,122 @@
+import { test } from '@japa/runner'
+import { testKeys, useTestKeys, accountWithRole } from '#tests/helpers/callers'
+import { clearMessaging, sendAs, setLocalPrefix } from '#tests/helpers/messages'
+
+const admin = () => testKeys.admin
+
+test.group('Contacts', (group) => {
+  group.setup(() => useTestKeys())
+  group.each.setup(async () => {
+    await clearMessaging()
+    await setLocalPrefix(null)
+  })
+
+  test('create, read, change and delete a contact with every export field', async ({ client, assert }) => {
+    const created = await client.post('/api/v1/contacts').header('x-api-key', admin()).json({
+      phone: '+33612345678',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      company: 'Engines',
+      email: 'ada@example.test',
+      notes: 'VIP',
+      tags: ['vip', 'paris'],
+    })
+    created.assertStatus(201)
+    assert.deepInclude(created.body(), { phone: '+33612345678', firstName: 'Ada', blacklisted: false, tags: ['vip', 'paris'] })
+    assert.properties(created.body(), ['id', 'phone', 'firstName', 'lastName', 'company', 'email', 'notes', 'tags', 'blacklisted', 'createdAt', 'updatedAt'])
+    const id = created.body().id
+
+    const changed = await client.patch(`/api/v1/contacts/${id}`).header('x-api-key', admin()).json({ company: null, tags: ['vip'] })
+    changed.assertStatus(200)
+    assert.deepInclude(changed.body(), { company: null, tags: ['vip'], firstName: 'Ada' })
+    ;(await client.get(`/api/v1/contacts/${id}`).header('x-api-key', testKeys.read)).assertStatus(200)
+    const byTag = await client.get('/api/v1/contacts').qs({ tag: 'vip' }).header('x-api-key', testKeys.read)
+    assert.lengthOf(byTag.body().data, 1)
+    ;(await client.delete(`/api/v1/contacts/${id}`).header('x-api-key', admin())).assertStatus(204)
+    ;(await client.get(`/api/v1/contacts/${id}`).header('x-api-key', testKeys.read)).assertStatus(404)
+  })
+
+  test('the phone is unique (409) and normalised to E.164', async ({ client, assert }) => {
+    await setLocalPrefix('+33')
+    const created = await client.post('/api/v1/contacts').header('x-api-key', admin()).json({ phone: '06 12 34 56 78' })
+    assert.equal(created.body().phone, '+33612345678')
+    const twice = await client.post('/api/v1/contacts').header('x-api-key', admin()).json({ phone: '+33612345678' })
+    twice.assertStatus(409)
+    assert.equal(twice.body().error.code, 'VALIDATION_ERROR')
+    const bad = await client.post('/api/v1/contacts').header('x-api-key', admin()).json({ phone: 'nope' })
+    bad.assertStatus(400)
+    assert.equal(bad.body().error.code, 'INVALID_PHONE')
+  })
+
+  test('blacklisting cancels what still waits for that number with CONTACT_BLACKLISTED', async ({ client, assert }) => {
+    const waiting = await sendAs(client, { to: ['+33612345678', '+447911123456'], body: 'Promo' })
+    const contact = await client.post('/api/v1/contacts').header('x-api-key', admin()).json({ phone: '+33612345678' })
+    await client.patch(`/api/v1/contacts/${contact.body().id}`).header('x-api-key', admin()).json({ blacklisted: true })
+    const [toBlacklisted, toOther] = waiting.body().accepted
+    const cancelled = await client.get(`/api/v1/messages/${toBlacklisted.id}`).header('x-api-key', testKeys.read)
+    assert.deepInclude(cancelled.body(), { status: 'cancelled', errorCode: 'CONTACT_BLACKLISTED' })
+    const untouched = await client.get(`/api/v1/messages/${toOther.id}`).header('x-api-key', testKeys.read)
+    assert.equal(untouched.body().status, 'queued')
+    // And no new send goes to it.
+    ;(await sendAs(client, { to: '+33612345678', body: 'again' })).assertStatus(403)
+  })
+
+  test('contact writes need admin scope; reads need read', async ({ client, assert }) => {
+    const bySend = await client.post('/api/v1/contacts').header('x-api-key', testKeys.send).json({ phone: '+33612345678' })
+    bySend.assertStatus(403)
+    assert.equal(bySend.body().error.details.requiredScope, 'admin')
+    ;(await client.get('/api/v1/contacts').header('x-api-key', testKeys.read)).assertStatus(200)
+  })
+})
+
+test.group('Conversations', (group) => {
+  group.setup(() => useTestKeys())
+  group.each.setup(() => clearMessaging())
+
+  test('the first message creates the conversation, linked to its contact; no message text in it', async ({ client, assert }) => {
+    const contact = await client.post('/api/v1/contacts').header('x-api-key', admin()).json({ phone: '+33612345678', firstName: 'Ada' })
+    const sent = await sendAs(client, { to: '+33612345678', body: 'Secret text', category: 'info' })
+    const id = sent.body().accepted[0].conversationId
+    const conversation = await client.get(`/api/v1/conversations/${id}`).header('x-api-key', testKeys.read)
+    conversation.assertStatus(200)
+    assert.deepInclude(conversation.body(), {
+      phone: '+33612345678',
+      contactId: contact.body().id,
+      state: 'open',
+      unreadCount: 0,
+      pinned: false,
+      archived: false,
+      assignedTo: null,
+      category: 'info',
+    })
+    assert.notInclude(JSON.stringify(conversation.body()), 'Secret text')
+    const messages = await client.get(`/api/v1/conversations/${id}/messages`).header('x-api-key', testKeys.read)
+    assert.deepEqual(messages.body().data.map((message: any) => message.id), [sent.body().accepted[0].id])
+  })
+
+  test('PATCH pins, archives, assigns and marks read; the list filters on them', async ({ client, assert }) => {
+    const sent = await sendAs(client, { to: ['+33612345678', '+447911123456'], body: 'x' })
+    const [first, second] = sent.body().accepted.map((message: any) => message.conversationId)
+    const operator = await accountWithRole('operator')
+    const changed = await client
+      .patch(`/api/v1/conversations/${first}`)
+      .header('x-api-key', admin())
+      .json({ pinned: true, archived: true, assignedTo: String(operator.id), markRead: true })
+    changed.assertStatus(200)
+    assert.deepInclude(changed.body(), { pinned: true, archived: true, assignedTo: String(operator.id), unreadCount: 0 })
+
+    const ids = async (query: Record<string, unknown>) =>
+      (await client.get('/api/v1/conversations').qs(query).header('x-api-key', testKeys.read)).body().data.map((item: any) => item.id)
+    assert.deepEqual(await ids({ pinned: true }), [first])
+    assert.deepEqual(await ids({ archived: false }), [second])
+    assert.deepEqual(await ids({ state: 'open' }).then((list) => list.sort()), [first, second].sort())
+    assert.deepEqual(await ids({ category: 'campaign' }), [])
+
+    const unassign = await client.patch(`/api/v1/conversations/${first}`).header('x-api-key', admin()).json({ assignedTo: null })
+    assert.isNull(unassign.body().assignedTo)
+    const nobody = await client.patch(`/api/v1/conversations/${first}`).header('x-api-key', admin()).json({ assignedTo: '999999' })
+    nobody.assertStatus(400)
+    assert.equal(nobody.body().error.details[0].field, 'assignedTo')
+    ;(await client.patch('/api/v1/conversations/999999').header('x-api-key', admin()).json({ pinned: true })).assertStatus(404)
+  })
+})
