@@ -78,7 +78,7 @@ test.group('Reading, retrying and deleting messages', (group) => {
     ;(await client.post(`/api/v1/messages/${id}/retry`).header('x-api-key', testKeys.read)).assertStatus(403)
   })
 
-  test('delete removes the message and emits message.deleted with its conversation', async ({ client, assert }) => {
+  test('delete removes the message and emits message.deleted with its conversation', async ({ client }) => {
     const [id] = await seed(client)
     const conversationId = (await client.get(`/api/v1/messages/${id}`).header('x-api-key', testKeys.read)).body().conversationId
     const events = emitter.fake(['message.deleted'])

@@ -149,7 +149,7 @@ export class SendMessages {
            state = 'open',
            contact_id = COALESCE(conversations.contact_id, excluded.contact_id)
          RETURNING id, phone`,
-        chunk.flatMap((phone) => [phone, phone, category, at, at])
+        chunk.flatMap((phone): any[] => [phone, phone, category, at, at])
       )
       for (const row of rows) ids.set(row.phone, row.id)
     }
@@ -183,7 +183,7 @@ export class SendMessages {
            device_id, sim_slot, scheduled_at, created_at, updated_at)
          VALUES ${chunk.map(() => "(?, 'out', ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?, ?)").join(', ')}
          RETURNING id`,
-        chunk.flatMap((phone) => [
+        chunk.flatMap((phone): any[] => [
           input.conversationIds.get(phone)!,
           input.category,
           phone,
