@@ -4,6 +4,7 @@ import { JobRunner } from '#core/jobs/job_runner'
 import { messageRoutes } from '#modules/messages/routes'
 import { IdempotencyLocks, IdempotentRequests } from '#modules/messages/services/idempotency'
 import { idempotencyExpiryJob } from '#modules/messages/jobs/idempotency_expiry_job'
+import { SendQueue } from '#modules/messages/services/send_queue'
 
 /** Sending and reading messages, short links, contacts and conversations. */
 export default class MessagesProvider {
@@ -11,6 +12,7 @@ export default class MessagesProvider {
 
   register() {
     this.app.container.singleton(IdempotencyLocks, () => new IdempotencyLocks())
+    this.app.container.singleton(SendQueue, () => new SendQueue(() => this.app.container.make(IdempotentRequests)))
   }
 
   async start() {

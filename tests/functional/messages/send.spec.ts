@@ -101,6 +101,19 @@ test.group('POST /messages: accepting a send', (group) => {
     assert.equal(Number(conversations.total), 0)
   })
 
+  test('sends written together still stand alone: an opted-out number refuses only its own send', async ({ client, assert }) => {
+    await client.post('/api/v1/contacts').header('x-api-key', testKeys.admin).json({ phone: '+447911123456', blacklisted: true })
+    const answers = await Promise.all([
+      sendAs(client, { to: '+33612345678', body: 'one' }),
+      sendAs(client, { to: ['+33612345679', '+447911123456'], body: 'two' }),
+      sendAs(client, { to: '+33612345670', body: 'three' }),
+    ])
+    assert.deepEqual(answers.map((answer) => answer.status()), [202, 403, 202])
+    assert.equal(answers[1].body().error.code, 'CONTACT_BLACKLISTED')
+    assert.equal(await messageCount(), 2)
+    assert.deepEqual(answers[2].body().accepted.map((message: any) => message.body), ['three'])
+  })
+
   test('to: more than 500 is VALIDATION_ERROR pointing to campaigns; 500 is accepted', async ({ client, assert }) => {
     const numbers = Array.from({ length: 501 }, (_, index) => `+3361${String(index).padStart(7, '0')}`)
     const tooMany = await sendAs(client, { to: numbers, body: 'x' })

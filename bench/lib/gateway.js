@@ -1,0 +1,91 @@
+// Shared by the benchmarks: start the compiled gateway on a fresh data folder (loopback only),
+// sign up its first account, create API keys, run autocannon, summarise.
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer as createNetServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+export const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address()
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** Starts build/bin/server.js; `dataDir` may be given to reuse a seeded folder. */
+export async function startGateway({ dataDir } = {}) {
+  if (!existsSync(join(root, 'build/bin/server.js'))) {
+    throw new Error('build/ is missing: run the bench through npm (it builds first) or `node ace build`')
+  }
+  const folder = dataDir ?? mkdtempSync(join(tmpdir(), 'gateway-bench-'))
+  const port = await freePort()
+  const child = spawn(process.execPath, [join(root, 'build/bin/server.js')], {
+    cwd: root,
+    env: { ...process.env, GATEWAY_DATA_DIR: folder, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    stdio: 'ignore',
+  })
+  const base = `http://127.0.0.1:${port}`
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) break
+    } catch {}
+    if (attempt > 300) throw new Error('the gateway did not start')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return {
+    base,
+    dataDir: folder,
+    async stop({ keepData = false } = {}) {
+      child.kill('SIGTERM')
+      await new Promise((resolve) => child.once('exit', resolve))
+      if (!keepData) rmSync(folder, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Signs up the first account (or signs in) and creates an API key the way an operator does. */
+export async function createApiKey(base, scope = 'send', name = `bench ${scope}`) {
+  const account = { email: 'bench@gateway.test', password: 'benchmark password', name: 'Bench' }
+  let answer = await fetch(`${base}/api/v1/auth/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) })
+  if (answer.status === 409) {
+    answer = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) })
+  }
+  if (![200, 201].includes(answer.status)) throw new Error(`sign-in answered ${answer.status}`)
+  const jar = new Map(answer.headers.getSetCookie().map((line) => line.split(';')[0].split(/=(.*)/s).slice(0, 2)))
+  const created = await fetch(`${base}/api/v1/api-keys`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      cookie: [...jar].map(([key, value]) => `${key}=${value}`).join('; '),
+      'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
+    },
+    body: JSON.stringify({ name: `${name} ${Date.now()}`, scope }),
+  })
+  if (created.status !== 201) throw new Error(`key creation answered ${created.status}`)
+  return (await created.json()).secret
+}
+
+export function load(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ duration: seconds, connections: 50, ...options }, (error, result) => (error ? reject(error) : resolve(result)))
+  })
+}
+
+export function summary(name, result, extra = {}) {
+  return {
+    name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    ...extra,
+  }
+}
