@@ -35,8 +35,10 @@ export class SettingsStore {
     return structuredClone(this.#cache)
   }
 
+  /** One section, a copy: callers may not change the store by changing what they got. */
   async get<Name extends SettingsSectionName>(name: Name): Promise<Settings[Name]> {
-    return (await this.all())[name]
+    this.#cache ??= await this.#load()
+    return structuredClone(this.#cache[name])
   }
 
   /** Applies a partial change and answers the settings in force. */

@@ -7,6 +7,7 @@ import { ApiKeyCache } from '#modules/auth/services/api_key_cache'
 import { MinuteWindows } from '#modules/auth/services/key_rate_limiter'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { setupLicense } from '#modules/auth/license/license_setup'
+import { GatewayAccessGuard } from '#modules/auth/services/gateway_access_guard'
 
 /**
  * The access module: dashboard accounts and sessions, API keys, scopes and roles, per-key rate
@@ -23,10 +24,7 @@ export default class AuthProvider {
     container.singleton(ApiKeyCache, () => new ApiKeyCache())
     container.singleton(MinuteWindows, () => new MinuteWindows())
     container.singleton(SignInAttempts, () => new SignInAttempts())
-    container.bind(AccessGuard, async (resolver) => {
-      const { GatewayAccessGuard } = await import('#modules/auth/services/gateway_access_guard')
-      return resolver.make(GatewayAccessGuard)
-    })
+    container.bind(AccessGuard, (resolver) => resolver.make(GatewayAccessGuard))
   }
 
   async start() {
