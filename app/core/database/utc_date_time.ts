@@ -10,7 +10,9 @@ export function utcDateTime(options: { columnName?: string; serializeAs?: string
   return column({
     ...options,
     prepare: (value: DateTime | null | undefined) => (value ? toIso(value) : value ?? null),
-    consume: (value: string | null) => (value ? DateTime.fromISO(value, { zone: 'utc' }) : null),
+    // Stored values are always this gateway's own ISO UTC text: the native parser reads them
+    // several times faster than Luxon's general ISO parser (lists read thousands).
+    consume: (value: string | null) => (value ? DateTime.fromMillis(Date.parse(value), { zone: 'utc' }) : null),
     serialize: (value: DateTime | null) => (value ? toIso(value) : null),
   })
 }

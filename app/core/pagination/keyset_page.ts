@@ -61,11 +61,9 @@ export async function keysetPage<Model extends LucidModel>(
   const limit = page.limit ?? DEFAULT_PAGE_SIZE
   if (page.cursor) {
     const after = decodeCursor(page.cursor)
-    query.where((where) =>
-      where
-        .where(sortColumn, '<', after.sortValue)
-        .orWhere((tie) => tie.where(sortColumn, after.sortValue).where('id', '<', after.id))
-    )
+    // A row-value comparison, not `a < x OR (a = x AND id < y)`: SQLite seeks the (sortColumn,
+    // id) index with it, so the last page costs what the first does; the OR form scans.
+    query.whereRaw(`(${query.model.table}.${sortColumn}, ${query.model.table}.id) < (?, ?)`, [after.sortValue, after.id])
   }
   const rows = await query.orderBy(sortColumn, 'desc').orderBy('id', 'desc').limit(limit + 1)
   const data = rows.slice(0, limit)
