@@ -14,6 +14,9 @@ const dbConfig = defineConfig({
         filename: DataFolder.current().databaseFile,
       },
       useNullAsDefault: true,
+      // A failed query's error must not carry its SQL with the bound values (numbers, SMS
+      // text): knex option, passed through by Lucid though its types do not list it.
+      ...({ compileSqlOnError: false } as {}),
       pool: {
         afterCreate: (connection: any, done: (error: Error | null, connection: unknown) => void) => {
           connection.exec(

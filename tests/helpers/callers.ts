@@ -5,6 +5,7 @@ import { ApiKeyService } from '#modules/auth/services/api_key_service'
 import { UserService } from '#modules/auth/services/user_service'
 import ApiKey from '#modules/auth/models/api_key'
 import User from '#modules/auth/models/user'
+import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 
 /**
  * Real API keys, one per scope, created once per test run through the auth module's service
@@ -59,6 +60,8 @@ export function cookiesFrom(response: ApiResponse, previous = ''): BrowserSessio
 
 /** Signs an account in through POST /auth/login and returns the browser's cookies. */
 export async function signIn(client: ApiClient, email: string, password = TEST_PASSWORD): Promise<BrowserSession> {
+  // Tests sign in many times from 127.0.0.1: start each from a clean throttle.
+  ;(await app.container.make(SignInAttempts)).clear()
   const response = await client.post('/api/v1/auth/login').json({ email, password })
   response.assertStatus(200)
   return cookiesFrom(response)

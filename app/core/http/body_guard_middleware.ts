@@ -31,9 +31,17 @@ export default class BodyGuardMiddleware {
 export async function requireJsonBody(ctx: HttpContext, next: NextFn) {
   const declared = Number(ctx.request.header('content-length') ?? 0)
   const chunked = ctx.request.header('transfer-encoding') !== undefined
-  if ((declared > 0 || chunked) && !ctx.request.is(JSON_TYPES)) {
+  if (!(declared > 0 || chunked)) return next()
+  if (!ctx.request.is(JSON_TYPES)) {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json', {
       expected: 'application/json',
+    })
+  }
+  // A compressed body could expand far past the 2 MiB cap from a small upload: not accepted.
+  const encoding = ctx.request.header('content-encoding')
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body uncompressed: Content-Encoding is not supported', {
+      expected: 'identity',
     })
   }
   return next()

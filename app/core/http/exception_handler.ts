@@ -1,6 +1,7 @@
 import { errors as vineErrors } from '@vinejs/vine'
 import { ExceptionHandler, type HttpContext } from '@adonisjs/core/http'
 import { ApiError, apiErrors, type ApiErrorKind, type ErrorDetails } from '#core/http/api_error'
+import { logSafeError } from '#core/logging/redaction'
 
 interface ErrorAnswer {
   status: number
@@ -20,7 +21,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   protected renderStatusPages = false
 
   async handle(error: unknown, ctx: HttpContext) {
-    const answer = toErrorAnswer(error)
+    const answer = toErrorAnswer(error, isReadingBody(ctx))
     for (const [name, value] of Object.entries(answer.headers ?? {})) ctx.response.header(name, value)
     ctx.response.status(answer.status).json({
       error: {
@@ -33,14 +34,18 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   }
 
   async report(error: unknown, ctx: HttpContext) {
-    const answer = toErrorAnswer(error)
+    const answer = toErrorAnswer(error, isReadingBody(ctx))
     if (answer.status >= 500) {
       // The full error stays in our own log (never in the answer); it is redacted there.
-      ctx.logger.error({ err: error }, 'unexpected error while answering a request')
+      ctx.logger.error({ err: logSafeError(error) }, 'unexpected error while answering a request')
     } else {
       ctx.logger.debug({ code: answer.code, status: answer.status }, answer.message)
     }
   }
+}
+
+function isReadingBody(ctx: HttpContext): boolean {
+  return ctx.request.hasBody() && ctx.request.raw() === null
 }
 
 function answerFor(kind: ApiErrorKind, message: string, details?: ErrorDetails): ErrorAnswer {
@@ -48,7 +53,11 @@ function answerFor(kind: ApiErrorKind, message: string, details?: ErrorDetails):
   return { status, code, message, details }
 }
 
-export function toErrorAnswer(error: unknown): ErrorAnswer {
+/**
+ * `bodyBeingRead`: the failure happened while the body parser was still turning the body into
+ * data (the framework clones it recursively, so absurd nesting overflows the stack there).
+ */
+export function toErrorAnswer(error: unknown, bodyBeingRead = false): ErrorAnswer {
   if (error instanceof ApiError) {
     return { status: error.status, code: error.code, message: error.message, details: error.details, headers: error.headers }
   }
@@ -77,6 +86,15 @@ export function toErrorAnswer(error: unknown): ErrorAnswer {
   }
   if (status === 422 && (error as Error)?.message?.startsWith('Invalid JSON')) {
     return answerFor('VALIDATION_ERROR', 'The body must be a JSON object', [{ field: 'body', rule: 'object', message: 'The body must be a JSON object' }])
+  }
+  if ((error as { type?: string })?.type === 'request.size.invalid') {
+    return answerFor('VALIDATION_ERROR', 'The body length does not match its Content-Length', [
+      { field: 'body', rule: 'length', message: 'The body length does not match its Content-Length' },
+    ])
+  }
+  if (status === 415) return answerFor('UNSUPPORTED_MEDIA_TYPE', 'This body is not accepted; send uncompressed JSON')
+  if (error instanceof RangeError && /call stack/i.test(error.message) && bodyBeingRead) {
+    return answerFor('VALIDATION_ERROR', 'The body is nested too deeply', [{ field: 'body', rule: 'depth', message: 'The body is nested too deeply' }])
   }
   if (status === 404) return answerFor('NOT_FOUND', 'Not found')
   if (status === 413) return answerFor('PAYLOAD_TOO_LARGE', 'The request body is over 2 MiB')

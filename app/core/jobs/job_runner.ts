@@ -1,6 +1,7 @@
 import type { Database } from '@adonisjs/lucid/database'
 import type { Logger } from '@adonisjs/core/logger'
 import type { Clock, Timer } from '#core/time/clock'
+import { logSafeError } from '#core/logging/redaction'
 
 /**
  * A background job: dispatch, webhook deliveries, backup schedule, phone liveness, expiry.
@@ -44,7 +45,11 @@ export class JobRunner {
   register(definition: JobDefinition): void {
     if (this.#jobs.has(definition.name)) throw new Error(`Job ${definition.name} is registered twice`)
     this.#jobs.set(definition.name, { definition, dueAt: null, running: null })
-    if (this.#started) void this.#load(definition.name).then(() => this.#arm())
+    if (this.#started) {
+      this.#load(definition.name)
+        .then(() => this.#arm())
+        .catch((error) => this.logger.error({ err: logSafeError(error), job: definition.name }, 'could not load a job'))
+    }
   }
 
   get started(): boolean {
@@ -161,22 +166,27 @@ export class JobRunner {
       const result = await job.definition.run(startedAt)
       next = result ? result.getTime() : null
     } catch (error) {
-      lastError = error instanceof Error ? error.message : String(error)
-      this.logger.error({ err: error, job: name }, `job ${name} failed; trying again in ${RETRY_AFTER_FAILURE_MS / 1000} s`)
+      lastError = logSafeError(error).message
+      this.logger.error({ err: logSafeError(error), job: name }, `job ${name} failed; trying again in ${RETRY_AFTER_FAILURE_MS / 1000} s`)
       next = this.clock.nowMs() + RETRY_AFTER_FAILURE_MS
     }
     // New work that appeared during the pass may be due before what the pass returned.
     if (job.dueAt !== null && (next === null || job.dueAt < next)) next = job.dueAt
     job.dueAt = next
-    await this.db
-      .from(TABLE)
-      .where('name', name)
-      .update({
-        due_at: next === null ? null : new Date(next).toISOString(),
-        last_started_at: startedAt.toISOString(),
-        last_finished_at: this.clock.now().toISOString(),
-        last_error: lastError,
-      })
+    try {
+      await this.db
+        .from(TABLE)
+        .where('name', name)
+        .update({
+          due_at: next === null ? null : new Date(next).toISOString(),
+          last_started_at: startedAt.toISOString(),
+          last_finished_at: this.clock.now().toISOString(),
+          last_error: lastError,
+        })
+    } catch (error) {
+      // The due time is kept in memory; losing its copy on disk must not stop the process.
+      this.logger.warn({ err: logSafeError(error), job: name }, 'could not record a job pass')
+    }
   }
 
   async #persistDue(name: string, atMs: number) {

@@ -51,3 +51,18 @@ export function maskPhone(value: string): string {
 export function redactText(text: string): string {
   return text.replace(SECRET_QUERY, `$1${REDACTED}`).replace(PHONE_LIKE, (match) => maskPhone(match))
 }
+
+/**
+ * An error as it may be logged or stored: type, code and message and stack with phone numbers
+ * masked. Database drivers and parsers may quote the data they choked on in their messages.
+ */
+export function logSafeError(error: unknown): { type: string; code?: string; message: string; stack?: string } {
+  if (!(error instanceof Error)) return { type: typeof error, message: redactText(String(error)) }
+  const code = (error as { code?: unknown }).code
+  return {
+    type: error.name,
+    ...(typeof code === 'string' ? { code } : {}),
+    message: redactText(error.message),
+    ...(error.stack ? { stack: redactText(error.stack) } : {}),
+  }
+}

@@ -23,6 +23,8 @@ type FieldError = { field: string; rule: string; message: string }
  */
 export class SettingsStore {
   #cache: Settings | null = null
+  /** Changes run one at a time, each merged onto what the previous one left. */
+  #changes: Promise<unknown> = Promise.resolve()
 
   constructor(
     private db: Database,
@@ -42,7 +44,16 @@ export class SettingsStore {
   }
 
   /** Applies a partial change and answers the settings in force. */
-  async update(change: unknown): Promise<Settings> {
+  update(change: unknown): Promise<Settings> {
+    const run = this.#changes.then(
+      () => this.#apply(change),
+      () => this.#apply(change)
+    )
+    this.#changes = run
+    return run
+  }
+
+  async #apply(change: unknown): Promise<Settings> {
     const validated = await this.#validate(change)
     const current = await this.all()
     const next = structuredClone(current) as Record<SettingsSectionName, Record<string, unknown>>

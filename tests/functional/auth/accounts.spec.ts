@@ -10,7 +10,7 @@ test.group('First account and sign-in', (group) => {
   group.each.setup(async () => {
     await db.from('sessions').delete()
     await db.from('users').delete()
-    ;(await app.container.make(SignInAttempts)).byAddress.clear()
+    ;(await app.container.make(SignInAttempts)).clear()
   })
 
   test('setup creates the first account as superadmin and signs it in; refused with 409 once any exists', async ({ client, assert }) => {
@@ -63,40 +63,81 @@ test.group('First account and sign-in', (group) => {
     const { clock, restore } = useManualClock('2026-07-01T10:00:00.000Z')
     try {
       const account = await accountWithRole('operator')
-      const fail = () => client.post('/api/v1/auth/login').json({ email: account.email, password: 'not the password' })
-      for (let attempt = 0; attempt < 3; attempt++) (await fail()).assertStatus(401)
+      // Through a reverse proxy on this machine (trusted: loopback): the guesser's own address.
+      const from = (ip: string, password: string) =>
+        client.post('/api/v1/auth/login').header('x-forwarded-for', ip).json({ email: account.email, password })
+      for (let attempt = 0; attempt < 3; attempt++) (await from('203.0.113.9', 'not the password')).assertStatus(401)
 
       // Slowed: the 4th try must wait 1 s after the 3rd failure, even with the right password.
-      const early = await client.post('/api/v1/auth/login').json({ email: account.email, password: TEST_PASSWORD })
+      const early = await from('203.0.113.9', TEST_PASSWORD)
       early.assertStatus(429)
       assert.equal(early.body().error.code, 'RATE_LIMITED')
       assert.equal(early.header('retry-after'), '1')
 
-      // Waiting grows: 1, 2, 4, ... seconds; every failure after waiting counts.
+      // Waits grow: 1, 2, 4, ... seconds.
       let wait = 1
       for (let failures = 3; failures < 10; failures++) {
         await clock.advance(wait * 1000)
-        ;(await fail()).assertStatus(401)
+        ;(await from('203.0.113.9', 'not the password')).assertStatus(401)
         wait *= 2
       }
       // Ten failures: refused for 15 minutes whatever the password.
       await clock.advance(10 * 60_000)
-      const locked = await client.post('/api/v1/auth/login').json({ email: account.email, password: TEST_PASSWORD })
+      const locked = await from('203.0.113.9', TEST_PASSWORD)
       locked.assertStatus(429)
       assert.equal(locked.header('retry-after'), String(5 * 60))
 
-      // Another address is not affected.
-      const other = await accountWithRole('readonly')
-      ;(await client.post('/api/v1/auth/login').json({ email: other.email, password: TEST_PASSWORD })).assertStatus(200)
+      // The guesser cannot lock the owner out: the same address signs in from elsewhere.
+      ;(await from('198.51.100.20', TEST_PASSWORD)).assertStatus(200)
 
       await clock.advance(5 * 60_000)
-      ;(await client.post('/api/v1/auth/login').json({ email: account.email, password: TEST_PASSWORD })).assertStatus(200)
-      // A success forgets the failures.
-      ;(await fail()).assertStatus(401)
-      ;(await client.post('/api/v1/auth/login').json({ email: account.email, password: TEST_PASSWORD })).assertStatus(200)
+      ;(await from('203.0.113.9', TEST_PASSWORD)).assertStatus(200)
+      // A success forgets that address's failures from there.
+      ;(await from('203.0.113.9', 'not the password')).assertStatus(401)
+      ;(await from('203.0.113.9', TEST_PASSWORD)).assertStatus(200)
     } finally {
       restore()
     }
+  })
+
+  test('parallel guesses are counted as they arrive: only 3 reach the password check', async ({ client, assert }) => {
+    const account = await accountWithRole('readonly')
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        client.post('/api/v1/auth/login').header('x-forwarded-for', '203.0.113.50').json({ email: account.email, password: 'wrong guess here' })
+      )
+    )
+    const statuses = answers.map((answer) => answer.status())
+    assert.equal(statuses.filter((status) => status === 401).length, 3)
+    assert.equal(statuses.filter((status) => status === 429).length, 17)
+  })
+
+  test('one network address trying many addresses is slowed after 10 failures', async ({ client, assert }) => {
+    const statuses: number[] = []
+    for (let index = 0; index < 11; index++) {
+      const response = await client
+        .post('/api/v1/auth/login')
+        .header('x-forwarded-for', '203.0.113.77')
+        .json({ email: `someone${index}@gateway.test`, password: 'wrong guess here' })
+      statuses.push(response.status())
+    }
+    assert.deepEqual(statuses, [...Array(10).fill(401), 429])
+  })
+
+  test('failed sign-ins leave no session rows behind', async ({ client, assert }) => {
+    const account = await accountWithRole('operator')
+    for (let index = 0; index < 3; index++) {
+      await client.post('/api/v1/auth/login').header('x-forwarded-for', '203.0.113.80').json({ email: account.email, password: 'wrong guess here' })
+    }
+    assert.equal(Number((await db.from('sessions').count('* as total').first()).total), 0)
+    ;(await client.post('/api/v1/auth/login').json({ email: account.email, password: TEST_PASSWORD })).assertStatus(200)
+    assert.equal(Number((await db.from('sessions').count('* as total').first()).total), 1)
+  })
+
+  test('an X-API-KEY header on sign-in is ignored, not a crash', async ({ client }) => {
+    const account = await accountWithRole('operator')
+    const response = await client.post('/api/v1/auth/login').header('x-api-key', testKeys.admin).json({ email: account.email, password: TEST_PASSWORD })
+    response.assertStatus(200)
   })
 
   test('logout ends the session', async ({ client, assert }) => {
@@ -192,6 +233,20 @@ test.group('Accounts (superadmin session only)', (group) => {
     // The deleted account's session stops working at once.
     ;(await client.get('/api/v1/auth/me').header('cookie', ops.cookie)).assertStatus(401)
     ;(await asBrowser(client.delete(`/api/v1/users/${id}`), admin)).assertStatus(404)
+  })
+
+  test("a new password ends the account's other sessions", async ({ client, assert }) => {
+    const admin = await signInAs(client, 'superadmin')
+    const operator = await accountWithRole('operator')
+    const operatorSession = await signIn(client, operator.email)
+    ;(await client.get('/api/v1/auth/me').header('cookie', operatorSession.cookie)).assertStatus(200)
+    const changed = await asBrowser(client.patch(`/api/v1/users/${operator.id}`), admin).json({ password: 'a brand new passphrase' })
+    changed.assertStatus(200)
+    const after = await client.get('/api/v1/auth/me').header('cookie', operatorSession.cookie)
+    assert.equal(after.status(), 401)
+    // The superadmin who made the change stays signed in.
+    ;(await client.get('/api/v1/auth/me').header('cookie', admin.cookie)).assertStatus(200)
+    ;(await client.post('/api/v1/auth/login').json({ email: operator.email, password: 'a brand new passphrase' })).assertStatus(200)
   })
 
   test('an e-mail address is unique ignoring case: 409 VALIDATION_ERROR', async ({ client, assert }) => {

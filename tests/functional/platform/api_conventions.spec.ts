@@ -96,6 +96,7 @@ test.group('API conventions', (group) => {
         {
           host: '127.0.0.1',
           port,
+          agent: false,
           method: 'PATCH',
           path: '/api/v1/settings',
           headers: { 'x-api-key': testKeys.admin, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },

@@ -27,15 +27,14 @@ export default class SessionController {
 
   async signIn(ctx: HttpContext) {
     const { email, password } = await ctx.request.validateUsing(signInValidator)
-    this.throttle.assertMayTry(email)
+    const attempt = this.throttle.begin(email, ctx.request.ip())
     let user: User
     try {
       user = await User.verifyCredentials(email.toLowerCase(), password)
     } catch {
-      this.throttle.recordFailure(email)
       throw new ApiError('INVALID_CREDENTIALS', 'Unknown e-mail address or wrong password')
     }
-    this.throttle.recordSuccess(email)
+    this.throttle.succeeded(attempt)
     await this.#signIn(ctx, user)
     return { user }
   }

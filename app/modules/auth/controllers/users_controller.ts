@@ -18,9 +18,9 @@ export default class UsersController {
     return user
   }
 
-  async update({ request, params }: HttpContext) {
+  async update({ request, params, session }: HttpContext) {
     const id = idParam(params.id, 'Account')
-    return this.users.update(id, await request.validateUsing(updateUserValidator))
+    return this.users.update(id, await request.validateUsing(updateUserValidator), session?.sessionId)
   }
 
   async destroy({ params, response }: HttpContext) {

@@ -16,15 +16,26 @@ const SESSION_OPENERS = new Set(['/api/v1/auth/setup', '/api/v1/auth/login'])
  * polling the API therefore never fill the sessions table.
  */
 export async function dashboardSession(ctx: HttpContext, next: NextFn) {
-  if (ctx.request.header('x-api-key')) return next()
-  if (!hasSessionCookie(ctx) && !SESSION_OPENERS.has(ctx.route?.pattern ?? '')) return next()
+  const opener = SESSION_OPENERS.has(ctx.route?.pattern ?? '')
+  // A key wins everywhere except where a person signs in (a key header there is ignored).
+  if (ctx.request.header('x-api-key') && !opener) return next()
+  const withCookie = hasSessionCookie(ctx)
+  if (!withCookie && !opener) return next()
 
   const [session, shield, auth] = await Promise.all([
     app.container.make(SessionMiddleware),
     app.container.make(ShieldMiddleware),
     app.container.make(InitializeAuthMiddleware),
   ])
-  const result = await session.handle(ctx, () => shield.handle(ctx, () => auth.handle(ctx, next)))
+  const result = withCookie
+    ? await session.handle(ctx, () => shield.handle(ctx, () => auth.handle(ctx, next)))
+    : // A first sign-in: the session (and its CSRF secret and XSRF-TOKEN cookie) is made only
+      // when it succeeds, so failed attempts leave no session rows behind.
+      await session.handle(ctx, async () => {
+        const answer = await auth.handle(ctx, next)
+        if (ctx.auth?.use('web').user) await shield.handle(ctx, async () => {})
+        return answer
+      })
   markCookiesSecureOverHttps(ctx)
   return result
 }

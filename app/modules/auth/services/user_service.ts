@@ -58,7 +58,11 @@ export class UserService {
     return user
   }
 
-  async update(id: number, change: Partial<NewAccount>): Promise<User> {
+  /**
+   * A new password ends the account's other sessions (`keepSessionId`: the caller's own, kept
+   * when people change their own password).
+   */
+  async update(id: number, change: Partial<NewAccount>, keepSessionId?: string): Promise<User> {
     const updated = await db.transaction(async (trx) => {
       const user = await User.query({ client: trx }).where('id', id).first()
       if (!user) throw ApiError.notFound('Account')
@@ -74,6 +78,11 @@ export class UserService {
       if (change.password !== undefined) user.password = change.password
       user.updatedAt = dateTimeOf(this.clock.now())
       await user.useTransaction(trx).save()
+      if (change.password !== undefined) {
+        const sessions = trx.from('sessions').where('user_id', String(user.id))
+        if (keepSessionId) sessions.whereNot('id', keepSessionId)
+        await sessions.delete()
+      }
       return user
     })
     await this.activity.info('auth', `Account ${updated.name} changed`, { userId: String(updated.id) })

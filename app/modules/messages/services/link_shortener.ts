@@ -42,14 +42,18 @@ export function shortUrlLength(): number {
  * `shortenLinks`). The same address twice gives one link; an address that already is one of
  * the gateway's links is left alone. Runs inside the send's transaction.
  */
-export async function shortenLinks(text: string, trx: TransactionClientContract, now: DateTime): Promise<string> {
+export function assertShortLinksPossible(): string {
   const base = publicBaseUrl()
   if (!base) {
     throw new ApiError('VALIDATION_ERROR', 'shortenLinks needs GATEWAY_PUBLIC_URL, the address recipients reach the gateway at', [
       { field: 'shortenLinks', rule: 'publicUrl', message: 'Set GATEWAY_PUBLIC_URL on the gateway to use short links' },
     ])
   }
-  const ownPrefix = `${base}/l/`
+  return base
+}
+
+export async function shortenLinks(text: string, trx: TransactionClientContract, now: DateTime): Promise<string> {
+  const ownPrefix = `${assertShortLinksPossible()}/l/`
   const targets = [...new Set(findAddresses(text))].filter((url) => !url.startsWith(ownPrefix))
   if (!targets.length) return text
 

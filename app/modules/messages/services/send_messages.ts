@@ -8,6 +8,7 @@ import { dateTimeOf } from '#core/database/utc_date_time'
 import type { MessageCategory } from '#modules/messages/models/message'
 import type { IdempotencyClaim, RecordedAnswer } from '#modules/messages/services/idempotency'
 import { SendQueue, type PreparedSend } from '#modules/messages/services/send_queue'
+import { assertShortLinksPossible } from '#modules/messages/services/link_shortener'
 import { MAX_RECIPIENTS } from '#modules/messages/validators/send_validator'
 
 export interface SendRequest {
@@ -40,6 +41,7 @@ export class SendMessages {
 
   async prepare(request: SendRequest, claim: IdempotencyClaim | null): Promise<PreparedSend> {
     const body = this.#body(request.body)
+    if (request.shortenLinks) assertShortLinksPossible()
     const numbers = await this.#recipients(request.to)
     return {
       numbers,
@@ -96,7 +98,10 @@ export class SendMessages {
   #scheduledAt(value: string | undefined): DateTime | null {
     if (value === undefined) return null
     const parsed = DateTime.fromISO(value, { zone: 'utc', setZone: true })
-    if (!parsed.isValid) throw ApiError.validation('scheduledAt', 'date', 'The scheduledAt field must be an ISO 8601 date')
+    // Four-digit years only: stored dates compare as text, and "+275760-..." sorts before "2026-...".
+    if (!parsed.isValid || !/^\d{4}-/.test(value) || parsed.toUTC().year > 9999) {
+      throw ApiError.validation('scheduledAt', 'date', 'The scheduledAt field must be an ISO 8601 date with a four-digit year')
+    }
     if (parsed.toMillis() <= this.clock.nowMs()) {
       throw new ApiError('SCHEDULED_AT_IN_PAST', 'scheduledAt must be in the future', { field: 'scheduledAt', now: this.clock.now().toISOString() })
     }

@@ -60,19 +60,42 @@ export class SendQueue {
   async #drain() {
     while (this.#waiting.length) {
       const batch = this.#takeBatch()
+      let queued = 0
       try {
         const answers = await this.#write(batch.map((pending) => pending.send))
         batch.forEach((pending, index) => {
           const answer = answers[index]
-          answer instanceof Error ? pending.reject(answer) : pending.resolve(answer)
+          if (answer instanceof Error) return pending.reject(answer)
+          queued += pending.send.numbers.length
+          pending.resolve(answer)
         })
-        const queued = answers.reduce((total, answer, index) => total + (answer instanceof Error ? 0 : batch[index].send.numbers.length), 0)
-        if (queued) await emitter.emit('messages:queued', { count: queued })
       } catch (error) {
-        for (const pending of batch) pending.reject(error)
+        // Whatever failed the batch must fail only the send that caused it: write them one
+        // by one, each in its own transaction.
+        if (batch.length === 1) batch[0].reject(error)
+        else queued += await this.#writeOneByOne(batch)
       }
+      if (queued) await emitter.emit('messages:queued', { count: queued })
     }
     this.#writing = false
+  }
+
+  async #writeOneByOne(batch: Pending[]): Promise<number> {
+    let queued = 0
+    for (const pending of batch) {
+      try {
+        const [answer] = await this.#write([pending.send])
+        if (answer instanceof Error) {
+          pending.reject(answer)
+        } else {
+          queued += pending.send.numbers.length
+          pending.resolve(answer)
+        }
+      } catch (error) {
+        pending.reject(error)
+      }
+    }
+    return queued
   }
 
   #takeBatch(): Pending[] {
