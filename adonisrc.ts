@@ -16,6 +16,7 @@ export default defineConfig({
     () => import('#providers/core_provider'),
     () => import('#modules/auth/auth_provider'),
     () => import('#modules/messages/messages_provider'),
+    () => import('#modules/devices/devices_provider'),
   ],
 
   preloads: [() => import('#start/kernel'), () => import('#start/routes')],

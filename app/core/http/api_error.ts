@@ -30,6 +30,7 @@ export const apiErrors = {
   ALREADY_SET_UP: { status: 409, code: 'ALREADY_SET_UP', description: 'The first account exists already: sign in instead' },
   LAST_SUPERADMIN: { status: 409, code: 'LAST_SUPERADMIN', description: 'The last superadmin cannot be deleted or demoted' },
   MESSAGE_NOT_FAILED: { status: 409, code: 'MESSAGE_NOT_FAILED', description: 'Only a failed message can be retried' },
+  INVALID_PAIRING_CODE: { status: 400, code: 'INVALID_PAIRING_CODE', description: 'The pairing code is unknown, expired or already used' },
   INTERNAL_ERROR: { status: 500, code: 'INTERNAL_ERROR', description: 'Unexpected problem' },
   BACKUP_UNREADABLE: { status: 422, code: 'BACKUP_UNREADABLE', description: 'File damaged or not a backup of this product' },
   BACKUP_SCHEMA_TOO_RECENT: { status: 422, code: 'BACKUP_SCHEMA_TOO_RECENT', description: 'Copy made by a newer gateway version' },

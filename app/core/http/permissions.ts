@@ -41,6 +41,7 @@ export const permissions = {
 
   // Phones, webhooks, backups (later modules)
   'devices.read': access.read('read'),
+  'devices.pair': access.write('admin', ['operator', 'superadmin']),
   'devices.change': access.write('admin', ['operator', 'superadmin']),
   'webhooks.read': access.read('read'),
   'webhooks.change': access.write('admin', ['operator', 'superadmin']),

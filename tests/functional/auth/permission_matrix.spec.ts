@@ -86,6 +86,12 @@ const expectedCallers: Record<string, CallerName[]> = {
   'GET /api/v1/conversations/:id': readers,
   'GET /api/v1/conversations/:id/messages': readers,
   'PATCH /api/v1/conversations/:id': adminOrOperator,
+  // Phones: read scope reads; pairing codes and changes are admin, or an operator session.
+  'POST /api/v1/devices/pairing-codes': adminOrOperator,
+  'GET /api/v1/devices': readers,
+  'GET /api/v1/devices/:id': readers,
+  'PATCH /api/v1/devices/:id': adminOrOperator,
+  'DELETE /api/v1/devices/:id': adminOrOperator,
 }
 
 test.group('Permission matrix: every route against every scope and role', (group) => {

@@ -1,6 +1,6 @@
 import { BaseModel, column, computed } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'
-import env from '#start/env'
+import { publicBaseUrl } from '#core/http/public_url'
 import { utcDateTime } from '#core/database/utc_date_time'
 import { idColumn } from '#core/database/columns'
 
@@ -28,11 +28,6 @@ export default class Link extends BaseModel {
   get shortUrl(): string {
     return shortUrlOf(this.code)
   }
-}
-
-export function publicBaseUrl(): string | null {
-  const configured = env.get('GATEWAY_PUBLIC_URL')
-  return configured ? configured.replace(/\/+$/, '') : null
 }
 
 export function shortUrlOf(code: string): string {

@@ -2,7 +2,8 @@ import { randomInt } from 'node:crypto'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { DateTime } from 'luxon'
 import { ApiError } from '#core/http/api_error'
-import Link, { publicBaseUrl, shortUrlOf } from '#modules/messages/models/link'
+import { publicBaseUrl } from '#core/http/public_url'
+import Link, { shortUrlOf } from '#modules/messages/models/link'
 
 const CODE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 export const SHORT_CODE_LENGTH = 7

@@ -1,0 +1,37 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import { ApiError } from '#core/http/api_error'
+import { Pairing } from '#modules/devices/services/pairing'
+import { PairingAttempts } from '#modules/devices/services/pairing_attempts'
+import { publicBaseUrl } from '#core/http/public_url'
+import { pairValidator } from '#modules/devices/validators/device_validators'
+
+@inject()
+export default class PairingController {
+  constructor(
+    private pairing: Pairing,
+    private attempts: PairingAttempts
+  ) {}
+
+  /** The QR code carries the address phones reach the gateway at: the public URL, or this request's. */
+  async createCode({ request, response }: HttpContext) {
+    const gatewayUrl = publicBaseUrl() ?? `${request.protocol()}://${request.host()}`
+    response.status(201)
+    return this.pairing.createCode(gatewayUrl)
+  }
+
+  async pair({ request, response }: HttpContext) {
+    const ip = request.ip()
+    this.attempts.assertMayTry(ip)
+    const input = await request.validateUsing(pairValidator, { data: request.body() })
+    try {
+      const { device, credential } = await this.pairing.pair(input)
+      await device.load('sims')
+      response.status(201)
+      return { device: device.toResource(), credential }
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'INVALID_PAIRING_CODE') this.attempts.recordFailure(ip)
+      throw error
+    }
+  }
+}

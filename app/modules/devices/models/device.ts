@@ -1,0 +1,76 @@
+import { BaseModel, column, hasMany } from '@adonisjs/lucid/orm'
+import type { HasMany } from '@adonisjs/lucid/types/relations'
+import type { DateTime } from 'luxon'
+import { utcDateTime } from '#core/database/utc_date_time'
+import { booleanColumn, idColumn, jsonColumn } from '#core/database/columns'
+import DeviceSim from '#modules/devices/models/device_sim'
+
+export interface TextOptions {
+  stripDiacritics?: boolean | null
+  trimWhitespace?: boolean | null
+  uppercase?: boolean | null
+}
+
+/** A paired phone. */
+export default class Device extends BaseModel {
+  static table = 'devices'
+
+  @idColumn()
+  declare id: number
+
+  @column()
+  declare name: string
+
+  @column()
+  declare model: string | null
+
+  @column()
+  declare appVersion: string | null
+
+  @column({ serializeAs: null })
+  declare credentialSealed: string
+
+  @booleanColumn()
+  declare enabled: boolean
+
+  @column()
+  declare status: 'online' | 'offline'
+
+  @utcDateTime()
+  declare lastSeenAt: DateTime | null
+
+  @column({ serializeAs: null })
+  declare batteryLevel: number | null
+
+  @column({
+    serializeAs: null,
+    consume: (value: number | null) => (value === null || value === undefined ? null : Boolean(value)),
+    prepare: (value: boolean | null) => (value === null || value === undefined ? null : value ? 1 : 0),
+  })
+  declare batteryCharging: boolean | null
+
+  @column()
+  declare signal: number | null
+
+  @jsonColumn()
+  declare textOptions: TextOptions
+
+  @utcDateTime()
+  declare createdAt: DateTime
+
+  @utcDateTime({ serializeAs: null })
+  declare updatedAt: DateTime
+
+  @hasMany(() => DeviceSim, { foreignKey: 'deviceId' })
+  declare sims: HasMany<typeof DeviceSim>
+
+  /** The resource as the API shows it (battery grouped, SIMs in slot order). */
+  toResource() {
+    const { sims, ...rest } = this.serialize() as Record<string, any>
+    return {
+      ...rest,
+      battery: this.batteryLevel === null ? null : { level: this.batteryLevel, charging: this.batteryCharging ?? false },
+      sims: [...(sims ?? [])].sort((a: any, b: any) => a.slot - b.slot),
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import { access } from '#core/http/access'
+import { permissions } from '#core/http/permissions'
+import { defineRoutes } from '#core/contract/route_contract'
+import { isoDateTimeSchema } from '#core/contract/schemas'
+import type { RouteRegistry } from '#core/contract/route_registry'
+import { pairValidator, updateDeviceValidator } from '#modules/devices/validators/device_validators'
+
+const PairingController = () => import('#modules/devices/controllers/pairing_controller')
+const DevicesController = () => import('#modules/devices/controllers/devices_controller')
+
+/** Pairing phones and managing them. */
+export function deviceRoutes(registry: RouteRegistry) {
+  registry.describeTag('Devices', 'Paired phones: pairing codes, pairing, status, SIM quotas, unpairing')
+  const nullableBool = { type: ['boolean', 'null'] }
+  const device = registry.addSchema('Device', {
+    type: 'object',
+    required: ['id', 'name', 'model', 'appVersion', 'enabled', 'status', 'lastSeenAt', 'battery', 'signal', 'sims', 'textOptions', 'createdAt'],
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      model: { type: ['string', 'null'] },
+      appVersion: { type: ['string', 'null'] },
+      enabled: { type: 'boolean' },
+      status: { enum: ['online', 'offline'] },
+      lastSeenAt: { type: ['string', 'null'], format: 'date-time' },
+      battery: {
+        oneOf: [{ type: 'null' }, { type: 'object', required: ['level', 'charging'], properties: { level: { type: 'integer' }, charging: { type: 'boolean' } } }],
+      },
+      signal: { type: ['integer', 'null'], description: 'Signal strength, 0 (none) to 4 (full)' },
+      sims: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['slot', 'label', 'operator', 'number', 'dailyQuota', 'sentToday'],
+          properties: {
+            slot: { enum: [0, 1] },
+            label: { type: ['string', 'null'] },
+            operator: { type: ['string', 'null'] },
+            number: { type: ['string', 'null'] },
+            dailyQuota: { type: ['integer', 'null'], description: 'null: no quota' },
+            sentToday: { type: 'integer' },
+          },
+        },
+      },
+      textOptions: {
+        type: 'object',
+        description: 'Per-phone text options; null or absent follows Settings > General',
+        properties: { stripDiacritics: nullableBool, trimWhitespace: nullableBool, uppercase: nullableBool },
+      },
+      createdAt: isoDateTimeSchema,
+    },
+  })
+
+  return defineRoutes([
+    {
+      method: 'POST',
+      path: '/api/v1/devices/pairing-codes',
+      operationId: 'createPairingCode',
+      summary: 'A one-time pairing code, valid 10 minutes, with its QR code',
+      tag: 'Devices',
+      access: permissions['devices.pair'],
+      answer: {
+        status: 201,
+        description: 'The code (shown once) and the QR code data: JSON {gateway, code}, also as SVG',
+        schema: {
+          type: 'object',
+          required: ['code', 'expiresAt', 'qr'],
+          properties: {
+            code: { type: 'string' },
+            expiresAt: isoDateTimeSchema,
+            qr: { type: 'object', required: ['text', 'svg'], properties: { text: { type: 'string' }, svg: { type: 'string' } } },
+          },
+        },
+      },
+      handler: [PairingController, 'createCode'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/devices/pair',
+      operationId: 'pairDevice',
+      summary: 'Pair a phone with a one-time code',
+      description:
+        'No API key: the code is the credential (single use; wrong codes are throttled per address). Answers the device ' +
+        'and its credential, shown this once; the phone opens its WebSocket with it (docs/device-protocol.md).',
+      tag: 'Devices',
+      access: access.public(),
+      body: pairValidator,
+      answer: {
+        status: 201,
+        description: 'The device and its credential',
+        schema: { type: 'object', required: ['device', 'credential'], properties: { device, credential: { type: 'string' } } },
+      },
+      errors: ['INVALID_PAIRING_CODE', 'RATE_LIMITED'],
+      handler: [PairingController, 'pair'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/devices',
+      operationId: 'listDevices',
+      summary: 'Paired phones',
+      tag: 'Devices',
+      access: permissions['devices.read'],
+      answer: {
+        status: 200,
+        description: 'Every paired phone (a single page)',
+        schema: { type: 'object', required: ['data', 'nextCursor'], properties: { data: { type: 'array', items: device }, nextCursor: { type: 'null' } } },
+      },
+      handler: [DevicesController, 'index'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/devices/:id',
+      operationId: 'getDevice',
+      summary: 'One paired phone',
+      tag: 'Devices',
+      access: permissions['devices.read'],
+      params: { id: 'Device identifier' },
+      answer: { status: 200, description: 'The device', schema: device },
+      errors: ['NOT_FOUND'],
+      handler: [DevicesController, 'show'],
+    },
+    {
+      method: 'PATCH',
+      path: '/api/v1/devices/:id',
+      operationId: 'updateDevice',
+      summary: 'Rename, enable or disable a phone, set SIM daily quotas and text options',
+      tag: 'Devices',
+      access: permissions['devices.change'],
+      body: updateDeviceValidator,
+      params: { id: 'Device identifier' },
+      answer: { status: 200, description: 'The device', schema: device },
+      errors: ['NOT_FOUND'],
+      handler: [DevicesController, 'update'],
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/devices/:id',
+      operationId: 'unpairDevice',
+      summary: 'Unpair a phone: its credential stops working at once',
+      tag: 'Devices',
+      access: permissions['devices.change'],
+      params: { id: 'Device identifier' },
+      answer: { status: 204, description: 'Unpaired' },
+      errors: ['NOT_FOUND'],
+      handler: [DevicesController, 'destroy'],
+    },
+  ])
+}

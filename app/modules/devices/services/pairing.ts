@@ -1,0 +1,106 @@
+import { inject } from '@adonisjs/core'
+import { createHash, randomInt } from 'node:crypto'
+import db from '@adonisjs/lucid/services/db'
+import QRCode from 'qrcode'
+import { Clock } from '#core/time/clock'
+import { Secrets } from '#core/secrets/secrets'
+import { ApiError } from '#core/http/api_error'
+import { ActivityLog } from '#core/activity/activity_log'
+import { dateTimeOf } from '#core/database/utc_date_time'
+import Device from '#modules/devices/models/device'
+import { newDeviceCredential } from '#modules/devices/services/device_credentials'
+
+/** Spec of the issue: a pairing code is valid 10 minutes, single use. */
+export const PAIRING_CODE_TTL_MS = 10 * 60_000
+/** Letters and digits nobody confuses when typing from a screen (no 0/O, 1/I/L). */
+const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ'
+const CODE_LENGTH = 8
+
+export interface NewDevice {
+  code: string
+  name: string
+  model?: string
+  appVersion?: string
+  sims: Array<{ slot: number; label?: string; operator?: string; number?: string }>
+}
+
+function hashCode(code: string): string {
+  return createHash('sha256').update(code.trim().toUpperCase()).digest('hex')
+}
+
+/** One-time pairing codes, and pairing a phone with one. */
+@inject()
+export class Pairing {
+  constructor(
+    private clock: Clock,
+    private secrets: Secrets,
+    private activity: ActivityLog
+  ) {}
+
+  /** A new code, with what a QR code should carry (gateway URL + code) and that QR code as SVG. */
+  async createCode(gatewayUrl: string) {
+    let code = ''
+    for (let index = 0; index < CODE_LENGTH; index++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]
+    const now = this.clock.nowMs()
+    const expiresAt = new Date(now + PAIRING_CODE_TTL_MS).toISOString()
+    await db.table('pairing_codes').insert({ code_hash: hashCode(code), created_at: new Date(now).toISOString(), expires_at: expiresAt })
+    const qrText = JSON.stringify({ gateway: gatewayUrl, code })
+    return { code, expiresAt, qr: { text: qrText, svg: await QRCode.toString(qrText, { type: 'svg', margin: 1 }) } }
+  }
+
+  /** Exchanges a valid code for a device and its credential (shown this once). */
+  async pair(request: NewDevice): Promise<{ device: Device; credential: string }> {
+    const now = this.clock.now()
+    const result = await db.transaction(async (trx) => {
+      // Single use: the code is spent by the same statement that checks it.
+      const spent = await trx
+        .from('pairing_codes')
+        .where('code_hash', hashCode(request.code))
+        .whereNull('used_at')
+        .where('expires_at', '>', now.toISOString())
+        .update({ used_at: now.toISOString() })
+      if (Number(Array.isArray(spent) ? spent[0] : spent) !== 1) {
+        throw new ApiError('INVALID_PAIRING_CODE', 'The pairing code is unknown, expired or already used')
+      }
+      const at = dateTimeOf(now)
+      const device = await Device.create(
+        {
+          name: request.name,
+          model: request.model ?? null,
+          appVersion: request.appVersion ?? null,
+          credentialSealed: 'pending',
+          enabled: true,
+          status: 'offline',
+          lastSeenAt: null,
+          batteryLevel: null,
+          batteryCharging: null,
+          signal: null,
+          textOptions: {},
+          createdAt: at,
+          updatedAt: at,
+        },
+        { client: trx }
+      )
+      const { credential, secret } = newDeviceCredential(device.id)
+      device.credentialSealed = this.secrets.seal(secret)
+      await device.useTransaction(trx).save()
+      if (request.sims.length) {
+        await trx.table('device_sims').multiInsert(
+          request.sims.map((sim) => ({
+            device_id: device.id,
+            slot: sim.slot,
+            label: sim.label ?? null,
+            operator: sim.operator ?? null,
+            number: sim.number ?? null,
+            daily_quota: null,
+            sent_today: 0,
+            sent_day: null,
+          }))
+        )
+      }
+      return { device, credential }
+    })
+    await this.activity.info('devices', `Phone "${result.device.name}" paired`, { deviceId: String(result.device.id) })
+    return result
+  }
+}
