@@ -5,6 +5,7 @@
 import 'reflect-metadata'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
 import { appImporter, prepareRuntime } from '#core/boot/runtime'
+import { createGatewayServer, upgradeRoutes } from '#core/http/upgrade_routes'
 
 const APP_ROOT = new URL('../', import.meta.url)
 
@@ -21,7 +22,8 @@ new Ignitor(APP_ROOT, { importer: appImporter(APP_ROOT) })
     app.listen('SIGINT', () => app.terminate())
   })
   .httpServer()
-  .start()
+  // The phones' WebSockets share the HTTP server (see UpgradeRoutes).
+  .start((handler) => createGatewayServer(handler, upgradeRoutes))
   .catch((error) => {
     process.exitCode = 1
     prettyPrintError(error)

@@ -15,10 +15,15 @@ process.env.NODE_ENV = 'test'
 const dataDir = mkdtempSync(join(tmpdir(), 'gateway-test-'))
 process.env.GATEWAY_DATA_DIR = dataDir
 process.env.LOG_LEVEL ||= 'debug'
+// Assigned, not defaulted: `node ace test` runs this file from Ace, whose own start already
+// filled PORT and HOST with the server defaults (3000 on every interface). Tests listen on a
+// free loopback port only.
 const port = await freeLoopbackPort()
-prepareRuntime({ port: String(port), host: '127.0.0.1' })
-// Short links point back at the test server, so a test can follow them.
-process.env.GATEWAY_PUBLIC_URL ||= `http://127.0.0.1:${port}`
+process.env.PORT = String(port)
+process.env.HOST = '127.0.0.1'
+prepareRuntime()
+// Short links and phones reach the test server here.
+process.env.GATEWAY_PUBLIC_URL = `http://127.0.0.1:${port}`
 
 const APP_ROOT = new URL('../', import.meta.url)
 

@@ -32,3 +32,6 @@ export function createGatewayServer(handler: RequestListener, upgrades: UpgradeR
   server.on('upgrade', (request, socket, head) => upgrades.handle(request, socket, head))
   return server
 }
+
+/** The one set of upgrade routes of this process (the HTTP server is one too). */
+export const upgradeRoutes = new UpgradeRoutes()

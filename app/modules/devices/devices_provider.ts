@@ -1,18 +1,68 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import { RouteRegistry } from '#core/contract/route_registry'
+import { JobRunner } from '#core/jobs/job_runner'
+import { Secrets } from '#core/secrets/secrets'
+import { upgradeRoutes } from '#core/http/upgrade_routes'
 import { deviceRoutes } from '#modules/devices/routes'
 import { PairingFailures } from '#modules/devices/services/pairing_attempts'
+import { CLOSE, DEVICE_SOCKET_PATH, DeviceHub } from '#modules/devices/services/device_hub'
+import { PhonePresence } from '#modules/devices/services/phone_presence'
+import { PhoneReports } from '#modules/devices/services/phone_reports'
+import { Dispatcher, RoutingCursor } from '#modules/devices/services/dispatcher'
+import { DISPATCH_JOB, dispatchJob, livenessJob } from '#modules/devices/jobs/device_jobs'
 
-/** Paired phones: pairing, management (and, to come, the phone socket and the dispatcher). */
+/** Paired phones: pairing and management, the phone socket, the dispatcher, liveness. */
 export default class DevicesProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    this.app.container.singleton(PairingFailures, () => new PairingFailures())
+    const { container } = this.app
+    container.singleton(PairingFailures, () => new PairingFailures())
+    container.singleton(PhonePresence, () => new PhonePresence())
+    container.singleton(RoutingCursor, () => new RoutingCursor())
+    container.singleton(DeviceHub, async (resolver) => new DeviceHub(await resolver.make(Secrets), await resolver.make('logger')))
   }
 
   async start() {
-    const registry = await this.app.container.make(RouteRegistry)
+    const { container } = this.app
+    const registry = await container.make(RouteRegistry)
     registry.add(deviceRoutes(registry))
+
+    const runner = await container.make(JobRunner)
+    const hub = await container.make(DeviceHub)
+    const reports = () => container.make(PhoneReports)
+    const dispatcher = () => container.make(Dispatcher)
+    runner.register(dispatchJob(dispatcher))
+    runner.register(livenessJob({ hub: async () => hub, presence: () => container.make(PhonePresence) }))
+
+    hub.useHandlers({
+      connected: async (deviceId) => {
+        await (await reports()).connected(deviceId)
+        await (await dispatcher()).resendOrders(deviceId)
+        await this.#wakeDispatcher()
+      },
+      frame: async (deviceId, frame) => (await reports()).frame(deviceId, frame),
+      disconnected: async (deviceId) => (await reports()).disconnected(deviceId),
+    })
+    upgradeRoutes.add(DEVICE_SOCKET_PATH, hub.handleUpgrade)
+
+    const emitter = await container.make('emitter')
+    emitter.on('messages:queued', () => this.#wakeDispatcher())
+    emitter.on('devices:available', () => this.#wakeDispatcher())
+    emitter.on('devices:retry_due', ({ at }) => this.#wakeDispatcher(at))
+    emitter.on('devices:unpaired', ({ deviceId }) => hub.disconnect(deviceId, CLOSE.unpaired, 'unpaired'))
+  }
+
+  async shutdown() {
+    await (await this.app.container.make(DeviceHub)).close()
+  }
+
+  /**
+   * Jobs run with the HTTP server only; in Ace commands nothing is dispatched. The runner is
+   * resolved each time so a test can put its own (on a ManualClock) in the container.
+   */
+  async #wakeDispatcher(at?: Date) {
+    const runner = await this.app.container.make(JobRunner)
+    if (runner.started) runner.wake(DISPATCH_JOB, at)
   }
 }

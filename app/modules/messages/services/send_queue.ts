@@ -210,6 +210,9 @@ function messageRows(send: PreparedSend, text: string, conversations: Map<string
     held_until: null,
     device_id: send.deviceId,
     sim_slot: send.simSlot,
+    // deviceId/simSlot force the phone and SIM and bypass routing (spec, Send request).
+    forced_device_id: send.deviceId !== null && /^\d{1,15}$/.test(send.deviceId) ? Number(send.deviceId) : send.deviceId === null ? null : -1,
+    forced_sim_slot: send.simSlot,
     scheduled_at: send.scheduledAt ? toIso(send.scheduledAt) : null,
     created_at: at,
     updated_at: at,

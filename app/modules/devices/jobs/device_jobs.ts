@@ -1,0 +1,51 @@
+import db from '@adonisjs/lucid/services/db'
+import emitter from '@adonisjs/core/services/emitter'
+import type { JobDefinition } from '#core/jobs/job_runner'
+import type { Dispatcher } from '#modules/devices/services/dispatcher'
+import type { DeviceHub } from '#modules/devices/services/device_hub'
+import { type PhonePresence, SILENCE_MS } from '#modules/devices/services/phone_presence'
+
+export const DISPATCH_JOB = 'devices.dispatch'
+export const LIVENESS_JOB = 'devices.liveness'
+const LIVENESS_EVERY_MS = 30_000
+
+export function dispatchJob(dispatcher: () => Promise<Dispatcher>): JobDefinition {
+  return { name: DISPATCH_JOB, run: async () => (await dispatcher()).pass() }
+}
+
+/**
+ * A phone silent for 5 minutes is offline (its socket is closed); the orders it never accepted
+ * go back to the queue for another phone.
+ */
+export function livenessJob(deps: { hub: () => Promise<DeviceHub>; presence: () => Promise<PhonePresence> }): JobDefinition {
+  return {
+    name: LIVENESS_JOB,
+    async run(now) {
+      const [hub, presence] = [await deps.hub(), await deps.presence()]
+      const silentSince = now.getTime() - SILENCE_MS
+      const online = await db.from('devices').where('status', 'online').select('id')
+      for (const { id } of online) {
+        if ((presence.lastFrameAt.get(id) ?? 0) > silentSince) continue
+        hub.disconnect(id, 1000, 'silent for 5 minutes')
+        const updated = await db.from('devices').where('id', id).where('status', 'online').update({ status: 'offline' })
+        if (Number(Array.isArray(updated) ? updated[0] : updated)) {
+          await emitter.emit('device.offline', { id: String(id), deviceId: String(id), status: 'offline', at: now })
+        }
+      }
+      // Orders of phones away for 5 minutes return to the queue.
+      const offline = await db.from('devices').where('status', 'offline').select('id')
+      for (const { id } of offline) {
+        if ((presence.lastFrameAt.get(id) ?? 0) > silentSince || hub.isConnected(id)) continue
+        const requeued = await db
+          .from('messages')
+          .where('device_id', String(id))
+          .where('status', 'queued')
+          .whereNotNull('ordered_at')
+          .where('ordered_at', '<=', new Date(silentSince).toISOString())
+          .update({ ordered_at: null, device_id: db.knexRawQuery('CASE WHEN forced_device_id IS NULL THEN NULL ELSE device_id END'), sim_slot: db.knexRawQuery('forced_sim_slot') })
+        if (Number(Array.isArray(requeued) ? requeued[0] : requeued)) await emitter.emit('messages:queued', { count: Number(requeued) })
+      }
+      return new Date(now.getTime() + LIVENESS_EVERY_MS)
+    },
+  }
+}

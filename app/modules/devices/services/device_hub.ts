@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, type WebSocket } from 'ws'
+import type { Logger } from '@adonisjs/core/logger'
+import type { Secrets } from '#core/secrets/secrets'
+import { logSafeError } from '#core/logging/redaction'
+import Device from '#modules/devices/models/device'
+import { credentialMatches, parseDeviceCredential } from '#modules/devices/services/device_credentials'
+
+export const DEVICE_SOCKET_PATH = '/api/v1/devices/socket'
+
+/** A frame from a phone: a type, an id, and the fields of its type (docs/device-protocol.md). */
+export interface UpFrame {
+  type: string
+  id: string
+  [field: string]: unknown
+}
+
+export interface FrameHandlers {
+  connected(deviceId: number): Promise<void>
+  frame(deviceId: number, frame: UpFrame): Promise<void>
+  disconnected(deviceId: number): Promise<void>
+}
+
+/** Close codes the protocol defines. */
+export const CLOSE = { unpaired: 4001, replaced: 4002, invalidFrame: 4003, stopping: 1001 } as const
+
+/**
+ * The phones' WebSockets on the gateway's own HTTP server: authenticates the upgrade with the
+ * device credential, keeps one socket per phone, hands each frame to the handlers and acks it
+ * once they have stored what it says. Frames of one phone are handled one at a time, in order.
+ */
+export class DeviceHub {
+  readonly #server = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 })
+  readonly #sockets = new Map<number, WebSocket>()
+  readonly #queues = new Map<number, Promise<unknown>>()
+  #handlers: FrameHandlers | null = null
+
+  constructor(
+    private secrets: Secrets,
+    private logger: Logger
+  ) {}
+
+  useHandlers(handlers: FrameHandlers) {
+    this.#handlers = handlers
+  }
+
+  isConnected(deviceId: number): boolean {
+    return this.#sockets.has(deviceId)
+  }
+
+  connectedDevices(): number[] {
+    return [...this.#sockets.keys()]
+  }
+
+  /** Sends a down frame; false when the phone is not connected. */
+  send(deviceId: number, frame: Record<string, unknown> & { type: string }): boolean {
+    const socket = this.#sockets.get(deviceId)
+    if (!socket || socket.readyState !== socket.OPEN) return false
+    socket.send(JSON.stringify({ id: randomUUID(), ...frame }))
+    return true
+  }
+
+  disconnect(deviceId: number, code: number, reason: string) {
+    this.#sockets.get(deviceId)?.close(code, reason)
+  }
+
+  async close() {
+    for (const socket of this.#sockets.values()) socket.close(CLOSE.stopping, 'gateway stopping')
+    this.#server.close()
+  }
+
+  /** The upgrade handler registered on the HTTP server for DEVICE_SOCKET_PATH. */
+  handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    void this.#authenticate(request).then((device) => {
+      if (device === null) {
+        socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Type: application/json\r\n\r\n{"error":{"code":"INVALID_DEVICE_CREDENTIAL","message":"Unknown or revoked device credential"}}')
+        return
+      }
+      this.#server.handleUpgrade(request, socket, head, (webSocket) => this.#accept(device, webSocket))
+    })
+  }
+
+  async #authenticate(request: IncomingMessage): Promise<{ id: number; name: string } | null> {
+    const header = request.headers.authorization ?? ''
+    const presented = header.startsWith('Bearer ') ? header.slice(7) : String(request.headers['x-device-credential'] ?? '')
+    const parsed = parseDeviceCredential(presented)
+    if (!parsed) return null
+    try {
+      const device = await Device.find(parsed.deviceId)
+      return device && credentialMatches(this.secrets, device.credentialSealed, parsed.secret) ? { id: device.id, name: device.name } : null
+    } catch (error) {
+      this.logger.error({ err: logSafeError(error) }, 'could not check a device credential')
+      return null
+    }
+  }
+
+  #accept(device: { id: number; name: string }, socket: WebSocket) {
+    const deviceId = device.id
+    this.#sockets.get(deviceId)?.close(CLOSE.replaced, 'replaced by a newer connection')
+    this.#sockets.set(deviceId, socket)
+    socket.send(
+      JSON.stringify({ type: 'welcome', id: randomUUID(), device: { id: String(deviceId), name: device.name }, serverTime: new Date().toISOString() })
+    )
+    this.#inOrder(deviceId, () => this.#handlers!.connected(deviceId))
+
+    socket.on('message', (data) => {
+      let frame: UpFrame
+      try {
+        frame = JSON.parse(String(data))
+        if (!frame || typeof frame.type !== 'string' || typeof frame.id !== 'string' || frame.id.length > 100) throw new Error('shape')
+      } catch {
+        socket.close(CLOSE.invalidFrame, 'frames are JSON objects with a type and an id')
+        return
+      }
+      this.#inOrder(deviceId, async () => {
+        await this.#handlers!.frame(deviceId, frame)
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'ack', id: randomUUID(), of: frame.id }))
+      })
+    })
+    socket.on('close', () => {
+      if (this.#sockets.get(deviceId) !== socket) return
+      this.#sockets.delete(deviceId)
+      this.#inOrder(deviceId, () => this.#handlers!.disconnected(deviceId))
+    })
+    socket.on('error', () => socket.terminate())
+  }
+
+  /** One phone's frames are handled strictly in order; a failure is logged, not acked. */
+  #inOrder(deviceId: number, work: () => Promise<void>) {
+    const previous = this.#queues.get(deviceId) ?? Promise.resolve()
+    const next = previous
+      .then(work)
+      .catch((error) => this.logger.error({ err: logSafeError(error), deviceId }, 'a phone frame could not be handled'))
+    this.#queues.set(deviceId, next)
+    void next.then(() => {
+      if (this.#queues.get(deviceId) === next) this.#queues.delete(deviceId)
+    })
+  }
+
+  /** Resolves when every frame received so far is handled (tests). */
+  async settled(): Promise<void> {
+    while (this.#queues.size) await Promise.all([...this.#queues.values()])
+  }
+}

@@ -1,0 +1,263 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import emitter from '@adonisjs/core/services/emitter'
+import { Clock } from '#core/time/clock'
+import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
+import { SettingsStore } from '#core/settings/settings_store'
+import { countSegments } from '#modules/messages/services/segment_counter'
+import { PhonePresence, LAST_SEEN_RESOLUTION_MS } from '#modules/devices/services/phone_presence'
+import type { UpFrame } from '#modules/devices/services/device_hub'
+
+/** Spec, Events: device.low_battery at 15 % or below, once per crossing. */
+export const LOW_BATTERY_PERCENT = 15
+/** Waits before attempts 2, 3, 4, ... of a message whose attempt failed. */
+export const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 1_800_000]
+
+function changed(result: unknown): boolean {
+  return Number(Array.isArray(result) ? result[0] : result) > 0
+}
+
+/**
+ * What phones report (docs/device-protocol.md, frames up): each is stored before it is announced,
+ * and a report repeated after a reconnect changes nothing twice (every update is guarded by the
+ * state it moves from).
+ */
+@inject()
+export class PhoneReports {
+  constructor(
+    private clock: Clock,
+    private presence: PhonePresence,
+    private settings: SettingsStore,
+    private phoneNumbers: PhoneNumbers
+  ) {}
+
+  async connected(deviceId: number) {
+    await this.#seen(deviceId, true)
+  }
+
+  async disconnected(deviceId: number) {
+    const updated = await db.from('devices').where('id', deviceId).where('status', 'online').update({ status: 'offline' })
+    if (changed(updated)) await emitter.emit('device.offline', this.#deviceEvent(deviceId, 'offline'))
+  }
+
+  async frame(deviceId: number, frame: UpFrame) {
+    await this.#seen(deviceId, false)
+    const messageId = typeof frame.messageId === 'string' && /^\d{1,15}$/.test(frame.messageId) ? Number(frame.messageId) : null
+    switch (frame.type) {
+      case 'hello':
+        if (typeof frame.appVersion === 'string') await db.from('devices').where('id', deviceId).update({ app_version: frame.appVersion.slice(0, 40) })
+        return
+      case 'status':
+        return this.#status(deviceId, frame)
+      case 'accepted':
+        if (messageId) await this.#accepted(deviceId, messageId)
+        return
+      case 'sent':
+        if (messageId) await this.#sent(deviceId, messageId)
+        return
+      case 'delivered':
+        if (messageId) await this.#delivered(deviceId, messageId)
+        return
+      case 'failed':
+        if (messageId) await this.#failed(deviceId, messageId, typeof frame.reason === 'string' ? frame.reason : 'GENERIC_FAILURE')
+        return
+      case 'inbound':
+        return this.#inbound(deviceId, frame)
+      default:
+        // heartbeat, and types a newer agent knows: proof of life only.
+        return
+    }
+  }
+
+  /** Any frame proves the phone alive: online again if it was offline. */
+  async #seen(deviceId: number, connecting: boolean) {
+    const now = this.clock.nowMs()
+    this.presence.lastFrameAt.set(deviceId, now)
+    const written = this.presence.lastSeenWritten.get(deviceId) ?? 0
+    if (!connecting && now - written < LAST_SEEN_RESOLUTION_MS) return
+    this.presence.lastSeenWritten.set(deviceId, now)
+    const at = new Date(now).toISOString()
+    await db.from('devices').where('id', deviceId).update({ last_seen_at: at })
+    const cameOnline = await db.from('devices').where('id', deviceId).where('status', 'offline').update({ status: 'online' })
+    if (changed(cameOnline)) {
+      await emitter.emit('device.online', this.#deviceEvent(deviceId, 'online'))
+      await emitter.emit('devices:available', { deviceId })
+    }
+  }
+
+  async #status(deviceId: number, frame: UpFrame) {
+    const battery = frame.battery as { level?: unknown; charging?: unknown } | undefined
+    const level = typeof battery?.level === 'number' ? Math.max(0, Math.min(100, Math.round(battery.level))) : undefined
+    const signal = typeof frame.signal === 'number' ? Math.max(0, Math.min(4, Math.round(frame.signal))) : undefined
+    const before = await db.from('devices').where('id', deviceId).select('battery_level').first()
+    const update: Record<string, unknown> = {}
+    if (level !== undefined) update.battery_level = level
+    if (typeof battery?.charging === 'boolean') update.battery_charging = battery.charging ? 1 : 0
+    if (signal !== undefined) update.signal = signal
+    if (Object.keys(update).length) await db.from('devices').where('id', deviceId).update(update)
+    const previous = before?.battery_level
+    if (level !== undefined && level <= LOW_BATTERY_PERCENT && (previous === null || previous === undefined || previous > LOW_BATTERY_PERCENT)) {
+      await emitter.emit('device.low_battery', { id: String(deviceId), deviceId: String(deviceId), at: this.clock.now() })
+    }
+  }
+
+  async #accepted(deviceId: number, messageId: number) {
+    await db
+      .from('messages')
+      .where('id', messageId)
+      .where('device_id', deviceId)
+      .where('status', 'queued')
+      .whereNotNull('ordered_at')
+      .update({ status: 'dispatched', attempts: db.knexRawQuery('attempts + 1'), updated_at: this.#now() })
+  }
+
+  async #sent(deviceId: number, messageId: number) {
+    const now = this.#now()
+    // From queued too: the acceptance may be the frame that was lost.
+    const fromQueued = await db
+      .from('messages')
+      .where('id', messageId)
+      .where('device_id', deviceId)
+      .where('status', 'queued')
+      .whereNotNull('ordered_at')
+      .update({ status: 'sent', attempts: db.knexRawQuery('attempts + 1'), sent_at: now, updated_at: now })
+    const fromDispatched = changed(fromQueued)
+      ? fromQueued
+      : await db.from('messages').where('id', messageId).where('device_id', deviceId).where('status', 'dispatched').update({ status: 'sent', sent_at: now, updated_at: now })
+    if (!changed(fromDispatched)) return
+    const message = await db.from('messages').where('id', messageId).select('sim_slot').first()
+    await this.#countSent(deviceId, message?.sim_slot ?? 0)
+    await emitter.emit('message.sent', { id: String(messageId), deviceId: String(deviceId), status: 'sent', at: this.clock.now() })
+  }
+
+  async #delivered(deviceId: number, messageId: number) {
+    const now = this.#now()
+    const updated = await db
+      .from('messages')
+      .where('id', messageId)
+      .where('device_id', deviceId)
+      .whereIn('status', ['sent', 'dispatched'])
+      .update({ status: 'delivered', delivered_at: now, updated_at: now })
+    if (changed(updated)) await emitter.emit('message.delivered', { id: String(messageId), status: 'delivered', at: this.clock.now() })
+  }
+
+  /** An attempt failed: queued again after a growing wait, or failed after the last attempt. */
+  async #failed(deviceId: number, messageId: number, reason: string) {
+    const message = await db
+      .from('messages')
+      .where('id', messageId)
+      .where('device_id', deviceId)
+      .where((query) => query.where('status', 'dispatched').orWhere((queued) => queued.where('status', 'queued').whereNotNull('ordered_at')))
+      .select('status', 'attempts', 'forced_device_id', 'forced_sim_slot')
+      .first()
+    if (!message) return
+    const attempts = message.attempts + (message.status === 'queued' ? 1 : 0)
+    const { maxAttempts } = await this.settings.get('sending')
+    const now = this.clock.nowMs()
+    const errorCode = reason.replace(/[^A-Z0-9_]/gi, '_').slice(0, 40).toUpperCase() || 'GENERIC_FAILURE'
+    if (attempts < maxAttempts) {
+      const wait = RETRY_WAITS_MS[Math.min(attempts - 1, RETRY_WAITS_MS.length - 1)]
+      await db.from('messages').where('id', messageId).where('status', message.status).update({
+        status: 'queued',
+        attempts,
+        error_code: errorCode,
+        ordered_at: null,
+        held_until: new Date(now + wait).toISOString(),
+        hold_reason: null,
+        device_id: message.forced_device_id ?? null,
+        sim_slot: message.forced_sim_slot ?? null,
+        updated_at: new Date(now).toISOString(),
+      })
+      await emitter.emit('devices:retry_due', { at: new Date(now + wait) })
+      return
+    }
+    const updated = await db.from('messages').where('id', messageId).where('status', message.status).update({
+      status: 'failed',
+      attempts,
+      error_code: errorCode,
+      failed_at: new Date(now).toISOString(),
+      ordered_at: null,
+      updated_at: new Date(now).toISOString(),
+    })
+    if (changed(updated)) await emitter.emit('message.failed', { id: String(messageId), status: 'failed', at: this.clock.now() })
+  }
+
+  /** An SMS arrived: one message per phone reference, in the number's conversation. */
+  async #inbound(deviceId: number, frame: UpFrame) {
+    if (typeof frame.ref !== 'string' || !frame.ref || typeof frame.from !== 'string' || typeof frame.body !== 'string') return
+    const ref = frame.ref.slice(0, 100)
+    const exists = await db.from('messages').where('device_id', deviceId).where('inbound_ref', ref).first()
+    if (exists) return
+    let phone: string
+    try {
+      phone = this.phoneNumbers.normalize(frame.from, null)
+    } catch {
+      // Short codes and alphanumeric senders are kept as the phone reported them.
+      phone = frame.from.slice(0, 16)
+    }
+    const received = typeof frame.receivedAt === 'string' && !Number.isNaN(Date.parse(frame.receivedAt)) ? new Date(frame.receivedAt).toISOString() : this.#now()
+    const now = this.#now()
+    const { encoding, segments } = countSegments(frame.body)
+    const simSlot = frame.simSlot === 1 ? 1 : 0
+    const { id, conversationId } = await db.transaction(async (trx) => {
+      const existing = await trx.from('conversations').where('phone', phone).first()
+      let conversation = existing?.id
+      // Spec: an inbound SMS takes the category of the last message sent to the number, or conversation.
+      const category = existing?.category ?? 'conversation'
+      if (existing) {
+        await trx.from('conversations').where('id', existing.id).update({
+          unread_count: db.knexRawQuery('unread_count + 1'),
+          state: 'awaiting_reply',
+          last_message_at: now,
+        })
+      } else {
+        const [row] = await trx.rawQuery(
+          `INSERT INTO conversations (phone, contact_id, state, unread_count, pinned, archived, category, created_at, last_message_at)
+           VALUES (?, (SELECT id FROM contacts WHERE phone = ?), 'awaiting_reply', 1, 0, 0, 'conversation', ?, ?) RETURNING id`,
+          [phone, phone, now, now]
+        )
+        conversation = row.id
+      }
+      const [message] = await trx.rawQuery(
+        `INSERT INTO messages (conversation_id, direction, category, phone, body, encoding, segments, status, attempts,
+           device_id, sim_slot, created_at, updated_at, inbound_ref)
+         VALUES (?, 'in', ?, ?, ?, ?, ?, 'delivered', 0, ?, ?, ?, ?, ?) RETURNING id`,
+        [conversation, category, phone, frame.body, encoding, segments, String(deviceId), simSlot, received, now, ref]
+      )
+      return { id: message.id as number, conversationId: conversation as number }
+    })
+    await emitter.emit('message.received', {
+      id: String(id),
+      conversationId: String(conversationId),
+      deviceId: String(deviceId),
+      at: this.clock.now(),
+    })
+  }
+
+  async #countSent(deviceId: number, slot: number) {
+    const { timezone } = await this.settings.get('sending')
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(this.clock.now())
+    await db.rawQuery(
+      `UPDATE device_sims SET sent_today = CASE WHEN sent_day = ? THEN sent_today + 1 ELSE 1 END, sent_day = ?
+       WHERE device_id = ? AND slot = ?`,
+      [day, day, deviceId, slot]
+    )
+  }
+
+  #deviceEvent(deviceId: number, status: 'online' | 'offline') {
+    return { id: String(deviceId), deviceId: String(deviceId), status, at: this.clock.now() }
+  }
+
+  #now() {
+    return this.clock.now().toISOString()
+  }
+}
+
+declare module '@adonisjs/core/types' {
+  interface EventsList {
+    /** A phone can take orders (it connected or came back): the dispatcher wakes. */
+    'devices:available': { deviceId: number }
+    /** A failed attempt is due again at `at`. */
+    'devices:retry_due': { at: Date }
+  }
+}

@@ -1,0 +1,56 @@
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import logger from '@adonisjs/core/services/logger'
+import type { ApiClient } from '@japa/api-client'
+import { JobRunner } from '#core/jobs/job_runner'
+import type { ManualClock } from '#core/time/clock'
+import { DeviceHub } from '#modules/devices/services/device_hub'
+import { Dispatcher } from '#modules/devices/services/dispatcher'
+import { PhonePresence } from '#modules/devices/services/phone_presence'
+import { dispatchJob, livenessJob } from '#modules/devices/jobs/device_jobs'
+import { PhoneAgent } from '../../agent/src/phone_agent.js'
+import { SimulatorDriver, type SimulatorOptions } from '../../agent/src/drivers/simulator.js'
+import { pairingCode } from '#tests/helpers/devices'
+
+/**
+ * The background jobs of the devices module on a runner driven by a test's ManualClock, put in
+ * the container so the module wakes this one.
+ */
+export async function useDeviceJobs(clock: ManualClock) {
+  await db.from('scheduled_jobs').delete()
+  const runner = new JobRunner(clock, db, logger)
+  runner.register(dispatchJob(() => app.container.make(Dispatcher)))
+  const hub = await app.container.make(DeviceHub)
+  runner.register(livenessJob({ hub: async () => hub, presence: () => app.container.make(PhonePresence) }))
+  app.container.swap(JobRunner, () => runner)
+  await runner.start()
+  return {
+    runner,
+    hub,
+    async stop() {
+      await runner.stop()
+      app.container.restore(JobRunner)
+    },
+  }
+}
+
+/** Pairs a simulated phone through the API and connects its agent. */
+export async function simulatedPhone(client: ApiClient, options: SimulatorOptions & { name?: string } = {}) {
+  const driver = new SimulatorDriver(options)
+  const code = await pairingCode(client)
+  const paired = await PhoneAgent.pair(process.env.GATEWAY_PUBLIC_URL!, code, { name: options.name ?? 'Simulated phone', sims: driver.sims() })
+  const agent = new PhoneAgent({ gatewayUrl: process.env.GATEWAY_PUBLIC_URL!, credential: paired.credential, driver })
+  await agent.connect()
+  return { agent, driver, deviceId: paired.device.id, credential: paired.credential }
+}
+
+/** Lets everything in flight finish: the gateway's frame handling, its jobs, the phones. */
+export async function settle(clock: ManualClock, runner: JobRunner, hub: DeviceHub, agents: PhoneAgent[]) {
+  for (let round = 0; round < 6; round++) {
+    await clock.advance(0)
+    await runner.whenIdle()
+    await hub.settled()
+    await Promise.all(agents.map((agent) => agent.idle()))
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
