@@ -1,0 +1,30 @@
+/*
+ * The phone agent on its own: `node build/agent/bin/phone_agent.js --gateway URL --pair CODE`.
+ * Today's driver is the simulator; the Termux and modem drivers are to come.
+ */
+import { parseArgs } from 'node:util'
+import { runSimulatedPhone } from '../src/run_simulated_phone.js'
+
+const { values } = parseArgs({
+  options: {
+    gateway: { type: 'string', default: 'http://127.0.0.1:3000' },
+    pair: { type: 'string' },
+    credential: { type: 'string' },
+    name: { type: 'string' },
+    'failure-rate': { type: 'string' },
+    'delivery-rate': { type: 'string' },
+  },
+})
+
+const phone = await runSimulatedPhone(
+  {
+    gateway: values.gateway!,
+    pairingCode: values.pair,
+    credential: values.credential,
+    name: values.name,
+    failureRate: values['failure-rate'] ? Number(values['failure-rate']) : undefined,
+    deliveryRate: values['delivery-rate'] ? Number(values['delivery-rate']) : undefined,
+  },
+  (line) => console.log(`[phone] ${line}`)
+)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void phone.stop().then(() => process.exit(0)))
