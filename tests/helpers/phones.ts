@@ -7,7 +7,9 @@ import type { ManualClock } from '#core/time/clock'
 import { DeviceHub } from '#modules/devices/services/device_hub'
 import { Dispatcher } from '#modules/devices/services/dispatcher'
 import { PhonePresence } from '#modules/devices/services/phone_presence'
-import { dispatchJob, livenessJob } from '#modules/devices/jobs/device_jobs'
+import { dispatchJob, livenessJob, quotaDayJob } from '#modules/devices/jobs/device_jobs'
+import { SimUsage } from '#modules/devices/services/sim_usage'
+import { SettingsStore } from '#core/settings/settings_store'
 import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver, type SimulatorOptions } from '../../agent/src/drivers/simulator.js'
 import { pairingCode } from '#tests/helpers/devices'
@@ -22,6 +24,8 @@ export async function useDeviceJobs(clock: ManualClock) {
   runner.register(dispatchJob(() => app.container.make(Dispatcher)))
   const hub = await app.container.make(DeviceHub)
   runner.register(livenessJob({ hub: async () => hub, presence: () => app.container.make(PhonePresence) }))
+  runner.register(quotaDayJob({ dispatcher: () => app.container.make(Dispatcher), settings: () => app.container.make(SettingsStore) }))
+  ;(await app.container.make(SimUsage)).clear()
   app.container.swap(JobRunner, () => runner)
   await runner.start()
   return {

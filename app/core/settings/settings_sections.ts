@@ -43,6 +43,16 @@ export const settingsSections = {
       timezone: 'UTC',
       /** Spec, Message status: 4 attempts by default. */
       maxAttempts: 4,
+      /** How a SIM is chosen when the send does not force one. */
+      routingMode: 'round_robin' as 'round_robin' | 'priority' | 'least_used',
+      /** For routingMode priority: SIMs in order of preference; others come after. */
+      priority: [] as Array<{ deviceId: string; simSlot: number }>,
+      /** Destination prefix → phone (and SIM): the first matching rule wins. */
+      prefixRules: [] as Array<{ prefix: string; deviceId: string; simSlot: number | null }>,
+      /** Minimum seconds between two SMS of one SIM (0: none). Held messages show sim_cadence. */
+      simMinIntervalSeconds: 0,
+      /** Most SMS per minute per SIM (null: no limit). Held messages show sim_rate. */
+      simPerMinuteLimit: null as number | null,
     },
     change: vine.object({
       timezone: vine
@@ -52,6 +62,23 @@ export const settingsSections = {
         .use(documentedAs({ description: 'IANA time zone name', examples: ['Europe/Paris'] }))
         .optional(),
       maxAttempts: vine.number().withoutDecimals().range([1, 10]).optional(),
+      routingMode: vine.enum(['round_robin', 'priority', 'least_used'] as const).optional(),
+      priority: vine
+        .array(vine.object({ deviceId: vine.string().regex(/^\d{1,15}$/), simSlot: vine.number().in([0, 1]) }))
+        .maxLength(100)
+        .optional(),
+      prefixRules: vine
+        .array(
+          vine.object({
+            prefix: vine.string().regex(/^\+\d{1,14}$/),
+            deviceId: vine.string().regex(/^\d{1,15}$/),
+            simSlot: vine.number().in([0, 1]).nullable(),
+          })
+        )
+        .maxLength(200)
+        .optional(),
+      simMinIntervalSeconds: vine.number().withoutDecimals().range([0, 3600]).optional(),
+      simPerMinuteLimit: vine.number().withoutDecimals().range([1, 600]).nullable().optional(),
     }),
   },
   reception: {

@@ -9,7 +9,9 @@ import { CLOSE, DEVICE_SOCKET_PATH, DeviceHub } from '#modules/devices/services/
 import { PhonePresence } from '#modules/devices/services/phone_presence'
 import { PhoneReports } from '#modules/devices/services/phone_reports'
 import { Dispatcher, RoutingCursor } from '#modules/devices/services/dispatcher'
-import { DISPATCH_JOB, dispatchJob, livenessJob } from '#modules/devices/jobs/device_jobs'
+import { DISPATCH_JOB, dispatchJob, livenessJob, quotaDayJob } from '#modules/devices/jobs/device_jobs'
+import { SimUsage } from '#modules/devices/services/sim_usage'
+import { SettingsStore } from '#core/settings/settings_store'
 
 /** Paired phones: pairing and management, the phone socket, the dispatcher, liveness. */
 export default class DevicesProvider {
@@ -20,6 +22,7 @@ export default class DevicesProvider {
     container.singleton(PairingFailures, () => new PairingFailures())
     container.singleton(PhonePresence, () => new PhonePresence())
     container.singleton(RoutingCursor, () => new RoutingCursor())
+    container.singleton(SimUsage, () => new SimUsage())
     container.singleton(DeviceHub, async (resolver) => new DeviceHub(await resolver.make(Secrets), await resolver.make('logger')))
   }
 
@@ -34,6 +37,7 @@ export default class DevicesProvider {
     const dispatcher = () => container.make(Dispatcher)
     runner.register(dispatchJob(dispatcher))
     runner.register(livenessJob({ hub: async () => hub, presence: () => container.make(PhonePresence) }))
+    runner.register(quotaDayJob({ dispatcher, settings: () => container.make(SettingsStore) }))
 
     hub.useHandlers({
       connected: async (deviceId) => {
@@ -51,6 +55,11 @@ export default class DevicesProvider {
     emitter.on('devices:available', () => this.#wakeDispatcher())
     emitter.on('devices:retry_due', ({ at }) => this.#wakeDispatcher(at))
     emitter.on('devices:unpaired', ({ deviceId }) => hub.disconnect(deviceId, CLOSE.unpaired, 'unpaired'))
+    // A raised quota frees the messages waiting for one; new routing settings apply at once.
+    emitter.on('devices:quota_changed', async () => {
+      if (await (await dispatcher()).releaseQuotaWaits()) await this.#wakeDispatcher()
+    })
+    emitter.on('settings:changed', ({ sections }) => sections.includes('sending') && this.#wakeDispatcher())
   }
 
   async shutdown() {

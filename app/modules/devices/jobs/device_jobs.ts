@@ -1,12 +1,15 @@
 import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
+import { DateTime } from 'luxon'
 import type { JobDefinition } from '#core/jobs/job_runner'
+import type { SettingsStore } from '#core/settings/settings_store'
 import type { Dispatcher } from '#modules/devices/services/dispatcher'
 import type { DeviceHub } from '#modules/devices/services/device_hub'
 import { type PhonePresence, SILENCE_MS } from '#modules/devices/services/phone_presence'
 
 export const DISPATCH_JOB = 'devices.dispatch'
 export const LIVENESS_JOB = 'devices.liveness'
+export const QUOTA_DAY_JOB = 'devices.quota-day'
 const LIVENESS_EVERY_MS = 30_000
 
 export function dispatchJob(dispatcher: () => Promise<Dispatcher>): JobDefinition {
@@ -46,6 +49,22 @@ export function livenessJob(deps: { hub: () => Promise<DeviceHub>; presence: () 
         if (Number(Array.isArray(requeued) ? requeued[0] : requeued)) await emitter.emit('messages:queued', { count: Number(requeued) })
       }
       return new Date(now.getTime() + LIVENESS_EVERY_MS)
+    },
+  }
+}
+
+/**
+ * At midnight in the platform time zone every SIM's daily count starts again: messages that
+ * waited for a quota (pending_quota_exceeded) go back to the queue.
+ */
+export function quotaDayJob(deps: { dispatcher: () => Promise<Dispatcher>; settings: () => Promise<SettingsStore> }): JobDefinition {
+  return {
+    name: QUOTA_DAY_JOB,
+    async run(now) {
+      const released = await (await deps.dispatcher()).releaseQuotaWaits()
+      if (released) await emitter.emit('messages:queued', { count: released })
+      const { timezone } = await (await deps.settings()).get('sending')
+      return DateTime.fromJSDate(now).setZone(timezone).startOf('day').plus({ days: 1 }).toJSDate()
     },
   }
 }

@@ -3,12 +3,14 @@ import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { SettingsStore } from '#core/settings/settings_store'
+import type { Settings } from '#core/settings/settings_sections'
 import Device from '#modules/devices/models/device'
 import { countSegments } from '#modules/messages/services/segment_counter'
 import { DeviceHub } from '#modules/devices/services/device_hub'
+import { SimUsage, dayIn } from '#modules/devices/services/sim_usage'
 import { applyTextOptions, effectiveTextOptions } from '#modules/devices/services/text_options'
 
-/** Messages handed out per pass; the pass runs again at once while more are due. */
+/** Messages looked at per pass; the pass runs again at once while more are due. */
 const PASS_SIZE = 200
 
 /** Where round robin continues (a container singleton). */
@@ -19,13 +21,37 @@ export class RoutingCursor {
 interface Carrier {
   device: Device
   slot: number
+  dailyQuota: number | null
+  /** Sent (handed out) today, in the platform time zone. */
+  sentToday: number
 }
+
+interface DueMessage {
+  id: number
+  phone: string
+  body: string
+  forced_device_id: number | null
+  forced_sim_slot: number | null
+}
+
+type Verdict =
+  | { kind: 'carrier'; carrier: Carrier }
+  | { kind: 'wait' }
+  | { kind: 'quota' }
+  | { kind: 'hold'; reason: 'sim_cadence' | 'sim_rate'; until: number }
+  | { kind: 'fail'; errorCode: string }
 
 /**
  * Hands due messages (queued, scheduledAt and heldUntil passed, oldest first) to connected
- * phones. deviceId/simSlot of the send force the choice; otherwise round robin over the SIMs of
- * the enabled, connected phones. The order is stored before it is sent to the phone, and the
- * phone's text options are applied then: the message shows body, encoding and segments as sent.
+ * phones (issue "Phones", The dispatcher):
+ * - deviceId/simSlot of the send force the phone and SIM and bypass routing;
+ * - otherwise the first prefix rule matching the number picks the phone (when it is connected),
+ *   and the routing mode orders the SIMs: round robin, priority order, or least used today;
+ * - a SIM at its daily quota is skipped; when every SIM is, the message is
+ *   pending_quota_exceeded until a quota frees (midnight in the platform time zone, or raised);
+ * - the minimum interval and the per-minute limit per SIM hold a message (holdReason
+ *   sim_cadence / sim_rate, heldUntil) without spending an attempt.
+ * The order is stored before it goes to the phone, with the phone's text options applied.
  */
 @inject()
 export class Dispatcher {
@@ -33,17 +59,18 @@ export class Dispatcher {
     private clock: Clock,
     private hub: DeviceHub,
     private settings: SettingsStore,
-    private cursor: RoutingCursor
+    private cursor: RoutingCursor,
+    private usage: SimUsage
   ) {}
 
   /** One pass; answers when the next one is due (null: when woken). */
   async pass(): Promise<Date | null> {
-    const now = this.clock.now().toISOString()
-    const connected = this.hub.connectedDevices()
-    const devices = connected.length ? await Device.query().whereIn('id', connected).where('enabled', true).preload('sims') : []
-    const carriers: Carrier[] = devices.flatMap((device) => device.sims.map((sim) => ({ device, slot: sim.slot })))
+    const nowMs = this.clock.nowMs()
+    const now = new Date(nowMs).toISOString()
+    const [sending, general] = [await this.settings.get('sending'), await this.settings.get('general')]
+    const carriers = await this.#carriers(sending.timezone)
 
-    const due = await db
+    const due: DueMessage[] = await db
       .from('messages')
       .where('status', 'queued')
       .where('direction', 'out')
@@ -55,22 +82,22 @@ export class Dispatcher {
       .limit(PASS_SIZE)
       .select('id', 'phone', 'body', 'forced_device_id', 'forced_sim_slot')
 
-    const general = await this.settings.get('general')
     let handed = 0
     for (const message of due) {
-      const carrier = await this.#carrierFor(message, carriers)
-      if (!carrier) continue
-      const text = applyTextOptions(message.body, effectiveTextOptions(general, carrier.device.textOptions))
-      const { encoding, segments } = countSegments(text)
-      const ordered = await db
-        .from('messages')
-        .where('id', message.id)
-        .where('status', 'queued')
-        .whereNull('ordered_at')
-        .update({ ordered_at: now, device_id: String(carrier.device.id), sim_slot: carrier.slot, body: text, encoding, segments, updated_at: now })
-      if (!Number(Array.isArray(ordered) ? ordered[0] : ordered)) continue
-      this.hub.send(carrier.device.id, { type: 'send', messageId: String(message.id), to: message.phone, text, simSlot: carrier.slot })
-      handed++
+      const verdict = await this.#choose(message, carriers, sending, nowMs)
+      if (verdict.kind === 'carrier') {
+        if (await this.#order(message, verdict.carrier, general, sending.timezone, now)) handed++
+      } else if (verdict.kind === 'quota') {
+        await db.from('messages').where('id', message.id).where('status', 'queued').update({ status: 'pending_quota_exceeded', hold_reason: null, held_until: null, updated_at: now })
+      } else if (verdict.kind === 'hold') {
+        await db
+          .from('messages')
+          .where('id', message.id)
+          .where('status', 'queued')
+          .update({ hold_reason: verdict.reason, held_until: new Date(verdict.until).toISOString(), updated_at: now })
+      } else if (verdict.kind === 'fail') {
+        await this.#fail(message.id, verdict.errorCode, now)
+      }
     }
     if (due.length === PASS_SIZE && handed > 0) return this.clock.now()
     return this.#nextDue(now)
@@ -90,28 +117,121 @@ export class Dispatcher {
     }
   }
 
-  async #carrierFor(message: { id: number; forced_device_id: number | null; forced_sim_slot: number | null }, carriers: Carrier[]): Promise<Carrier | null> {
-    if (message.forced_device_id !== null) {
-      const paired = message.forced_device_id > 0 && (await db.from('devices').where('id', message.forced_device_id).first())
-      if (!paired) {
-        await this.#fail(message.id, 'DEVICE_NOT_PAIRED')
-        return null
-      }
-      const forced = carriers.filter(
-        (carrier) => carrier.device.id === message.forced_device_id && (message.forced_sim_slot === null || carrier.slot === message.forced_sim_slot)
-      )
-      // The forced phone is away: the message waits for it.
-      return forced[0] ?? null
-    }
-    const pool = message.forced_sim_slot === null ? carriers : carriers.filter((carrier) => carrier.slot === message.forced_sim_slot)
-    if (!pool.length) return null
-    const carrier = pool[this.cursor.next % pool.length]
-    this.cursor.next = (this.cursor.next + 1) % 1_000_000
-    return carrier
+  /** Messages waiting for a quota go back to the queue (a new day, or a quota raised). */
+  async releaseQuotaWaits(): Promise<number> {
+    const released = await db
+      .from('messages')
+      .where('status', 'pending_quota_exceeded')
+      .update({ status: 'queued', updated_at: this.clock.now().toISOString() })
+    return Number(Array.isArray(released) ? released[0] : released)
   }
 
-  async #fail(messageId: number, errorCode: string) {
-    const now = this.clock.now().toISOString()
+  /** The SIMs of the enabled, connected phones, with today's use. */
+  async #carriers(timezone: string): Promise<Carrier[]> {
+    const connected = this.hub.connectedDevices()
+    if (!connected.length) return []
+    const today = dayIn(timezone, this.clock.now())
+    const devices = await Device.query().whereIn('id', connected).where('enabled', true).preload('sims').orderBy('id', 'asc')
+    return devices.flatMap((device) =>
+      device.sims
+        .sort((a, b) => a.slot - b.slot)
+        .map((sim) => ({ device, slot: sim.slot, dailyQuota: sim.dailyQuota, sentToday: sim.sentDay === today ? sim.sentToday : 0 }))
+    )
+  }
+
+  async #choose(message: DueMessage, carriers: Carrier[], sending: Settings['sending'], nowMs: number): Promise<Verdict> {
+    let candidates: Carrier[]
+    if (message.forced_device_id !== null) {
+      const paired = message.forced_device_id > 0 && (await db.from('devices').where('id', message.forced_device_id).first())
+      if (!paired) return { kind: 'fail', errorCode: 'DEVICE_NOT_PAIRED' }
+      // The forced phone is away: the message waits for it.
+      candidates = carriers.filter(
+        (carrier) => carrier.device.id === message.forced_device_id && (message.forced_sim_slot === null || carrier.slot === message.forced_sim_slot)
+      )
+    } else {
+      const pool = message.forced_sim_slot === null ? carriers : carriers.filter((carrier) => carrier.slot === message.forced_sim_slot)
+      candidates = this.#route(message.phone, pool, sending)
+    }
+    if (!candidates.length) return { kind: 'wait' }
+
+    let quotaBlocked = 0
+    let hold: { reason: 'sim_cadence' | 'sim_rate'; until: number } | null = null
+    for (const carrier of candidates) {
+      if (carrier.dailyQuota !== null && carrier.sentToday >= carrier.dailyQuota) {
+        quotaBlocked++
+        continue
+      }
+      const recent = this.usage.lastMinute(carrier.device.id, carrier.slot, nowMs)
+      const cadenceUntil = recent.length ? recent[recent.length - 1] + sending.simMinIntervalSeconds * 1000 : 0
+      if (sending.simMinIntervalSeconds > 0 && cadenceUntil > nowMs) {
+        if (!hold || cadenceUntil < hold.until) hold = { reason: 'sim_cadence', until: cadenceUntil }
+        continue
+      }
+      if (sending.simPerMinuteLimit !== null && recent.length >= sending.simPerMinuteLimit) {
+        const rateUntil = recent[recent.length - sending.simPerMinuteLimit] + 60_000
+        if (!hold || rateUntil < hold.until) hold = { reason: 'sim_rate', until: rateUntil }
+        continue
+      }
+      return { kind: 'carrier', carrier }
+    }
+    if (hold) return { kind: 'hold', ...hold }
+    return quotaBlocked === candidates.length ? { kind: 'quota' } : { kind: 'wait' }
+  }
+
+  /** Prefix rules first (when their phone is connected), then the routing mode's order. */
+  #route(phone: string, pool: Carrier[], sending: Settings['sending']): Carrier[] {
+    const rule = sending.prefixRules.find((candidate) => phone.startsWith(candidate.prefix))
+    if (rule) {
+      const target = pool.filter((carrier) => String(carrier.device.id) === rule.deviceId && (rule.simSlot === null || carrier.slot === rule.simSlot))
+      if (target.length) return target
+    }
+    if (sending.routingMode === 'priority') {
+      const rank = (carrier: Carrier) => {
+        const index = sending.priority.findIndex((entry) => entry.deviceId === String(carrier.device.id) && entry.simSlot === carrier.slot)
+        return index === -1 ? Number.MAX_SAFE_INTEGER : index
+      }
+      return [...pool].sort((a, b) => rank(a) - rank(b))
+    }
+    if (sending.routingMode === 'least_used') return [...pool].sort((a, b) => a.sentToday - b.sentToday)
+    if (!pool.length) return pool
+    const start = this.cursor.next % pool.length
+    this.cursor.next = (this.cursor.next + 1) % 1_000_000
+    return [...pool.slice(start), ...pool.slice(0, start)]
+  }
+
+  async #order(message: DueMessage, carrier: Carrier, general: Settings['general'], timezone: string, now: string): Promise<boolean> {
+    const text = applyTextOptions(message.body, effectiveTextOptions(general, carrier.device.textOptions))
+    const { encoding, segments } = countSegments(text)
+    const ordered = await db
+      .from('messages')
+      .where('id', message.id)
+      .where('status', 'queued')
+      .whereNull('ordered_at')
+      .update({
+        ordered_at: now,
+        device_id: String(carrier.device.id),
+        sim_slot: carrier.slot,
+        body: text,
+        encoding,
+        segments,
+        hold_reason: null,
+        held_until: null,
+        updated_at: now,
+      })
+    if (!Number(Array.isArray(ordered) ? ordered[0] : ordered)) return false
+    // The SIM's use counts from the order, so a quota is never overshot while reports are on the way.
+    const today = dayIn(timezone, new Date(now))
+    await db.rawQuery(
+      `UPDATE device_sims SET sent_today = CASE WHEN sent_day = ? THEN sent_today + 1 ELSE 1 END, sent_day = ? WHERE device_id = ? AND slot = ?`,
+      [today, today, carrier.device.id, carrier.slot]
+    )
+    carrier.sentToday++
+    this.usage.record(carrier.device.id, carrier.slot, Date.parse(now))
+    this.hub.send(carrier.device.id, { type: 'send', messageId: String(message.id), to: message.phone, text, simSlot: carrier.slot })
+    return true
+  }
+
+  async #fail(messageId: number, errorCode: string, now: string) {
     const updated = await db
       .from('messages')
       .where('id', messageId)
@@ -129,7 +249,7 @@ export class Dispatcher {
       .where('direction', 'out')
       .whereNull('ordered_at')
       .where((query) => query.where('scheduled_at', '>', now).orWhere('held_until', '>', now))
-      .select(db.raw('MIN(MAX(COALESCE(scheduled_at, \'\'), COALESCE(held_until, \'\'))) as next'))
+      .select(db.raw("MIN(MAX(COALESCE(scheduled_at, ''), COALESCE(held_until, ''))) as next"))
       .first()
     return row?.next ? new Date(row.next) : null
   }

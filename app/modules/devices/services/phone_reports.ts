@@ -125,8 +125,6 @@ export class PhoneReports {
       ? fromQueued
       : await db.from('messages').where('id', messageId).where('device_id', deviceId).where('status', 'dispatched').update({ status: 'sent', sent_at: now, updated_at: now })
     if (!changed(fromDispatched)) return
-    const message = await db.from('messages').where('id', messageId).select('sim_slot').first()
-    await this.#countSent(deviceId, message?.sim_slot ?? 0)
     await emitter.emit('message.sent', { id: String(messageId), deviceId: String(deviceId), status: 'sent', at: this.clock.now() })
   }
 
@@ -232,16 +230,6 @@ export class PhoneReports {
       deviceId: String(deviceId),
       at: this.clock.now(),
     })
-  }
-
-  async #countSent(deviceId: number, slot: number) {
-    const { timezone } = await this.settings.get('sending')
-    const day = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(this.clock.now())
-    await db.rawQuery(
-      `UPDATE device_sims SET sent_today = CASE WHEN sent_day = ? THEN sent_today + 1 ELSE 1 END, sent_day = ?
-       WHERE device_id = ? AND slot = ?`,
-      [day, day, deviceId, slot]
-    )
   }
 
   #deviceEvent(deviceId: number, status: 'online' | 'offline') {

@@ -22,13 +22,14 @@ export function effectiveTextOptions(general: EffectiveTextOptions, phone: TextO
  */
 export function applyTextOptions(text: string, options: EffectiveTextOptions): string {
   let result = text
+  if (options.trimWhitespace) result = result.replace(/[ \t]+/g, ' ').replace(/ *\n */g, '\n').replace(/\n{3,}/g, '\n\n').trim()
+  // Uppercase before stripping: an uppercase accent outside the GSM alphabet (È) is then stripped.
+  if (options.uppercase) result = result.toUpperCase()
   if (options.stripDiacritics) {
     result = [...result]
       .map((character) => (GSM_ACCENTED.has(character) ? character : character.normalize('NFD').replace(/[\u0300-\u036f]/g, '')))
       .join('')
   }
-  if (options.trimWhitespace) result = result.replace(/[ \t]+/g, ' ').replace(/ *\n */g, '\n').replace(/\n{3,}/g, '\n\n').trim()
-  if (options.uppercase) result = result.toUpperCase()
   return result
 }
 
