@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// End to end through simulated phones, on the compiled gateway, beside GET /health in the same
+// run. Loopback only. Measures:
+//   - throughput: single-recipient sends at 64 connections for BENCH_SECONDS, with 10 simulated
+//     phones (no quotas, no limits): messages accepted per second, and messages the phones
+//     reported sent per second (counted from the first accept to the last "sent");
+//   - latency: from the 202 answer to the order reaching an idle phone, p50 and p99 over 200
+//     sends one at a time.
+//
+//   npm run bench            (builds, then runs every benchmark)
+//   BENCH_SECONDS=20 node bench/phones.js
+import { performance } from 'node:perf_hooks'
+import { createApiKey, load, seconds, startGateway, summary } from './lib/gateway.js'
+import { PhoneAgent } from '../build/agent/src/phone_agent.js'
+import { SimulatorDriver } from '../build/agent/src/drivers/simulator.js'
+
+const PHONES = 10
+let counter = 0
+const nextNumber = () => `+336${String(10_000_000 + (++counter % 10_000_000)).slice(1).padStart(8, '0')}`
+
+const gateway = await startGateway()
+const agents = []
+try {
+  const admin = await createApiKey(gateway.base, 'admin', 'bench admin')
+  const headers = { 'content-type': 'application/json', 'x-api-key': admin }
+  const drivers = []
+  for (let index = 0; index < PHONES; index++) {
+    const { code } = await (await fetch(`${gateway.base}/api/v1/devices/pairing-codes`, { method: 'POST', headers })).json()
+    const driver = new SimulatorDriver({ deliveryRate: 0 })
+    const paired = await PhoneAgent.pair(gateway.base, code, { name: `bench phone ${index}`, sims: driver.sims() })
+    const agent = new PhoneAgent({ gatewayUrl: gateway.base, credential: paired.credential, driver })
+    await agent.connect()
+    agents.push(agent)
+    drivers.push(driver)
+  }
+  const totalSent = () => drivers.reduce((total, driver) => total + driver.sent.length, 0)
+
+  // Latency on idle phones: 202 → the order reaches a phone.
+  const latencies = []
+  for (let index = 0; index < 200; index++) {
+    const before = totalSent()
+    const started = performance.now()
+    const answer = await fetch(`${gateway.base}/api/v1/messages`, { method: 'POST', headers, body: JSON.stringify({ to: nextNumber(), body: 'ping' }) })
+    const accepted = performance.now()
+    if (answer.status !== 202) throw new Error(`send answered ${answer.status}`)
+    while (totalSent() === before) await new Promise((resolve) => setImmediate(resolve))
+    latencies.push(performance.now() - accepted)
+    void started
+  }
+  latencies.sort((a, b) => a - b)
+  const percentile = (p) => +latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(2)
+
+  const health = summary('GET /health', await load({ url: `${gateway.base}/health`, connections: 64 }))
+  const sentBefore = totalSent()
+  const loadStarted = performance.now()
+  const sends = await load({
+    url: `${gateway.base}/api/v1/messages`,
+    connections: 64,
+    requests: [{ method: 'POST', path: '/api/v1/messages', headers, setupRequest: (request) => ({ ...request, body: JSON.stringify({ to: nextNumber(), body: 'Your code is 482913' }) }) }],
+  })
+  const accepted = sends.requests.total - sends.non2xx
+  // Wait for the phones to report everything accepted (at most a minute).
+  const deadline = performance.now() + 60_000
+  while (totalSent() - sentBefore < accepted && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+  const carried = totalSent() - sentBefore
+  const elapsed = (performance.now() - loadStarted) / 1000
+
+  console.log(`bench/phones.js: ${PHONES} simulated phones, 64 connections, ${seconds} s, node ${process.version}`)
+  console.table([
+    health,
+    summary('POST /messages (1 recipient)', sends, { sentByPhones: carried, endToEndPerSecond: Math.round(carried / elapsed) }),
+  ])
+  console.log(JSON.stringify({ acceptToOrderMs: { p50: percentile(50), p99: percentile(99) }, accepted, carried }))
+} finally {
+  for (const agent of agents) await agent.disconnect()
+  await gateway.stop()
+}
