@@ -191,6 +191,42 @@ test.group('Phones end to end (simulated phones, controllable clock)', (group) =
     events.assertEmittedCount('device.offline', 1)
   })
 
+  test('orders a phone never accepted go to another phone once it has been away 5 minutes', async ({ client, assert }) => {
+    const { default: WebSocket } = await import('ws')
+    const { pairingCode } = await import('#tests/helpers/devices')
+    // A phone that takes orders and never answers them.
+    const code = await pairingCode(client)
+    const mute = (await client.post('/api/v1/devices/pair').json({ code, name: 'Mute', sims: [{ slot: 0 }] })).body()
+    const socket = new WebSocket(`${process.env.GATEWAY_PUBLIC_URL!.replace('http', 'ws')}/api/v1/devices/socket`, {
+      headers: { authorization: `Bearer ${mute.credential}` },
+    })
+    const orders: string[] = []
+    socket.on('message', (data) => {
+      const frame = JSON.parse(String(data))
+      if (frame.type === 'send') orders.push(frame.messageId)
+    })
+    await new Promise((resolve) => socket.once('open', resolve))
+    await flush()
+    const id = (await sendAs(client, { to: '+33612345678', body: 'needs a phone' })).body().accepted[0].id
+    await flush()
+    assert.deepEqual(orders, [id])
+    socket.close()
+    await flush()
+
+    const helper = await simulatedPhone(client, { name: 'Helper' })
+    agents.push(helper.agent)
+    await flush()
+    // Within 5 minutes the order still belongs to the mute phone (it may come back with it).
+    assert.lengthOf(helper.driver.sent, 0)
+    for (let minute = 0; minute < 6; minute++) {
+      await clock.advance(60_000)
+      helper.agent.heartbeat()
+      await flush()
+    }
+    assert.deepEqual(helper.driver.sent.map((order) => order.messageId), [id])
+    assert.deepInclude(await message(client, id), { status: 'delivered', deviceId: helper.deviceId })
+  })
+
   test('a socket that closes makes the phone offline at once; battery at or under 15 % is announced once per crossing', async ({ client }) => {
     const phone = await simulatedPhone(client)
     agents.push(phone.agent)
