@@ -6,6 +6,7 @@ import type { SettingsStore } from '#core/settings/settings_store'
 import type { Dispatcher } from '#modules/devices/services/dispatcher'
 import type { DeviceHub } from '#modules/devices/services/device_hub'
 import { type PhonePresence, SILENCE_MS } from '#modules/devices/services/phone_presence'
+import { affectedRows } from '#core/database/affected_rows'
 
 export const DISPATCH_JOB = 'devices.dispatch'
 export const LIVENESS_JOB = 'devices.liveness'
@@ -31,7 +32,7 @@ export function livenessJob(deps: { hub: () => Promise<DeviceHub>; presence: () 
         if ((presence.lastFrameAt.get(id) ?? 0) > silentSince) continue
         hub.disconnect(id, 1000, 'silent for 5 minutes')
         const updated = await db.from('devices').where('id', id).where('status', 'online').update({ status: 'offline' })
-        if (Number(Array.isArray(updated) ? updated[0] : updated)) {
+        if (affectedRows(updated)) {
           await emitter.emit('device.offline', { id: String(id), deviceId: String(id), status: 'offline', at: now })
         }
       }
@@ -46,7 +47,7 @@ export function livenessJob(deps: { hub: () => Promise<DeviceHub>; presence: () 
           .whereNotNull('ordered_at')
           .where('ordered_at', '<=', new Date(silentSince).toISOString())
           .update({ ordered_at: null, device_id: db.knexRawQuery('CASE WHEN forced_device_id IS NULL THEN NULL ELSE device_id END'), sim_slot: db.knexRawQuery('forced_sim_slot') })
-        if (Number(Array.isArray(requeued) ? requeued[0] : requeued)) await emitter.emit('messages:queued', { count: Number(requeued) })
+        if (affectedRows(requeued)) await emitter.emit('messages:queued', { count: affectedRows(requeued) })
       }
       return new Date(now.getTime() + LIVENESS_EVERY_MS)
     },

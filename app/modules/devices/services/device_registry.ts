@@ -6,6 +6,7 @@ import { ApiError } from '#core/http/api_error'
 import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import Device, { type TextOptions } from '#modules/devices/models/device'
+import { affectedRows } from '#core/database/affected_rows'
 
 export interface DeviceChange {
   name?: string
@@ -43,7 +44,7 @@ export class DeviceRegistry {
       await device.useTransaction(trx).save()
       for (const sim of change.sims ?? []) {
         const updated = await trx.from('device_sims').where('device_id', device.id).where('slot', sim.slot).update({ daily_quota: sim.dailyQuota })
-        if (Number(Array.isArray(updated) ? updated[0] : updated) !== 1) {
+        if (affectedRows(updated) !== 1) {
           throw ApiError.validation('sims', 'slot', `This phone has no SIM in slot ${sim.slot}`)
         }
       }

@@ -9,6 +9,7 @@ import { countSegments } from '#modules/messages/services/segment_counter'
 import { DeviceHub } from '#modules/devices/services/device_hub'
 import { SimUsage, dayIn } from '#modules/devices/services/sim_usage'
 import { applyTextOptions, effectiveTextOptions } from '#modules/devices/services/text_options'
+import { affectedRows } from '#core/database/affected_rows'
 
 /** Messages looked at per pass; the pass runs again at once while more are due. */
 const PASS_SIZE = 200
@@ -123,7 +124,7 @@ export class Dispatcher {
       .from('messages')
       .where('status', 'pending_quota_exceeded')
       .update({ status: 'queued', updated_at: this.clock.now().toISOString() })
-    return Number(Array.isArray(released) ? released[0] : released)
+    return affectedRows(released)
   }
 
   /** The SIMs of the enabled, connected phones, with today's use. */
@@ -218,7 +219,7 @@ export class Dispatcher {
         held_until: null,
         updated_at: now,
       })
-    if (!Number(Array.isArray(ordered) ? ordered[0] : ordered)) return false
+    if (!affectedRows(ordered)) return false
     // The SIM's use counts from the order, so a quota is never overshot while reports are on the way.
     const today = dayIn(timezone, new Date(now))
     await db.rawQuery(
@@ -237,7 +238,7 @@ export class Dispatcher {
       .where('id', messageId)
       .where('status', 'queued')
       .update({ status: 'failed', error_code: errorCode, failed_at: now, updated_at: now })
-    if (Number(Array.isArray(updated) ? updated[0] : updated)) {
+    if (affectedRows(updated)) {
       await emitter.emit('message.failed', { id: String(messageId), status: 'failed', at: this.clock.now() })
     }
   }

@@ -9,6 +9,7 @@ import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import Device from '#modules/devices/models/device'
 import { newDeviceCredential } from '#modules/devices/services/device_credentials'
+import { affectedRows } from '#core/database/affected_rows'
 
 /** Spec of the issue: a pairing code is valid 10 minutes, single use. */
 export const PAIRING_CODE_TTL_MS = 10 * 60_000
@@ -59,7 +60,7 @@ export class Pairing {
         .whereNull('used_at')
         .where('expires_at', '>', now.toISOString())
         .update({ used_at: now.toISOString() })
-      if (Number(Array.isArray(spent) ? spent[0] : spent) !== 1) {
+      if (affectedRows(spent) !== 1) {
         throw new ApiError('INVALID_PAIRING_CODE', 'The pairing code is unknown, expired or already used')
       }
       const at = dateTimeOf(now)

@@ -7,6 +7,7 @@ import { SettingsStore } from '#core/settings/settings_store'
 import { countSegments } from '#modules/messages/services/segment_counter'
 import { PhonePresence, LAST_SEEN_RESOLUTION_MS } from '#modules/devices/services/phone_presence'
 import type { UpFrame } from '#modules/devices/services/device_hub'
+import { affectedRows } from '#core/database/affected_rows'
 
 /** Spec, Events: device.low_battery at 15 % or below, once per crossing. */
 export const LOW_BATTERY_PERCENT = 15
@@ -14,7 +15,7 @@ export const LOW_BATTERY_PERCENT = 15
 export const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 1_800_000]
 
 function changed(result: unknown): boolean {
-  return Number(Array.isArray(result) ? result[0] : result) > 0
+  return affectedRows(result) > 0
 }
 
 /**

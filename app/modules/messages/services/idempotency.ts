@@ -4,6 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
+import { affectedRows } from '#core/database/affected_rows'
 
 /** Spec, Limits > Requests: 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000
@@ -87,7 +88,7 @@ export class IdempotentRequests {
   /** Deletes keys past their window; returns how many. */
   async purgeExpired(): Promise<number> {
     const deleted: unknown = await db.from(TABLE).where('expires_at', '<=', this.clock.now().toISOString()).delete()
-    return Number(Array.isArray(deleted) ? deleted[0] : deleted)
+    return affectedRows(deleted)
   }
 
   async #runClaimed(claim: IdempotencyClaim, work: () => Promise<RecordedAnswer>): Promise<RecordedAnswer> {
