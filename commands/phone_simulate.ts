@@ -1,6 +1,6 @@
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
-import { runSimulatedPhone } from '../agent/src/run_simulated_phone.js'
+import { runPhone } from '../agent/src/run_phone.js'
 
 /**
  * Pairs a simulated phone with a running gateway and keeps it connected, so a newcomer can send
@@ -36,7 +36,7 @@ export default class PhoneSimulate extends BaseCommand {
   declare deliveryRate: number
 
   async run() {
-    const phone = await runSimulatedPhone(
+    const phone = await runPhone(
       {
         gateway: this.gateway,
         pairingCode: this.pair,

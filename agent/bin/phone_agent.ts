@@ -1,13 +1,15 @@
 /*
- * The phone agent on its own: `node build/agent/bin/phone_agent.js --gateway URL --pair CODE`.
- * Today's driver is the simulator; the Termux and modem drivers are to come.
+ * The phone agent on its own:
+ *   node build/agent/bin/phone_agent.js --gateway URL --pair CODE [--driver termux|simulator]
+ * Later runs: --credential <the credential the first run printed>.
  */
 import { parseArgs } from 'node:util'
-import { runSimulatedPhone } from '../src/run_simulated_phone.js'
+import { runPhone } from '../src/run_phone.js'
 
 const { values } = parseArgs({
   options: {
     gateway: { type: 'string', default: 'http://127.0.0.1:3000' },
+    driver: { type: 'string', default: 'simulator' },
     pair: { type: 'string' },
     credential: { type: 'string' },
     name: { type: 'string' },
@@ -16,9 +18,10 @@ const { values } = parseArgs({
   },
 })
 
-const phone = await runSimulatedPhone(
+const phone = await runPhone(
   {
     gateway: values.gateway!,
+    driver: values.driver === 'termux' ? 'termux' : 'simulator',
     pairingCode: values.pair,
     credential: values.credential,
     name: values.name,

@@ -1,8 +1,12 @@
 import { PhoneAgent } from './phone_agent.js'
 import { SimulatorDriver } from './drivers/simulator.js'
+import { TermuxDriver } from './drivers/termux.js'
+import type { SmsDriver } from './sms_driver.js'
 
-export interface SimulatedPhoneOptions {
+export interface PhoneOptions {
   gateway: string
+  /** simulator (default): sends nothing over the air; termux: an Android phone under Termux. */
+  driver?: 'simulator' | 'termux'
   /** A pairing code (first run) or the credential of an earlier run. */
   pairingCode?: string
   credential?: string
@@ -13,20 +17,29 @@ export interface SimulatedPhoneOptions {
 }
 
 /**
- * Pairs (or reconnects) a simulated phone and keeps it connected until stopped: for a first
- * SMS end to end without a real phone, and for demos. Reconnects when the socket drops.
+ * Pairs (or reconnects) a phone and keeps it connected until stopped, reconnecting when the
+ * socket drops. With the simulator driver: a first SMS end to end without a real phone.
  */
-export async function runSimulatedPhone(options: SimulatedPhoneOptions, log: (line: string) => void) {
-  const driver = new SimulatorDriver({
-    failureRate: options.failureRate,
-    deliveryRate: options.deliveryRate,
-    latencyMs: options.latencyMs ?? 200,
-    sims: [{ slot: 0, label: 'SIM 1', operator: 'Simulated' }],
-  })
+export async function runPhone(options: PhoneOptions, log: (line: string) => void) {
+  const termux = options.driver === 'termux' ? new TermuxDriver() : null
+  const driver: SmsDriver =
+    termux ??
+    new SimulatorDriver({
+      failureRate: options.failureRate,
+      deliveryRate: options.deliveryRate,
+      latencyMs: options.latencyMs ?? 200,
+      sims: [{ slot: 0, label: 'SIM 1', operator: 'Simulated' }],
+    })
+  await termux?.start()
   let credential = options.credential
   if (!credential) {
     if (!options.pairingCode) throw new Error('give a pairing code (--pair) or the credential of an earlier run (--credential)')
-    const paired = await PhoneAgent.pair(options.gateway, options.pairingCode, { name: options.name ?? 'Simulated phone', model: 'Simulator', appVersion: 'agent', sims: driver.sims() })
+    const paired = await PhoneAgent.pair(options.gateway, options.pairingCode, {
+      name: options.name ?? (termux ? 'Android phone' : 'Simulated phone'),
+      model: termux ? 'Termux' : 'Simulator',
+      appVersion: 'agent',
+      sims: driver.sims(),
+    })
     credential = paired.credential
     log(`paired as device ${paired.device.id}; to reconnect later use --credential ${credential}`)
   }
@@ -61,6 +74,7 @@ export async function runSimulatedPhone(options: SimulatedPhoneOptions, log: (li
     async stop() {
       stopped = true
       clearInterval(watchdog)
+      termux?.stop()
       await agent.disconnect()
     },
   }
