@@ -1,6 +1,7 @@
 /*
  * The phone agent on its own:
- *   node build/agent/bin/phone_agent.js --gateway URL --pair CODE [--driver termux|simulator]
+ *   node build/agent/bin/phone_agent.js --gateway URL --pair CODE [--driver simulator|termux|modem]
+ *   (modem: --device /dev/ttyUSB2 [--baud 115200])
  * Later runs: --credential <the credential the first run printed>.
  */
 import { parseArgs } from 'node:util'
@@ -10,6 +11,8 @@ const { values } = parseArgs({
   options: {
     gateway: { type: 'string', default: 'http://127.0.0.1:3000' },
     driver: { type: 'string', default: 'simulator' },
+    device: { type: 'string' },
+    baud: { type: 'string' },
     pair: { type: 'string' },
     credential: { type: 'string' },
     name: { type: 'string' },
@@ -21,7 +24,9 @@ const { values } = parseArgs({
 const phone = await runPhone(
   {
     gateway: values.gateway!,
-    driver: values.driver === 'termux' ? 'termux' : 'simulator',
+    driver: values.driver === 'termux' || values.driver === 'modem' ? values.driver : 'simulator',
+    modemPath: values.device,
+    modemBaudRate: values.baud ? Number(values.baud) : undefined,
     pairingCode: values.pair,
     credential: values.credential,
     name: values.name,

@@ -1,12 +1,18 @@
 import { PhoneAgent } from './phone_agent.js'
 import { SimulatorDriver } from './drivers/simulator.js'
 import { TermuxDriver } from './drivers/termux.js'
+import { AtModemDriver } from './drivers/at_modem.js'
 import type { SmsDriver } from './sms_driver.js'
 
 export interface PhoneOptions {
   gateway: string
-  /** simulator (default): sends nothing over the air; termux: an Android phone under Termux. */
-  driver?: 'simulator' | 'termux'
+  /**
+   * simulator (default): sends nothing over the air; termux: an Android phone under Termux;
+   * modem: a serial GSM modem (AT commands) at `modemPath`.
+   */
+  driver?: 'simulator' | 'termux' | 'modem'
+  modemPath?: string
+  modemBaudRate?: number
   /** A pairing code (first run) or the credential of an earlier run. */
   pairingCode?: string
   credential?: string
@@ -22,8 +28,11 @@ export interface PhoneOptions {
  */
 export async function runPhone(options: PhoneOptions, log: (line: string) => void) {
   const termux = options.driver === 'termux' ? new TermuxDriver() : null
+  if (options.driver === 'modem' && !options.modemPath) throw new Error('the modem driver needs the serial device (--device /dev/ttyUSB2)')
+  const modem = options.driver === 'modem' ? new AtModemDriver({ path: options.modemPath!, baudRate: options.modemBaudRate }) : null
   const driver: SmsDriver =
     termux ??
+    modem ??
     new SimulatorDriver({
       failureRate: options.failureRate,
       deliveryRate: options.deliveryRate,
@@ -31,12 +40,13 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
       sims: [{ slot: 0, label: 'SIM 1', operator: 'Simulated' }],
     })
   await termux?.start()
+  await modem?.start()
   let credential = options.credential
   if (!credential) {
     if (!options.pairingCode) throw new Error('give a pairing code (--pair) or the credential of an earlier run (--credential)')
     const paired = await PhoneAgent.pair(options.gateway, options.pairingCode, {
-      name: options.name ?? (termux ? 'Android phone' : 'Simulated phone'),
-      model: termux ? 'Termux' : 'Simulator',
+      name: options.name ?? (termux ? 'Android phone' : modem ? 'GSM modem' : 'Simulated phone'),
+      model: termux ? 'Termux' : modem ? 'AT modem' : 'Simulator',
       appVersion: 'agent',
       sims: driver.sims(),
     })
@@ -75,6 +85,7 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
       stopped = true
       clearInterval(watchdog)
       termux?.stop()
+      modem?.stop()
       await agent.disconnect()
     },
   }
