@@ -71,14 +71,29 @@ export class AtModemDriver implements SmsDriver {
   }
 
   async send(order: SendOrder): Promise<SendOutcome> {
+    const number = order.to.replace(/[^+\d]/g, '')
+    // Plain ASCII goes in the GSM character set; anything else as UCS2 (hex), which every
+    // modem reads the same way, rather than guessing its GSM mapping of accents.
+    const ucs2 = /[^\x20-\x7e\r\n]/.test(order.text) || /[@$_{}[\]~\\^|`]/.test(order.text)
     try {
-      const answer = await this.#command(`AT+CMGS="${order.to.replace(/[^+\d]/g, '')}"`, order.text)
+      if (ucs2) {
+        await this.#command('AT+CSCS="UCS2"')
+        await this.#command('AT+CSMP=49,167,0,8')
+      }
+      const answer = ucs2
+        ? await this.#command(`AT+CMGS="${toUcs2Hex(number)}"`, toUcs2Hex(order.text))
+        : await this.#command(`AT+CMGS="${number}"`, order.text)
       const reference = answer.map((line) => /^\+CMGS:\s*(\d+)/.exec(line)).find(Boolean)
       if (reference) this.#references.set(Number(reference[1]), order.messageId)
       return { ok: true }
     } catch (error) {
       const cms = /\+CMS ERROR:\s*(\d+)/.exec((error as Error).message)
       return { ok: false, reason: cms ? `CMS_ERROR_${cms[1]}` : 'MODEM_ERROR' }
+    } finally {
+      if (ucs2) {
+        await this.#command('AT+CSCS="GSM"').catch(() => {})
+        await this.#command('AT+CSMP=49,167,0,0').catch(() => {})
+      }
     }
   }
 
@@ -180,4 +195,11 @@ export class AtModemDriver implements SmsDriver {
       // A message that cannot be read stays on the SIM; the next +CMTI tries again.
     }
   }
+}
+
+/** UTF-16 code units as 4 hex digits each: the modem's UCS2 character set. */
+function toUcs2Hex(text: string): string {
+  let hex = ''
+  for (let index = 0; index < text.length; index++) hex += text.charCodeAt(index).toString(16).padStart(4, '0').toUpperCase()
+  return hex
 }

@@ -32,6 +32,17 @@ test.group('AT modem driver (against a modem simulated on a pseudo-terminal)', (
     assert.deepEqual(delivered, ['41'])
   })
 
+  test('a text outside plain ASCII goes as UCS2 hex, then the modem is set back to GSM', async ({ assert }) => {
+    const before = modem.events.length
+    assert.deepEqual(await driver.send({ messageId: '44', to: '+33612345678', text: 'Café €5 🙂', simSlot: 0 }), { ok: true })
+    const sent = await modem.waitFor((event) => event.event === 'sent' && event.mr !== undefined && modem.events.indexOf(event) >= before)
+    assert.equal(sent.to, '002B00330033003600310032003300340035003600370038')
+    assert.equal(sent.text, '00430061006600E9002020AC00350020D83DDE42')
+    const commands = modem.events.slice(before).filter((event) => event.event === 'command').map((event) => event.line)
+    assert.deepEqual(commands.slice(0, 2), ['AT+CSCS="UCS2"', 'AT+CSMP=49,167,0,8'])
+    assert.deepEqual(commands.slice(-2), ['AT+CSCS="GSM"', 'AT+CSMP=49,167,0,0'])
+  })
+
   test('a +CMS ERROR is a failed attempt with its code', async ({ assert }) => {
     assert.deepEqual(await driver.send({ messageId: '42', to: '+33612345678', text: 'FAIL this one', simSlot: 0 }), { ok: false, reason: 'CMS_ERROR_500' })
     // The modem keeps working after an error.
