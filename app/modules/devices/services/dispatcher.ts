@@ -83,11 +83,14 @@ export class Dispatcher {
       .limit(PASS_SIZE)
       .select('id', 'phone', 'body', 'forced_device_id', 'forced_sim_slot')
 
-    let handed = 0
+    const orders: Array<{ message: DueMessage; carrier: Carrier }> = []
     for (const message of due) {
       const verdict = await this.#choose(message, carriers, sending, nowMs)
       if (verdict.kind === 'carrier') {
-        if (await this.#order(message, verdict.carrier, general, sending.timezone, now)) handed++
+        // Counted at once, so the next message of this pass sees the SIM's use.
+        verdict.carrier.sentToday++
+        this.usage.record(verdict.carrier.device.id, verdict.carrier.slot, nowMs)
+        orders.push({ message, carrier: verdict.carrier })
       } else if (verdict.kind === 'quota') {
         await db.from('messages').where('id', message.id).where('status', 'queued').update({ status: 'pending_quota_exceeded', hold_reason: null, held_until: null, updated_at: now })
       } else if (verdict.kind === 'hold') {
@@ -100,6 +103,7 @@ export class Dispatcher {
         await this.#fail(message.id, verdict.errorCode, now)
       }
     }
+    const handed = await this.#order(orders, general, sending.timezone, now)
     if (due.length === PASS_SIZE && handed > 0) return this.clock.now()
     return this.#nextDue(now)
   }
@@ -200,36 +204,56 @@ export class Dispatcher {
     return [...pool.slice(start), ...pool.slice(0, start)]
   }
 
-  async #order(message: DueMessage, carrier: Carrier, general: Settings['general'], timezone: string, now: string): Promise<boolean> {
-    const text = applyTextOptions(message.body, effectiveTextOptions(general, carrier.device.textOptions))
-    const { encoding, segments } = countSegments(text)
-    const ordered = await db
-      .from('messages')
-      .where('id', message.id)
-      .where('status', 'queued')
-      .whereNull('ordered_at')
-      .update({
-        ordered_at: now,
-        device_id: String(carrier.device.id),
-        sim_slot: carrier.slot,
-        body: text,
-        encoding,
-        segments,
-        hold_reason: null,
-        held_until: null,
-        updated_at: now,
-      })
-    if (!affectedRows(ordered)) return false
-    // The SIM's use counts from the order, so a quota is never overshot while reports are on the way.
-    const today = dayIn(timezone, new Date(now))
-    await db.rawQuery(
-      `UPDATE device_sims SET sent_today = CASE WHEN sent_day = ? THEN sent_today + 1 ELSE 1 END, sent_day = ? WHERE device_id = ? AND slot = ?`,
-      [today, today, carrier.device.id, carrier.slot]
-    )
-    carrier.sentToday++
-    this.usage.record(carrier.device.id, carrier.slot, Date.parse(now))
-    this.hub.send(carrier.device.id, { type: 'send', messageId: String(message.id), to: message.phone, text, simSlot: carrier.slot })
-    return true
+  /**
+   * Stores a pass's orders in one statement (and one per SIM for the day's count), then sends
+   * them to the phones: a stored order is never lost, a sent one always stored.
+   */
+  async #order(orders: Array<{ message: DueMessage; carrier: Carrier }>, general: Settings['general'], timezone: string, now: string): Promise<number> {
+    if (!orders.length) return 0
+    const prepared = orders.map(({ message, carrier }) => {
+      const text = applyTextOptions(message.body, effectiveTextOptions(general, carrier.device.textOptions))
+      return { message, carrier, text, ...countSegments(text) }
+    })
+    const stored = new Set<number>()
+    await db.transaction(async (trx) => {
+      for (let start = 0; start < prepared.length; start += 100) {
+        const chunk = prepared.slice(start, start + 100)
+        const rows = await trx.rawQuery(
+          `WITH chosen(id, device_id, sim_slot, body, encoding, segments) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')})
+           UPDATE messages SET ordered_at = ?, device_id = chosen.device_id, sim_slot = chosen.sim_slot, body = chosen.body,
+             encoding = chosen.encoding, segments = chosen.segments, hold_reason = NULL, held_until = NULL, updated_at = ?
+           FROM chosen
+           WHERE messages.id = chosen.id AND messages.status = 'queued' AND messages.ordered_at IS NULL
+           RETURNING messages.id`,
+          [
+            ...chunk.flatMap((order): any[] => [order.message.id, String(order.carrier.device.id), order.carrier.slot, order.text, order.encoding, order.segments]),
+            now,
+            now,
+          ]
+        )
+        for (const row of rows) stored.add(row.id)
+      }
+      // The SIM's use counts from the order, so a quota is never overshot while reports are on the way.
+      const today = dayIn(timezone, new Date(now))
+      const perSim = new Map<string, { deviceId: number; slot: number; count: number }>()
+      for (const order of prepared.filter((candidate) => stored.has(candidate.message.id))) {
+        const key = `${order.carrier.device.id}:${order.carrier.slot}`
+        const entry = perSim.get(key) ?? { deviceId: order.carrier.device.id, slot: order.carrier.slot, count: 0 }
+        entry.count++
+        perSim.set(key, entry)
+      }
+      for (const sim of perSim.values()) {
+        await trx.rawQuery(
+          `UPDATE device_sims SET sent_today = CASE WHEN sent_day = ? THEN sent_today + ? ELSE ? END, sent_day = ? WHERE device_id = ? AND slot = ?`,
+          [today, sim.count, sim.count, today, sim.deviceId, sim.slot]
+        )
+      }
+    })
+    for (const order of prepared) {
+      if (!stored.has(order.message.id)) continue
+      this.hub.send(order.carrier.device.id, { type: 'send', messageId: String(order.message.id), to: order.message.phone, text: order.text, simSlot: order.carrier.slot })
+    }
+    return stored.size
   }
 
   async #fail(messageId: number, errorCode: string, now: string) {

@@ -114,18 +114,24 @@ export class PhoneReports {
 
   async #sent(deviceId: number, messageId: number) {
     const now = this.#now()
-    // From queued too: the acceptance may be the frame that was lost.
-    const fromQueued = await db
+    // Usually the phone's acceptance came first (dispatched); from queued too when that was
+    // the frame that got lost.
+    const fromDispatched = await db
       .from('messages')
       .where('id', messageId)
       .where('device_id', deviceId)
-      .where('status', 'queued')
-      .whereNotNull('ordered_at')
-      .update({ status: 'sent', attempts: db.knexRawQuery('attempts + 1'), sent_at: now, updated_at: now })
-    const fromDispatched = changed(fromQueued)
-      ? fromQueued
-      : await db.from('messages').where('id', messageId).where('device_id', deviceId).where('status', 'dispatched').update({ status: 'sent', sent_at: now, updated_at: now })
-    if (!changed(fromDispatched)) return
+      .where('status', 'dispatched')
+      .update({ status: 'sent', sent_at: now, updated_at: now })
+    const updated = changed(fromDispatched)
+      ? fromDispatched
+      : await db
+          .from('messages')
+          .where('id', messageId)
+          .where('device_id', deviceId)
+          .where('status', 'queued')
+          .whereNotNull('ordered_at')
+          .update({ status: 'sent', attempts: db.knexRawQuery('attempts + 1'), sent_at: now, updated_at: now })
+    if (!changed(updated)) return
     await emitter.emit('message.sent', { id: String(messageId), deviceId: String(deviceId), status: 'sent', at: this.clock.now() })
   }
 
