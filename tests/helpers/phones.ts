@@ -48,13 +48,26 @@ export async function simulatedPhone(client: ApiClient, options: SimulatorOption
   return { agent, driver, deviceId: paired.device.id, credential: paired.credential }
 }
 
-/** Lets everything in flight finish: the gateway's frame handling, its jobs, the phones. */
+/**
+ * Lets everything in flight finish: the gateway's frame handling, its jobs, the phones. Frames
+ * on the wire between two rounds are not observable, so several rounds with a short real pause
+ * give them time to land even on a busy machine.
+ */
 export async function settle(clock: ManualClock, runner: JobRunner, hub: DeviceHub, agents: PhoneAgent[]) {
-  for (let round = 0; round < 6; round++) {
+  for (let round = 0; round < 8; round++) {
     await clock.advance(0)
     await runner.whenIdle()
     await hub.settled()
     await Promise.all(agents.map((agent) => agent.idle()))
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+/** Waits for a condition with a deadline, for what happens on a real socket. */
+export async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 10))
   }
 }

@@ -4,7 +4,7 @@ import { useManualClock } from '#tests/helpers/clock'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices } from '#tests/helpers/devices'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
-import { settle, simulatedPhone, useDeviceJobs } from '#tests/helpers/phones'
+import { eventually, settle, simulatedPhone, useDeviceJobs } from '#tests/helpers/phones'
 import type { PhoneAgent } from '../../../agent/src/phone_agent.js'
 
 test.group('Phones end to end (simulated phones, controllable clock)', (group) => {
@@ -149,18 +149,21 @@ test.group('Phones end to end (simulated phones, controllable clock)', (group) =
     await flush()
     // The next send hangs in the driver until released, while the socket drops.
     const original = phone.driver.send.bind(phone.driver)
+    let sending = false
     phone.driver.send = async (order) => {
+      sending = true
       await new Promise<void>((resolve) => (release = resolve))
       return original(order)
     }
     const id = (await sendAs(client, { to: '+33612345678', body: 'once only' })).body().accepted[0].id
     await clock.advance(0)
     await jobs.runner.whenIdle()
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    // The phone is sending (the order reached it) when its socket drops.
+    while (!sending) await new Promise((resolve) => setTimeout(resolve, 5))
     await phone.agent.disconnect()
     await jobs.hub.settled()
     release()
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await eventually(() => phone.driver.sent.length === 1)
     await phone.agent.connect()
     await flush()
     // A stray duplicate report, as after another reconnect.
@@ -252,7 +255,7 @@ test.group('Phones end to end (simulated phones, controllable clock)', (group) =
     agents.push(phone.agent)
     await flush()
     ;(await client.delete(`/api/v1/devices/${phone.deviceId}`).header('x-api-key', testKeys.admin)).assertStatus(204)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await eventually(() => !phone.agent.connected)
     assert.isFalse(phone.agent.connected)
     const again = new PhoneAgent({ gatewayUrl: process.env.GATEWAY_PUBLIC_URL!, credential: phone.credential, driver: new SimulatorDriver() })
     await assert.rejects(() => again.connect(), /401/)
