@@ -16,6 +16,8 @@ test.group('AT modem driver (against a modem simulated on a pseudo-terminal)', (
   })
 
   test('sets the modem up for text mode, status reports and new-SMS notices', async ({ assert }) => {
+    // The modem's own account of what it was asked arrives on another pipe: wait for the last.
+    await modem.waitFor((event) => event.event === 'command' && event.line === 'AT+CNMI=2,1,0,1,0')
     const commands = modem.events.filter((event) => event.event === 'command').map((event) => event.line)
     assert.deepEqual(commands, ['ATE0', 'AT+CMGF=1', 'AT+CSCS="GSM"', 'AT+CSMP=49,167,0,0', 'AT+CNMI=2,1,0,1,0'])
   })
@@ -38,6 +40,7 @@ test.group('AT modem driver (against a modem simulated on a pseudo-terminal)', (
     const sent = await modem.waitFor((event) => event.event === 'sent' && event.mr !== undefined && modem.events.indexOf(event) >= before)
     assert.equal(sent.to, '002B00330033003600310032003300340035003600370038')
     assert.equal(sent.text, '00430061006600E9002020AC00350020D83DDE42')
+    await modem.waitFor((event) => event.event === 'command' && event.line === 'AT+CSMP=49,167,0,0' && modem.events.indexOf(event) >= before)
     const commands = modem.events.slice(before).filter((event) => event.event === 'command').map((event) => event.line)
     assert.deepEqual(commands.slice(0, 2), ['AT+CSCS="UCS2"', 'AT+CSMP=49,167,0,8'])
     assert.deepEqual(commands.slice(-2), ['AT+CSCS="GSM"', 'AT+CSMP=49,167,0,0'])
