@@ -35,6 +35,7 @@ test.group('AT modem driver (against a modem simulated on a pseudo-terminal)', (
   })
 
   test('a text outside plain ASCII goes as UCS2 hex, then the modem is set back to GSM', async ({ assert }) => {
+    await modem.waitFor((event) => event.event === 'command' && event.line === 'AT+CNMI=2,1,0,1,0')
     const before = modem.events.length
     assert.deepEqual(await driver.send({ messageId: '44', to: '+33612345678', text: 'Café €5 🙂', simSlot: 0 }), { ok: true })
     const sent = await modem.waitFor((event) => event.event === 'sent' && event.mr !== undefined && modem.events.indexOf(event) >= before)
