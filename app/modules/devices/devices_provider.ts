@@ -62,8 +62,13 @@ export default class DevicesProvider {
     emitter.on('settings:changed', ({ sections }) => sections.includes('sending') && this.#wakeDispatcher())
   }
 
-  async shutdown() {
-    await (await this.app.container.make(DeviceHub)).close()
+  /**
+   * The phones' sockets close when the gateway starts stopping: the HTTP server waits for every
+   * open connection, upgraded ones included, before it closes. Registered once the server
+   * listens, so (hooks run in reverse) it runs before the server's own close.
+   */
+  async ready() {
+    this.app.terminating(async () => (await this.app.container.make(DeviceHub)).close())
   }
 
   /**

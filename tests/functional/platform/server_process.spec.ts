@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import app from '@adonisjs/core/services/app'
 import sqlite3 from 'sqlite3'
+import { PhoneAgent } from '../../../agent/src/phone_agent.js'
+import { SimulatorDriver } from '../../../agent/src/drivers/simulator.js'
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -111,4 +113,32 @@ test.group('The gateway as a process', (group) => {
       assert.isTrue(readFileSync(join(dataDir, 'secret.key')).equals(keyBefore), 'the master key survives restarts')
     }
   }).timeout(120_000)
+
+  test('SIGTERM with a phone connected: its socket is closed and the gateway still stops at once', async ({ assert }) => {
+    const dataDir = join(root, 'data')
+    const { child, port } = await startGateway(dataDir)
+    const base = `http://127.0.0.1:${port}`
+    const setup = await fetch(`${base}/api/v1/auth/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@gateway.test', password: 'a long passphrase', name: 'Owner' }),
+    })
+    const jar = new Map(setup.headers.getSetCookie().map((line) => line.split(';')[0].split(/=(.*)/s).slice(0, 2) as [string, string]))
+    const code = await fetch(`${base}/api/v1/devices/pairing-codes`, {
+      method: 'POST',
+      headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '), 'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? '') },
+    })
+    assert.equal(code.status, 201)
+    const driver = new SimulatorDriver()
+    const paired = await PhoneAgent.pair(base, ((await code.json()) as { code: string }).code, { name: 'Phone', sims: driver.sims() })
+    const agent = new PhoneAgent({ gatewayUrl: base, credential: paired.credential, driver })
+    await agent.connect()
+    const started = Date.now()
+    const exitCode = await stop(child, 'SIGTERM')
+    assert.equal(exitCode, 0)
+    assert.isBelow(Date.now() - started, 10_000)
+    assert.isFalse(agent.connected)
+    const [device] = await query<{ status: string }>(join(dataDir, 'gateway.db'), 'SELECT status FROM devices')
+    assert.equal(device.status, 'offline')
+  }).timeout(90_000)
 })

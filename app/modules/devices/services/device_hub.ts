@@ -66,9 +66,15 @@ export class DeviceHub {
     this.#sockets.get(deviceId)?.close(code, reason)
   }
 
+  /** Closes every phone socket (code 1001) and refuses new ones. */
   async close() {
     for (const socket of this.#sockets.values()) socket.close(CLOSE.stopping, 'gateway stopping')
+    // A phone that does not answer the close handshake is cut.
+    await new Promise((resolve) => setTimeout(resolve, 200).unref())
+    for (const socket of this.#sockets.values()) socket.terminate()
     this.#server.close()
+    // Their last frames (and "offline") are stored before the database closes.
+    await this.settled()
   }
 
   /** The upgrade handler registered on the HTTP server for DEVICE_SOCKET_PATH. */
