@@ -6,7 +6,7 @@ import type { RouteRegistry } from '#core/contract/route_registry'
 import { settingsChangeValidator, settingsSectionNames, settingsSections } from '#core/settings/settings_sections'
 import { listActivityValidator } from '#core/activity/activity_validators'
 import { activityLevels } from '#core/activity/activity_entry'
-import { technicalLogQueryValidator } from '#core/system/technical_log_controller'
+import { pageQueryValidator } from '#core/pagination/keyset_page'
 
 const HealthController = () => import('#core/system/health_controller')
 const ApiDocsController = () => import('#core/system/api_docs_controller')
@@ -140,7 +140,7 @@ export function coreRoutes(registry: RouteRegistry) {
       description: 'Redacted like the log itself: no secrets, SMS text or full phone numbers.',
       tag: 'System',
       access: permissions['technicalLog.read'],
-      query: technicalLogQueryValidator,
+      query: pageQueryValidator,
       answer: { status: 200, description: 'A page of log lines', schema: pageOf(technicalLogLine) },
       handler: [TechnicalLogController, 'index'],
     },

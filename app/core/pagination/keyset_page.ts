@@ -73,3 +73,6 @@ export async function keysetPage<Model extends LucidModel>(
     nextCursor: rows.length > limit && last ? encodeCursor({ sortValue: sortKey(last), id: Number(last.$primaryKeyValue) }) : null,
   }
 }
+
+/** The query of a list that takes nothing but a page: `limit` and `cursor`. */
+export const pageQueryValidator = vine.compile(vine.object({ ...pageQueryFields }))

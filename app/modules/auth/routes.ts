@@ -6,12 +6,12 @@ import type { RouteRegistry } from '#core/contract/route_registry'
 import { SESSION_COOKIE_NAME } from '#config/session'
 import {
   createUserValidator,
-  listQueryValidator,
   setUpValidator,
   signInValidator,
   updateUserValidator,
 } from '#modules/auth/validators/account_validators'
 import { createApiKeyValidator, updateApiKeyValidator } from '#modules/auth/validators/api_key_validators'
+import { pageQueryValidator } from '#core/pagination/keyset_page'
 
 const SessionController = () => import('#modules/auth/controllers/session_controller')
 const UsersController = () => import('#modules/auth/controllers/users_controller')
@@ -142,7 +142,7 @@ export function authRoutes(registry: RouteRegistry) {
       summary: 'Dashboard accounts',
       tag: 'Accounts',
       access: permissions['users.read'],
-      query: listQueryValidator,
+      query: pageQueryValidator,
       answer: { status: 200, description: 'A page of accounts, newest first', schema: pageOf(user) },
       handler: [UsersController, 'index'],
     },
@@ -192,7 +192,7 @@ export function authRoutes(registry: RouteRegistry) {
       summary: 'API keys (never their secrets)',
       tag: 'API keys',
       access: permissions['apiKeys.read'],
-      query: listQueryValidator,
+      query: pageQueryValidator,
       answer: { status: 200, description: 'A page of keys, newest first', schema: pageOf(apiKey) },
       handler: [ApiKeysController, 'index'],
     },

@@ -1,9 +1,10 @@
 import { access } from '#core/http/access'
 import { permissions } from '#core/http/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
-import { isoDateTimeSchema } from '#core/contract/schemas'
+import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { pairValidator, updateDeviceValidator } from '#modules/devices/validators/device_validators'
+import { pageQueryValidator } from '#core/pagination/keyset_page'
 
 const PairingController = () => import('#modules/devices/controllers/pairing_controller')
 const DevicesController = () => import('#modules/devices/controllers/devices_controller')
@@ -100,11 +101,8 @@ export function deviceRoutes(registry: RouteRegistry) {
       summary: 'Paired phones',
       tag: 'Devices',
       access: permissions['devices.read'],
-      answer: {
-        status: 200,
-        description: 'Every paired phone (a single page)',
-        schema: { type: 'object', required: ['data', 'nextCursor'], properties: { data: { type: 'array', items: device }, nextCursor: { type: 'null' } } },
-      },
+      query: pageQueryValidator,
+      answer: { status: 200, description: 'A page of paired phones, newest first', schema: pageOf(device) },
       handler: [DevicesController, 'index'],
     },
     {

@@ -6,9 +6,9 @@ import type { RouteRegistry } from '#core/contract/route_registry'
 import { messageSchemas } from '#modules/messages/schemas'
 import { sendValidator } from '#modules/messages/validators/send_validator'
 import { listMessagesValidator } from '#modules/messages/validators/message_validators'
-import { listQueryValidator } from '#modules/messages/validators/list_validator'
 import { createContactValidator, listContactsValidator, updateContactValidator } from '#modules/messages/validators/contact_validators'
 import { listConversationsValidator, updateConversationValidator } from '#modules/messages/validators/conversation_validators'
+import { pageQueryValidator } from '#core/pagination/keyset_page'
 
 const MessagesController = () => import('#modules/messages/controllers/messages_controller')
 const LinksController = () => import('#modules/messages/controllers/links_controller')
@@ -106,7 +106,7 @@ export function messageRoutes(registry: RouteRegistry) {
       summary: 'Short links with their clicks',
       tag: 'Links',
       access: permissions['links.read'],
-      query: listQueryValidator,
+      query: pageQueryValidator,
       answer: {
         status: 200,
         description: 'A page of links, newest first, with the length of every short link',
@@ -226,7 +226,7 @@ export function messageRoutes(registry: RouteRegistry) {
       summary: "A conversation's messages, newest first",
       tag: 'Conversations',
       access: permissions['conversations.read'],
-      query: listQueryValidator,
+      query: pageQueryValidator,
       params: { id: 'Conversation identifier' },
       answer: { status: 200, description: 'A page of messages', schema: pageOf(message) },
       errors: ['NOT_FOUND'],

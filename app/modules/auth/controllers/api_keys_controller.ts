@@ -3,14 +3,14 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
 import { ApiKeyService } from '#modules/auth/services/api_key_service'
 import { createApiKeyValidator, updateApiKeyValidator } from '#modules/auth/validators/api_key_validators'
-import { listQueryValidator } from '#modules/auth/validators/account_validators'
+import { pageQueryValidator } from '#core/pagination/keyset_page'
 
 @inject()
 export default class ApiKeysController {
   constructor(private keys: ApiKeyService) {}
 
   async index({ request }: HttpContext) {
-    return this.keys.list(await request.validateUsing(listQueryValidator, { data: request.qs() }))
+    return this.keys.list(await request.validateUsing(pageQueryValidator, { data: request.qs() }))
   }
 
   /** The secret is in this answer and the rotation answer only. */

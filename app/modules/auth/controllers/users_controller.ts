@@ -2,14 +2,15 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
 import { UserService } from '#modules/auth/services/user_service'
-import { createUserValidator, listQueryValidator, updateUserValidator } from '#modules/auth/validators/account_validators'
+import { createUserValidator, updateUserValidator } from '#modules/auth/validators/account_validators'
+import { pageQueryValidator } from '#core/pagination/keyset_page'
 
 @inject()
 export default class UsersController {
   constructor(private users: UserService) {}
 
   async index({ request }: HttpContext) {
-    return this.users.list(await request.validateUsing(listQueryValidator, { data: request.qs() }))
+    return this.users.list(await request.validateUsing(pageQueryValidator, { data: request.qs() }))
   }
 
   async store({ request, response }: HttpContext) {

@@ -1,6 +1,5 @@
 import vine from '@vinejs/vine'
 import { roles } from '#core/http/access'
-import { pageQueryFields } from '#core/pagination/keyset_page'
 
 const email = () => vine.string().trim().email().maxLength(254)
 /** Long enough to resist guessing, short enough that scrypt work stays bounded. */
@@ -25,5 +24,3 @@ export const updateUserValidator = vine.compile(
     role: vine.enum(roles).optional(),
   })
 )
-
-export const listQueryValidator = vine.compile(vine.object({ ...pageQueryFields }))

@@ -3,13 +3,14 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
 import { DeviceRegistry } from '#modules/devices/services/device_registry'
 import { updateDeviceValidator } from '#modules/devices/validators/device_validators'
+import { pageQueryValidator } from '#core/pagination/keyset_page'
 
 @inject()
 export default class DevicesController {
   constructor(private devices: DeviceRegistry) {}
 
-  async index() {
-    return { data: await this.devices.list(), nextCursor: null }
+  async index({ request }: HttpContext) {
+    return this.devices.list(await request.validateUsing(pageQueryValidator, { data: request.qs() }))
   }
 
   async show({ params }: HttpContext) {

@@ -4,7 +4,8 @@ import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { ActivityLog } from '#core/activity/activity_log'
-import { dateTimeOf } from '#core/database/utc_date_time'
+import { dateTimeOf, toIso } from '#core/database/utc_date_time'
+import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import Device, { type TextOptions } from '#modules/devices/models/device'
 import { affectedRows } from '#core/database/affected_rows'
 
@@ -23,9 +24,10 @@ export class DeviceRegistry {
     private activity: ActivityLog
   ) {}
 
-  async list() {
-    const devices = await Device.query().preload('sims').orderBy('id', 'asc')
-    return devices.map((device) => device.toResource())
+  /** Newest first, in pages like every list. */
+  async list(page: PageRequest) {
+    const result = await keysetPage(Device.query().preload('sims'), page, 'created_at', (row) => toIso(row.createdAt))
+    return { data: result.data.map((device) => device.toResource()), nextCursor: result.nextCursor }
   }
 
   async find(id: number): Promise<Device> {

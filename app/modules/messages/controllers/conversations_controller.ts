@@ -3,7 +3,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
 import { ConversationInbox } from '#modules/messages/services/conversation_inbox'
 import { listConversationsValidator, updateConversationValidator } from '#modules/messages/validators/conversation_validators'
-import { listQueryValidator } from '#modules/messages/validators/list_validator'
+import { pageQueryValidator } from '#core/pagination/keyset_page'
 
 @inject()
 export default class ConversationsController {
@@ -18,7 +18,7 @@ export default class ConversationsController {
   }
 
   async messages({ params, request }: HttpContext) {
-    return this.inbox.messages(idParam(params.id, 'Conversation'), await request.validateUsing(listQueryValidator, { data: request.qs() }))
+    return this.inbox.messages(idParam(params.id, 'Conversation'), await request.validateUsing(pageQueryValidator, { data: request.qs() }))
   }
 
   async update({ params, request }: HttpContext) {

@@ -1,14 +1,14 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { inject } from '@adonisjs/core'
 import { LinkClicks } from '#modules/messages/services/link_clicks'
-import { listQueryValidator } from '#modules/messages/validators/list_validator'
+import { pageQueryValidator } from '#core/pagination/keyset_page'
 
 @inject()
 export default class LinksController {
   constructor(private links: LinkClicks) {}
 
   async index({ request }: HttpContext) {
-    return this.links.list(await request.validateUsing(listQueryValidator, { data: request.qs() }))
+    return this.links.list(await request.validateUsing(pageQueryValidator, { data: request.qs() }))
   }
 
   /** GET /l/{code}: public; 302 to the target, counting the click. */
