@@ -44,10 +44,6 @@ export class SimulatorDriver implements SmsDriver {
     this.#options.battery = { level, charging }
   }
 
-  set failureRate(rate: number) {
-    this.#options.failureRate = rate
-  }
-
   async send(order: SendOrder): Promise<SendOutcome> {
     if (this.#options.latencyMs) await new Promise((resolve) => setTimeout(resolve, this.#options.latencyMs))
     if (this.#options.random() < this.#options.failureRate) return { ok: false, reason: 'GENERIC_FAILURE' }

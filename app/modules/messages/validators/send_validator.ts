@@ -37,5 +37,3 @@ export const sendValidator = vine.compile(
     variables: vine.any().optional(),
   })
 )
-
-export const idempotencyKeyHeader = vine.compile(vine.object({ key: vine.string().minLength(8).maxLength(128) }))
