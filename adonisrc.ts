@@ -17,6 +17,7 @@ export default defineConfig({
     () => import('#modules/auth/auth_provider'),
     () => import('#modules/messages/messages_provider'),
     () => import('#modules/devices/devices_provider'),
+    () => import('#modules/webhooks/webhooks_provider'),
   ],
 
   preloads: [() => import('#start/kernel'), () => import('#start/routes')],

@@ -13,5 +13,6 @@ export default await Env.create(new URL('../', import.meta.url), {
   GATEWAY_DATA_DIR: Env.schema.string.optional(),
   GATEWAY_PUBLIC_URL: Env.schema.string.optional({ format: 'url', tld: false }),
   GATEWAY_LICENSE_KEY: Env.schema.string.optional(),
+  GATEWAY_WEBHOOKS_ALLOW_PRIVATE_NETWORKS: Env.schema.boolean.optional(),
   GATEWAY_LICENSE_SERVER: Env.schema.string.optional({ format: 'url', tld: false }),
 })

@@ -1,0 +1,18 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import { idParam } from '#core/http/route_params'
+import { DeliveryLog } from '#modules/webhooks/services/delivery_log'
+import { listDeliveriesValidator } from '#modules/webhooks/validators/webhook_validators'
+
+@inject()
+export default class DeliveriesController {
+  constructor(private log: DeliveryLog) {}
+
+  async index({ request }: HttpContext) {
+    return this.log.list(await request.validateUsing(listDeliveriesValidator, { data: request.qs() }))
+  }
+
+  async replay({ params, response }: HttpContext) {
+    return response.created(await this.log.replay(idParam(params.id, 'Delivery')))
+  }
+}

@@ -1,0 +1,9 @@
+import type { JobDefinition } from '#core/jobs/job_runner'
+import type { DeliveryWorker } from '#modules/webhooks/services/delivery_worker'
+
+export const DELIVERY_JOB = 'webhooks.deliveries'
+
+/** Starts the due webhook deliveries; due again at the next retry time or when woken. */
+export function deliveryJob(worker: () => Promise<DeliveryWorker>): JobDefinition {
+  return { name: DELIVERY_JOB, run: async (now) => (await worker()).pass(now) }
+}

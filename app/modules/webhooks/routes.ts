@@ -1,0 +1,173 @@
+import { permissions } from '#core/http/permissions'
+import { defineRoutes } from '#core/contract/route_contract'
+import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
+import { publicEventNames } from '#core/events/public_events'
+import type { RouteRegistry } from '#core/contract/route_registry'
+import { pageQueryValidator } from '#core/pagination/keyset_page'
+import { MAX_ATTEMPTS } from '#modules/webhooks/models/webhook_delivery'
+import {
+  createWebhookValidator,
+  listDeliveriesValidator,
+  updateWebhookValidator,
+} from '#modules/webhooks/validators/webhook_validators'
+
+const WebhooksController = () => import('#modules/webhooks/controllers/webhooks_controller')
+const DeliveriesController = () => import('#modules/webhooks/controllers/deliveries_controller')
+
+/** Webhook subscriptions and the delivery log (docs/webhooks.md). */
+export function webhookRoutes(registry: RouteRegistry) {
+  registry.describeTag('Webhooks', 'Signed calls to your URLs when events happen; the delivery log and replay (docs/webhooks.md)')
+  const webhook = registry.addSchema('Webhook', {
+    type: 'object',
+    required: ['id', 'name', 'url', 'method', 'events', 'headers', 'active', 'consecutiveFailures', 'createdAt', 'updatedAt'],
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string', minLength: 1, maxLength: 80 },
+      url: { type: 'string', maxLength: 2000 },
+      method: { enum: ['POST', 'PUT', 'PATCH'] },
+      events: { type: 'array', minItems: 1, items: { enum: publicEventNames } },
+      headers: {
+        type: 'array',
+        maxItems: 10,
+        items: {
+          type: 'object',
+          required: ['name', 'value'],
+          properties: { name: { type: 'string', maxLength: 100 }, value: { type: 'string', maxLength: 500 } },
+        },
+      },
+      active: { type: 'boolean' },
+      consecutiveFailures: { type: 'integer', description: 'Deliveries given up in a row; at 100 the webhook is switched off' },
+      createdAt: isoDateTimeSchema,
+      updatedAt: isoDateTimeSchema,
+      disabledAt: { ...isoDateTimeSchema, description: 'Present when the gateway switched the webhook off after repeated failures' },
+    },
+  })
+  const delivery = registry.addSchema('WebhookDelivery', {
+    type: 'object',
+    required: ['id', 'deliveryId', 'createdAt', 'event', 'target', 'webhookId', 'ruleId', 'status', 'attempts', 'maxAttempts'],
+    properties: {
+      id: { type: 'string', description: 'Log entry identifier (for replay)' },
+      deliveryId: { type: 'string', description: 'X-Delivery-Id of every attempt of this delivery' },
+      createdAt: isoDateTimeSchema,
+      event: { type: 'string', description: 'Event name; rule.triggered for a rule call' },
+      target: {
+        type: 'object',
+        required: ['type', 'id', 'name'],
+        properties: { type: { enum: ['webhook', 'rule'] }, id: { type: ['string', 'null'] }, name: { type: ['string', 'null'] } },
+      },
+      webhookId: { type: ['string', 'null'] },
+      ruleId: { type: ['string', 'null'] },
+      status: { enum: ['pending', 'success', 'failed'], description: 'success is shown Delivered' },
+      attempts: { type: 'integer', minimum: 0, maximum: MAX_ATTEMPTS },
+      maxAttempts: { const: MAX_ATTEMPTS },
+      httpStatus: { type: ['integer', 'null'], description: "Status of the receiver's last answer" },
+      durationMs: { type: ['integer', 'null'], description: 'Duration of the last attempt' },
+      detail: {
+        type: ['string', 'null'],
+        description: 'The network error, else the first 500 characters of the answer, else the time of the next attempt',
+      },
+      error: { type: ['string', 'null'], description: 'Why the last attempt got no answer' },
+      answer: { type: ['string', 'null'], description: 'First 500 characters of the last answer' },
+      nextAttemptAt: { type: ['string', 'null'], format: 'date-time' },
+      completedAt: { type: ['string', 'null'], format: 'date-time' },
+    },
+  })
+
+  return defineRoutes([
+    {
+      method: 'GET',
+      path: '/api/v1/webhooks/deliveries',
+      operationId: 'listWebhookDeliveries',
+      summary: 'The delivery log, newest first',
+      tag: 'Webhooks',
+      access: permissions['webhooks.read'],
+      query: listDeliveriesValidator,
+      answer: { status: 200, description: 'A page of deliveries and rule calls', schema: pageOf(delivery) },
+      handler: [DeliveriesController, 'index'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/webhooks/deliveries/:id/replay',
+      operationId: 'replayWebhookDelivery',
+      summary: 'Send a delivery again: same body, new X-Delivery-Id and signature',
+      description: "Refused on a paused or switched-off webhook (WEBHOOK_INACTIVE) and for a rule's call (NOT_REPLAYABLE).",
+      tag: 'Webhooks',
+      access: permissions['deliveries.replay'],
+      params: { id: 'Delivery log entry identifier' },
+      answer: { status: 201, description: 'The new delivery, pending', schema: delivery },
+      errors: ['NOT_FOUND', 'WEBHOOK_INACTIVE', 'NOT_REPLAYABLE'],
+      handler: [DeliveriesController, 'replay'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/webhooks',
+      operationId: 'createWebhook',
+      summary: 'Subscribe a URL to events',
+      description:
+        'The signing secret is answered here only. Empty or absent: the gateway draws one. A URL whose host is a ' +
+        'forbidden literal address or localhost is refused; a name is judged at every attempt once resolved.',
+      tag: 'Webhooks',
+      access: permissions['webhooks.change'],
+      body: createWebhookValidator,
+      answer: {
+        status: 201,
+        description: 'The webhook and its signing secret (never returned again)',
+        schema: { type: 'object', required: ['webhook', 'secret'], properties: { webhook, secret: { type: 'string' } } },
+      },
+      errors: ['NAME_TAKEN'],
+      handler: [WebhooksController, 'store'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/webhooks',
+      operationId: 'listWebhooks',
+      summary: 'Webhooks, newest first',
+      tag: 'Webhooks',
+      access: permissions['webhooks.read'],
+      query: pageQueryValidator,
+      answer: { status: 200, description: 'A page of webhooks', schema: pageOf(webhook) },
+      handler: [WebhooksController, 'index'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/webhooks/:id',
+      operationId: 'getWebhook',
+      summary: 'One webhook',
+      tag: 'Webhooks',
+      access: permissions['webhooks.read'],
+      params: { id: 'Webhook identifier' },
+      answer: { status: 200, description: 'The webhook', schema: webhook },
+      errors: ['NOT_FOUND'],
+      handler: [WebhooksController, 'show'],
+    },
+    {
+      method: 'PATCH',
+      path: '/api/v1/webhooks/:id',
+      operationId: 'updateWebhook',
+      summary: 'Change, pause or turn back on a webhook',
+      description:
+        '`active: false` pauses it: waiting deliveries are dropped and events during the pause are not kept. ' +
+        '`active: true` turns it back on with consecutiveFailures at 0. A non-empty secret replaces the current ' +
+        'one from the next call, retries included; an empty one keeps it.',
+      tag: 'Webhooks',
+      access: permissions['webhooks.change'],
+      params: { id: 'Webhook identifier' },
+      body: updateWebhookValidator,
+      answer: { status: 200, description: 'The webhook', schema: webhook },
+      errors: ['NOT_FOUND', 'NAME_TAKEN'],
+      handler: [WebhooksController, 'update'],
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/webhooks/:id',
+      operationId: 'deleteWebhook',
+      summary: 'Delete a webhook and its delivery log',
+      tag: 'Webhooks',
+      access: permissions['webhooks.change'],
+      params: { id: 'Webhook identifier' },
+      answer: { status: 204, description: 'Deleted' },
+      errors: ['NOT_FOUND'],
+      handler: [WebhooksController, 'destroy'],
+    },
+  ])
+}

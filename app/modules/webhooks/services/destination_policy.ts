@@ -1,0 +1,99 @@
+import ipaddr from 'ipaddr.js'
+
+/** The detail a refused destination leaves in the delivery log (spec, Errors). */
+export const DESTINATION_REFUSED = 'destination address is not allowed'
+
+export type DestinationVerdict = { allowed: true } | { allowed: false; reason: string }
+
+/** Ranges reached only on the operator's own networks (spec, Destination rules: "Yes by default"). */
+const PRIVATE_RANGES = new Set(['private', 'carrierGradeNat', 'uniqueLocal', 'deprecatedSiteLocal'])
+
+/** Cloud metadata services outside the link-local range (AWS's IPv6 endpoint). */
+const METADATA_ADDRESSES = [ipaddr.parse('fd00:ec2::254')]
+
+/**
+ * Which addresses a webhook may connect to (spec, Destination rules for webhook URLs): public
+ * addresses yes; private ranges unless GATEWAY_WEBHOOKS_ALLOW_PRIVATE_NETWORKS=false; the
+ * machine itself, unspecified, link-local and cloud metadata never. Anything that is neither
+ * public unicast nor private (multicast, broadcast, reserved, documentation ranges) is refused
+ * too: an allow-list, so a range nobody thought of is closed rather than open.
+ *
+ * Judged on the address actually connected to (the HTTP client calls `judgeAddress` on every
+ * resolved address at connect time), and on literal hosts in any notation.
+ */
+export class DestinationPolicy {
+  constructor(readonly options: { allowPrivateNetworks: boolean }) {}
+
+  judgeAddress(text: string): DestinationVerdict {
+    let address: ipaddr.IPv4 | ipaddr.IPv6
+    try {
+      address = ipaddr.parse(text.replace(/^\[|\]$/g, '').replace(/%.*$/, ''))
+    } catch {
+      return { allowed: false, reason: 'not an IP address' }
+    }
+    return this.#judge(address)
+  }
+
+  /**
+   * A URL's host before any lookup: a literal address is judged now (the socket's lookup hook
+   * never sees one), `localhost` and its subdomains are the machine itself; any other name is
+   * judged once resolved, at every attempt.
+   */
+  judgeHost(hostname: string): DestinationVerdict | 'resolve' {
+    const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase()
+    if (host === 'localhost' || host.endsWith('.localhost')) return { allowed: false, reason: 'loopback' }
+    if (ipaddr.isValid(host)) return this.judgeAddress(host)
+    return 'resolve'
+  }
+
+  #judge(address: ipaddr.IPv4 | ipaddr.IPv6): DestinationVerdict {
+    if (address.kind() === 'ipv6') {
+      const v6 = address as ipaddr.IPv6
+      if (METADATA_ADDRESSES.some((metadata) => metadata.toNormalizedString() === v6.toNormalizedString())) {
+        return { allowed: false, reason: 'cloud metadata' }
+      }
+      // An IPv4 address wrapped in IPv6 (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4) is
+      // the IPv4 address it carries.
+      const embedded = embeddedIPv4(v6)
+      if (embedded) return this.#judge(embedded)
+      // IPv4-compatible addresses (::a.b.c.d) are deprecated and never routed.
+      const range = v6.range()
+      if (range !== 'unspecified' && range !== 'loopback' && v6.parts.slice(0, 6).every((part) => part === 0)) {
+        return { allowed: false, reason: 'IPv4-compatible' }
+      }
+    }
+    const range = address.range()
+    if (range === 'unicast') return { allowed: true }
+    if (PRIVATE_RANGES.has(range)) {
+      return this.options.allowPrivateNetworks ? { allowed: true } : { allowed: false, reason: 'private network' }
+    }
+    return { allowed: false, reason: range }
+  }
+}
+
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const range = address.range()
+  const parts = address.parts
+  if (range === 'ipv4Mapped' || range === 'rfc6052' || range === 'rfc6145') {
+    return ipaddr.fromByteArray([parts[6] >> 8, parts[6] & 0xff, parts[7] >> 8, parts[7] & 0xff]) as ipaddr.IPv4
+  }
+  if (range === '6to4') {
+    return ipaddr.fromByteArray([parts[1] >> 8, parts[1] & 0xff, parts[2] >> 8, parts[2] & 0xff]) as ipaddr.IPv4
+  }
+  return null
+}
+
+/** A policy that also admits the machine itself: for tests and benchmarks with local receivers only. */
+export class LoopbackAllowingPolicy extends DestinationPolicy {
+  judgeAddress(text: string): DestinationVerdict {
+    const host = text.replace(/^\[|\]$/g, '')
+    if (ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback') return { allowed: true }
+    return super.judgeAddress(text)
+  }
+
+  judgeHost(hostname: string): DestinationVerdict | 'resolve' {
+    const host = hostname.replace(/^\[|\]$/g, '')
+    if (ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback') return { allowed: true }
+    return super.judgeHost(hostname)
+  }
+}

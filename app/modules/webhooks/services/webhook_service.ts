@@ -1,0 +1,148 @@
+import { inject } from '@adonisjs/core'
+import { Clock } from '#core/time/clock'
+import { Secrets } from '#core/secrets/secrets'
+import { ApiError } from '#core/http/api_error'
+import { ActivityLog } from '#core/activity/activity_log'
+import { dateTimeOf, toIso } from '#core/database/utc_date_time'
+import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import type { PublicEventName } from '#core/events/public_events'
+import Webhook, { type CustomHeader, type WebhookMethod } from '#modules/webhooks/models/webhook'
+import { drawSecret } from '#modules/webhooks/services/call_signature'
+import { DestinationPolicy, DESTINATION_REFUSED } from '#modules/webhooks/services/destination_policy'
+import { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
+import { DeliveryWorker, DROPPED_PAUSED } from '#modules/webhooks/services/delivery_worker'
+
+export interface WebhookFields {
+  name?: string
+  url?: string
+  method?: string
+  events?: string[]
+  headers?: CustomHeader[]
+  secret?: string | null
+  active?: boolean
+}
+
+/** Spec, Limits > Webhooks: a secret given by the operator. */
+const SECRET_LENGTH = { min: 16, max: 200 }
+
+/** Webhook subscriptions: creating, reading, changing, pausing, deleting (spec, Webhook state). */
+@inject()
+export class WebhookService {
+  constructor(
+    private clock: Clock,
+    private secrets: Secrets,
+    private policy: DestinationPolicy,
+    private subscriptions: WebhookSubscriptions,
+    private worker: DeliveryWorker,
+    private activity: ActivityLog
+  ) {}
+
+  /** The secret is answered here only; it is stored sealed with the master key. */
+  async create(fields: WebhookFields & { name: string; url: string; events: string[] }) {
+    await this.#assertNameFree(fields.name)
+    this.#assertDestination(fields.url)
+    const secret = fields.secret ? this.#checkedSecret(fields.secret) : drawSecret()
+    const now = dateTimeOf(this.clock.now())
+    const webhook = await Webhook.create({
+      name: fields.name,
+      nameKey: fields.name.toLowerCase(),
+      url: fields.url,
+      method: (fields.method ?? 'POST') as WebhookMethod,
+      events: fields.events as PublicEventName[],
+      headers: fields.headers ?? [],
+      secretSealed: this.secrets.seal(secret),
+      active: fields.active ?? true,
+      consecutiveFailures: 0,
+      disabledAt: null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    this.subscriptions.invalidate()
+    await this.activity.info('webhooks', `Webhook "${webhook.name}" was created`, { webhookId: String(webhook.id) })
+    return { webhook: webhook.toResource(), secret }
+  }
+
+  /** Newest first, in pages like every list. */
+  async list(page: PageRequest) {
+    const result = await keysetPage(Webhook.query(), page, 'created_at', (row) => toIso(row.createdAt))
+    return { data: result.data.map((webhook) => webhook.toResource()), nextCursor: result.nextCursor }
+  }
+
+  async find(id: number): Promise<Webhook> {
+    const webhook = await Webhook.find(id)
+    if (!webhook) throw ApiError.notFound('Webhook')
+    return webhook
+  }
+
+  /**
+   * A partial change. `active: false` pauses (waiting deliveries dropped); `active: true` turns
+   * it back on with the failure counter at 0; a non-empty secret replaces the current one for
+   * every call from now on, retries included; an empty one keeps it.
+   */
+  async update(id: number, fields: WebhookFields) {
+    const webhook = await this.find(id)
+    if (fields.name !== undefined && fields.name.toLowerCase() !== webhook.nameKey) await this.#assertNameFree(fields.name)
+    if (fields.url !== undefined) this.#assertDestination(fields.url)
+    const secret = fields.secret ? this.#checkedSecret(fields.secret) : null
+
+    const wasActive = webhook.active
+    if (fields.name !== undefined) {
+      webhook.name = fields.name
+      webhook.nameKey = fields.name.toLowerCase()
+    }
+    if (fields.url !== undefined) webhook.url = fields.url
+    if (fields.method !== undefined) webhook.method = fields.method as WebhookMethod
+    if (fields.events !== undefined) webhook.events = fields.events as PublicEventName[]
+    if (fields.headers !== undefined) webhook.headers = fields.headers
+    if (secret) webhook.secretSealed = this.secrets.seal(secret)
+    if (fields.active === true && (!wasActive || webhook.disabledAt)) {
+      webhook.active = true
+      webhook.consecutiveFailures = 0
+      webhook.disabledAt = null
+    } else if (fields.active === false) {
+      webhook.active = false
+    }
+    webhook.updatedAt = dateTimeOf(this.clock.now())
+    await webhook.save()
+    this.subscriptions.invalidate()
+
+    if (wasActive && !webhook.active) {
+      await this.worker.dropWaiting(webhook.id, DROPPED_PAUSED)
+      await this.activity.info('webhooks', `Webhook "${webhook.name}" was paused`, { webhookId: String(webhook.id) })
+    } else if (!wasActive && webhook.active) {
+      await this.activity.info('webhooks', `Webhook "${webhook.name}" was turned back on`, { webhookId: String(webhook.id) })
+    }
+    return webhook.toResource()
+  }
+
+  /** Deletes the webhook and its delivery log (the rows cascade). */
+  async delete(id: number): Promise<void> {
+    const webhook = await this.find(id)
+    await webhook.delete()
+    this.subscriptions.invalidate()
+    await this.activity.info('webhooks', `Webhook "${webhook.name}" was deleted`, { webhookId: String(webhook.id) })
+  }
+
+  async #assertNameFree(name: string) {
+    const taken = await Webhook.query().where('name_key', name.toLowerCase()).first()
+    if (taken) throw new ApiError('NAME_TAKEN', 'Another webhook has this name', [{ field: 'name', rule: 'unique', message: 'Another webhook has this name' }])
+  }
+
+  #checkedSecret(secret: string): string {
+    if (secret.length < SECRET_LENGTH.min || secret.length > SECRET_LENGTH.max) {
+      throw ApiError.validation('secret', 'length', `The secret must be ${SECRET_LENGTH.min} to ${SECRET_LENGTH.max} characters`)
+    }
+    return secret
+  }
+
+  /**
+   * A literal address or `localhost` is judged when the webhook is saved; a name is judged at
+   * every attempt, on the addresses it resolves to then.
+   */
+  #assertDestination(url: string) {
+    const verdict = this.policy.judgeHost(new URL(url).hostname)
+    if (verdict !== 'resolve' && !verdict.allowed) {
+      throw ApiError.validation('url', 'destination', `The url's ${DESTINATION_REFUSED} (${verdict.reason})`)
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import type { Database } from '@adonisjs/lucid/database'
+import type { PublicEventName } from '#core/events/public_events'
+
+export interface ActiveSubscription {
+  webhookId: number
+  events: ReadonlySet<string>
+}
+
+/**
+ * Which active webhooks listen to which event, kept in memory: every public event asks, and most
+ * events have no subscriber. Reloaded whenever a webhook changes (the webhook service and the
+ * switch-off call `invalidate`), so a change of events applies to the events that follow it.
+ */
+export class WebhookSubscriptions {
+  #loading: Promise<ActiveSubscription[]> | null = null
+
+  constructor(private db: Database) {}
+
+  async activeFor(event: PublicEventName): Promise<number[]> {
+    const all = await (this.#loading ??= this.#load())
+    const ids: number[] = []
+    for (const subscription of all) if (subscription.events.has(event)) ids.push(subscription.webhookId)
+    return ids
+  }
+
+  invalidate(): void {
+    this.#loading = null
+  }
+
+  async #load(): Promise<ActiveSubscription[]> {
+    const loading = this.db.from('webhooks').where('active', 1).select('id', 'events')
+    try {
+      const rows = await loading
+      return rows.map((row) => ({ webhookId: row.id, events: new Set(JSON.parse(row.events) as string[]) }))
+    } catch (error) {
+      this.#loading = null
+      throw error
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import type { ApplicationService } from '@adonisjs/core/types'
+import env from '#start/env'
+import { Clock } from '#core/time/clock'
+import { Secrets } from '#core/secrets/secrets'
+import { JobRunner } from '#core/jobs/job_runner'
+import { ActivityLog } from '#core/activity/activity_log'
+import { RouteRegistry } from '#core/contract/route_registry'
+import { webhookRoutes } from '#modules/webhooks/routes'
+import { DestinationPolicy } from '#modules/webhooks/services/destination_policy'
+import { DeliveryClient } from '#modules/webhooks/services/delivery_client'
+import { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
+import { DeliveryRecorder } from '#modules/webhooks/services/delivery_recorder'
+import { DeliveryWorker } from '#modules/webhooks/services/delivery_worker'
+import { DELIVERY_JOB, deliveryJob } from '#modules/webhooks/jobs/delivery_job'
+import { recordPublicEvents } from '#modules/webhooks/listeners/record_public_events'
+
+/** Webhooks: subscriptions, the delivery engine (record, send, HTTP client under the destination policy). */
+export default class WebhooksProvider {
+  constructor(protected app: ApplicationService) {}
+
+  register() {
+    const { container } = this.app
+    container.singleton(DestinationPolicy, () => {
+      return new DestinationPolicy({ allowPrivateNetworks: env.get('GATEWAY_WEBHOOKS_ALLOW_PRIVATE_NETWORKS') ?? true })
+    })
+    container.singleton(WebhookSubscriptions, async (resolver) => new WebhookSubscriptions(await resolver.make('lucid.db')))
+    container.singleton(DeliveryClient, async (resolver) => new DeliveryClient(await resolver.make(DestinationPolicy), await resolver.make(Clock)))
+    container.singleton(DeliveryRecorder, async (resolver) => {
+      return new DeliveryRecorder(
+        await resolver.make('lucid.db'),
+        await resolver.make(Clock),
+        await resolver.make(WebhookSubscriptions),
+        await resolver.make('logger'),
+        () => this.#wakeDeliveries()
+      )
+    })
+    container.singleton(DeliveryWorker, async (resolver) => {
+      return new DeliveryWorker({
+        db: await resolver.make('lucid.db'),
+        clock: await resolver.make(Clock),
+        secrets: await resolver.make(Secrets),
+        client: await resolver.make(DeliveryClient),
+        activity: await resolver.make(ActivityLog),
+        subscriptions: await resolver.make(WebhookSubscriptions),
+        logger: await resolver.make('logger'),
+        wake: (at) => this.#wakeDeliveries(at),
+      })
+    })
+  }
+
+  async start() {
+    const { container } = this.app
+    const registry = await container.make(RouteRegistry)
+    registry.add(webhookRoutes(registry))
+    const runner = await container.make(JobRunner)
+    runner.register(deliveryJob(() => container.make(DeliveryWorker)))
+    recordPublicEvents(await container.make('emitter'), () => container.make(DeliveryRecorder))
+  }
+
+  /** Recorded deliveries are written and calls in flight abandoned before the database closes. */
+  async shutdown() {
+    await (await this.app.container.make(DeliveryRecorder)).flushed()
+    await (await this.app.container.make(DeliveryWorker)).stop()
+  }
+
+  /**
+   * Jobs run with the HTTP server only. The runner is resolved each time so a test can put its
+   * own (on a ManualClock) in the container.
+   */
+  async #wakeDeliveries(at?: Date) {
+    const runner = await this.app.container.make(JobRunner)
+    if (runner.started) runner.wake(DELIVERY_JOB, at)
+  }
+}
