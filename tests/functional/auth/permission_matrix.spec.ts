@@ -92,6 +92,15 @@ const expectedCallers: Record<string, CallerName[]> = {
   'GET /api/v1/devices/:id': readers,
   'PATCH /api/v1/devices/:id': adminOrOperator,
   'DELETE /api/v1/devices/:id': adminOrOperator,
+  // Webhooks: the page and the delivery log are open to every role and to read scope; changes
+  // and replay are admin scope, or an operator or superadmin session (spec, Roles).
+  'GET /api/v1/webhooks': readers,
+  'POST /api/v1/webhooks': adminOrOperator,
+  'GET /api/v1/webhooks/:id': readers,
+  'PATCH /api/v1/webhooks/:id': adminOrOperator,
+  'DELETE /api/v1/webhooks/:id': adminOrOperator,
+  'GET /api/v1/webhooks/deliveries': readers,
+  'POST /api/v1/webhooks/deliveries/:id/replay': adminOrOperator,
 }
 
 test.group('Permission matrix: every route against every scope and role', (group) => {
