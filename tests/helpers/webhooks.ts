@@ -57,11 +57,28 @@ export async function useWebhookEngine(clock: ManualClock, options: { policy?: D
     recorder,
     /** Lets recorded deliveries leave and every attempt due now record its outcome. */
     async settle() {
-      for (let round = 0; round < 4; round++) {
+      for (let round = 0; round < 10_000; round++) {
         await recorder.flushed()
         await clock.advance(0)
         await runner.whenIdle()
         await worker.settled()
+        const due = runner.dueAt(DELIVERY_JOB)
+        if (!worker.inFlight && (due === null || due.getTime() > clock.nowMs())) return
+      }
+      throw new Error('deliveries never settled')
+    },
+    /**
+     * Keeps the engine going without waiting for calls in flight (a receiver may never answer)
+     * until `condition` holds, with a real-time deadline.
+     */
+    async until(condition: () => boolean, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs
+      while (!condition()) {
+        if (Date.now() > deadline) throw new Error('condition not met in time')
+        await recorder.flushed()
+        await clock.advance(0)
+        await runner.whenIdle()
+        await new Promise((resolve) => setTimeout(resolve, 5))
       }
     },
     /** Stops like a gateway that goes down: calls in flight abandoned, rows left as they are. */

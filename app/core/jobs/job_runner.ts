@@ -52,6 +52,11 @@ export class JobRunner {
     }
   }
 
+  /** Whether this runner carries the job (a test's runner carries only the jobs it tests). */
+  has(name: string): boolean {
+    return this.#jobs.has(name)
+  }
+
   get started(): boolean {
     return this.#started
   }

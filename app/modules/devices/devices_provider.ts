@@ -77,6 +77,6 @@ export default class DevicesProvider {
    */
   async #wakeDispatcher(at?: Date) {
     const runner = await this.app.container.make(JobRunner)
-    if (runner.started) runner.wake(DISPATCH_JOB, at)
+    if (runner.started && runner.has(DISPATCH_JOB)) runner.wake(DISPATCH_JOB, at)
   }
 }

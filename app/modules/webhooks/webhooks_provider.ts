@@ -69,6 +69,6 @@ export default class WebhooksProvider {
    */
   async #wakeDeliveries(at?: Date) {
     const runner = await this.app.container.make(JobRunner)
-    if (runner.started) runner.wake(DELIVERY_JOB, at)
+    if (runner.started && runner.has(DELIVERY_JOB)) runner.wake(DELIVERY_JOB, at)
   }
 }
