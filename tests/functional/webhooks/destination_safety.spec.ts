@@ -43,7 +43,7 @@ test.group('Webhook destination safety with the real policy', (group) => {
     }
   })
 
-  test('a name that resolves to the machine itself is caught at connect time: {0}')
+  test('a name that resolves to the machine itself is caught at connect time: {$self}')
     .with(['hooks.example.test', 'v6.example.test'])
     .run(async ({ client, assert }, host) => {
       // Saved fine: a name is judged on what it resolves to when a call leaves.

@@ -1,4 +1,6 @@
 import dns from 'node:dns'
+import http from 'node:http'
+import https from 'node:https'
 import type { LookupFunction } from 'node:net'
 import got, { type Method } from 'got'
 import type { Clock } from '#core/time/clock'
@@ -44,6 +46,12 @@ class RefusedDestination extends Error {
  * limit runs on the clock so tests can move time past it.
  */
 export class DeliveryClient {
+  /**
+   * Connections are kept open between calls to the same receiver: a new TCP (and TLS) handshake
+   * per delivery would cost more than the call. Every new connection is judged at connect time.
+   */
+  readonly #agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) }
+
   constructor(
     private policy: DestinationPolicy,
     private clock: Clock,
@@ -79,6 +87,12 @@ export class DeliveryClient {
     }
   }
 
+  /** Closes the connections kept open (the gateway is stopping). */
+  close(): void {
+    this.#agents.http.destroy()
+    this.#agents.https.destroy()
+  }
+
   #hostOf(url: string): string | null {
     try {
       return new URL(url).hostname
@@ -105,6 +119,7 @@ export class DeliveryClient {
         headers: Object.fromEntries([['user-agent', 'sms-gateway-webhooks'], ...call.headers]),
         body: call.body,
         dnsLookup: this.#lookup,
+        agent: this.#agents,
         followRedirect: false,
         throwHttpErrors: false,
         retry: { limit: 0 },

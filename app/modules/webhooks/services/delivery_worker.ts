@@ -6,7 +6,7 @@ import type { ActivityLog } from '#core/activity/activity_log'
 import { logSafeError } from '#core/logging/redaction'
 import { affectedRows } from '#core/database/affected_rows'
 import { signCall } from '#modules/webhooks/services/call_signature'
-import type { CallOutcome, DeliveryClient } from '#modules/webhooks/services/delivery_client'
+import type { CallOutcome, DeliveryClient, OutgoingCall } from '#modules/webhooks/services/delivery_client'
 import type { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
 import { MAX_ATTEMPTS } from '#modules/webhooks/models/webhook_delivery'
 import type { CustomHeader } from '#modules/webhooks/models/webhook'
@@ -25,10 +25,32 @@ export const CONCURRENCY = { perTarget: 8, total: 64 }
 export const DROPPED_PAUSED = 'dropped: the webhook was paused'
 export const DROPPED_SWITCHED_OFF = 'dropped: the webhook was switched off after repeated failures'
 
+/** A due delivery with what its attempt needs: the webhook's URL, headers and secret as of now. */
 interface DueDelivery {
   id: number
   target_key: string
+  delivery_id: string
+  webhook_id: number | null
+  rule_url: string | null
+  rule_secret_sealed: string | null
+  event: string
+  body: string
+  attempts: number
+  url: string | null
+  method: string | null
+  headers: string | null
+  secret_sealed: string | null
+  active: number | null
 }
+
+interface PendingOutcome {
+  delivery: DueDelivery
+  outcome: CallOutcome
+  at: Date
+}
+
+/** Outcomes per statement: 9 values each, far below SQLite's bound-parameter limit. */
+const OUTCOMES_PER_STATEMENT = 200
 
 /**
  * The part of the delivery engine that sends: each pass starts the due deliveries oldest first,
@@ -42,6 +64,9 @@ export class DeliveryWorker {
   readonly #perTarget = new Map<string, number>()
   /** Aborted when the gateway stops: calls in flight are abandoned, their rows stay pending. */
   #stopping = new AbortController()
+  #outcomes: PendingOutcome[] = []
+  #nextWrite: Promise<void> | null = null
+  #writing: Promise<void> | null = null
 
   constructor(
     private deps: {
@@ -78,6 +103,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.#stopping.abort()
     await this.settled()
+    this.deps.client.close()
   }
 
   async pass(now: Date): Promise<Date | null> {
@@ -88,15 +114,31 @@ export class DeliveryWorker {
       if (free <= 0) break
       const saturated = [...this.#perTarget].filter(([, count]) => count >= CONCURRENCY.perTarget).map(([key]) => key)
       const query = this.deps.db
-        .from('webhook_deliveries')
-        .where('status', 'pending')
-        .where('due_at', '<=', nowIso)
-        .orderBy('due_at')
-        .orderBy('id')
+        .from('webhook_deliveries as d')
+        .leftJoin('webhooks as w', 'w.id', 'd.webhook_id')
+        .where('d.status', 'pending')
+        .where('d.due_at', '<=', nowIso)
+        .orderBy('d.due_at')
+        .orderBy('d.id')
         .limit(free + CONCURRENCY.perTarget)
-        .select('id', 'target_key')
-      if (this.#inFlight.size) query.whereNotIn('id', [...this.#inFlight.keys()])
-      if (saturated.length) query.whereNotIn('target_key', saturated)
+        .select(
+          'd.id',
+          'd.target_key',
+          'd.delivery_id',
+          'd.webhook_id',
+          'd.rule_url',
+          'd.rule_secret_sealed',
+          'd.event',
+          'd.body',
+          'd.attempts',
+          'w.url',
+          'w.method',
+          'w.headers',
+          'w.secret_sealed',
+          'w.active'
+        )
+      if (this.#inFlight.size) query.whereNotIn('d.id', [...this.#inFlight.keys()])
+      if (saturated.length) query.whereNotIn('d.target_key', saturated)
       const due: DueDelivery[] = await query
       let started = 0
       for (const row of due) {
@@ -134,7 +176,7 @@ export class DeliveryWorker {
 
   #start(row: DueDelivery) {
     this.#perTarget.set(row.target_key, (this.#perTarget.get(row.target_key) ?? 0) + 1)
-    const attempt = this.#attempt(row.id)
+    const attempt = this.#attempt(row)
       .catch((error) => this.deps.logger.error({ err: logSafeError(error), delivery: row.id }, 'webhook attempt failed to run'))
       .finally(() => {
         this.#inFlight.delete(row.id)
@@ -146,100 +188,116 @@ export class DeliveryWorker {
     this.#inFlight.set(row.id, { targetKey: row.target_key, attempt })
   }
 
-  async #attempt(id: number): Promise<void> {
-    const { db, clock, secrets, client } = this.deps
-    const row = await db
-      .from('webhook_deliveries as d')
-      .leftJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .where('d.id', id)
-      .select(
-        'd.id',
-        'd.delivery_id',
-        'd.webhook_id',
-        'd.rule_url',
-        'd.rule_secret_sealed',
-        'd.event',
-        'd.body',
-        'd.status',
-        'd.attempts',
-        'w.url',
-        'w.method',
-        'w.headers',
-        'w.secret_sealed',
-        'w.active'
-      )
-      .first()
-    if (!row || row.status !== 'pending') return
+  async #attempt(row: DueDelivery): Promise<void> {
+    const { clock, secrets, client } = this.deps
     const isRuleCall = row.webhook_id === null
     if (!isRuleCall && !row.active) {
-      await this.dropWaiting(row.webhook_id, DROPPED_PAUSED)
+      // Deleted or paused since it was recorded.
+      if (row.url !== null) await this.dropWaiting(row.webhook_id!, DROPPED_PAUSED)
       return
     }
 
     // The webhook's current URL, headers and secret: a secret changed by PATCH applies from the
     // next call, retries included (spec, Webhooks endpoints).
-    const sealed: string = isRuleCall ? row.rule_secret_sealed : row.secret_sealed
-    const secret = secrets.reveal(sealed)
+    const secret = secrets.reveal((isRuleCall ? row.rule_secret_sealed : row.secret_sealed)!)
     let outcome: CallOutcome
     if (!secret.readable) {
       outcome = { ok: false, httpStatus: null, answer: null, error: `secret unreadable: ${secret.reason}`, durationMs: 0 }
     } else {
       const timestamp = Math.floor(clock.nowMs() / 1000)
-      const custom: CustomHeader[] = isRuleCall ? [] : JSON.parse(row.headers)
-      outcome = await client.call({
-        url: isRuleCall ? row.rule_url : row.url,
-        method: isRuleCall ? 'POST' : row.method,
-        headers: [
-          ['content-type', 'application/json; charset=utf-8'],
-          ['x-webhook-event', row.event],
-          ['x-delivery-id', row.delivery_id],
-          ['x-timestamp', String(timestamp)],
-          ['x-signature', signCall(secret.value, timestamp, row.delivery_id, row.body)],
-          ...custom.map((header): [string, string] => [header.name, header.value]),
-        ],
-        body: row.body,
-      }, this.#stopping.signal)
+      const custom: CustomHeader[] = isRuleCall ? [] : JSON.parse(row.headers!)
+      outcome = await client.call(
+        {
+          url: (isRuleCall ? row.rule_url : row.url)!,
+          method: (isRuleCall ? 'POST' : row.method) as OutgoingCall['method'],
+          headers: [
+            ['content-type', 'application/json; charset=utf-8'],
+            ['x-webhook-event', row.event],
+            ['x-delivery-id', row.delivery_id],
+            ['x-timestamp', String(timestamp)],
+            ['x-signature', signCall(secret.value, timestamp, row.delivery_id, row.body)],
+            ...custom.map((header): [string, string] => [header.name, header.value]),
+          ],
+          body: row.body,
+        },
+        this.#stopping.signal
+      )
     }
     if (this.#stopping.signal.aborted) return
-    await this.#recordOutcome(row, outcome)
+    await this.#record({ delivery: row, outcome, at: clock.now() })
   }
 
-  async #recordOutcome(row: { id: number; webhook_id: number | null; attempts: number }, outcome: CallOutcome) {
-    const { db, clock } = this.deps
-    const now = clock.now()
-    const attempts = row.attempts + 1
-    const common = {
-      attempts,
-      http_status: outcome.httpStatus,
-      duration_ms: outcome.durationMs,
-      answer: outcome.answer || null,
-      error: outcome.error,
-      updated_at: now.toISOString(),
-    }
-    const pending = db.from('webhook_deliveries').where('id', row.id).where('status', 'pending')
+  /**
+   * Outcomes that arrive together are stored together: one statement for the rows, one for the
+   * failure counters (the same group commit as the recorder's).
+   */
+  #record(outcome: PendingOutcome): Promise<void> {
+    this.#outcomes.push(outcome)
+    if (this.#nextWrite) return this.#nextWrite
+    const previous = this.#writing ?? Promise.resolve()
+    this.#nextWrite = previous
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => {
+        this.#nextWrite = null
+        const batch = this.#outcomes
+        this.#outcomes = []
+        const writing = this.#write(batch)
+        const tracked = writing.finally(() => {
+          if (this.#writing === tracked) this.#writing = null
+        })
+        this.#writing = tracked
+        return writing
+      })
+    return this.#nextWrite
+  }
 
-    if (outcome.ok) {
-      await pending.update({ ...common, status: 'success', due_at: null, completed_at: now.toISOString() })
-      if (row.webhook_id !== null) {
-        await db.from('webhooks').where('id', row.webhook_id).where('consecutive_failures', '>', 0).update({ consecutive_failures: 0 })
+  async #write(batch: PendingOutcome[]): Promise<void> {
+    const { db } = this.deps
+    const failedWebhooks = [...new Set(batch.filter((entry) => !entry.outcome.ok && entry.delivery.webhook_id !== null).map((entry) => entry.delivery.webhook_id!))]
+    const active = new Set<number>()
+    if (failedWebhooks.length) {
+      for (const row of await db.from('webhooks').whereIn('id', failedWebhooks).where('active', 1).select('id')) active.add(row.id)
+    }
+
+    const givenUp: number[] = []
+    const rows = batch.map(({ delivery, outcome, at }) => {
+      const attempts = delivery.attempts + 1
+      const base = { id: delivery.id, attempts, httpStatus: outcome.httpStatus, durationMs: outcome.durationMs, answer: outcome.answer || null, error: outcome.error }
+      const atIso = at.toISOString()
+      if (outcome.ok) return { ...base, status: 'success', dueAt: null, completedAt: atIso }
+      const webhookActive = delivery.webhook_id === null || active.has(delivery.webhook_id)
+      if (!webhookActive) return { ...base, status: 'failed', dueAt: null, completedAt: atIso, error: outcome.error ?? DROPPED_PAUSED }
+      if (attempts < MAX_ATTEMPTS) {
+        const dueAt = new Date(at.getTime() + RETRY_WAITS_MS[attempts - 1])
+        this.deps.wake(dueAt)
+        return { ...base, status: 'pending', dueAt: dueAt.toISOString(), completedAt: null }
       }
-      return
-    }
+      if (delivery.webhook_id !== null) givenUp.push(delivery.webhook_id)
+      return { ...base, status: 'failed', dueAt: null, completedAt: atIso }
+    })
 
-    const webhookActive =
-      row.webhook_id === null || Boolean((await db.from('webhooks').where('id', row.webhook_id).select('active').first())?.active)
-    if (attempts < MAX_ATTEMPTS && webhookActive) {
-      const dueAt = new Date(now.getTime() + RETRY_WAITS_MS[attempts - 1])
-      await pending.update({ ...common, status: 'pending', due_at: dueAt.toISOString() })
-      this.deps.wake(dueAt)
-      return
-    }
-    if (!webhookActive) {
-      await pending.update({ ...common, status: 'failed', due_at: null, completed_at: now.toISOString(), error: outcome.error ?? DROPPED_PAUSED })
-      return
-    }
-    await pending.update({ ...common, status: 'failed', due_at: null, completed_at: now.toISOString() })
-    if (row.webhook_id !== null) await this.#countGivenUp(row.webhook_id)
+    const now = this.deps.clock.now().toISOString()
+    const succeeded = [...new Set(batch.filter((entry) => entry.outcome.ok && entry.delivery.webhook_id !== null).map((entry) => entry.delivery.webhook_id!))]
+    await db.transaction(async (trx) => {
+      for (let start = 0; start < rows.length; start += OUTCOMES_PER_STATEMENT) {
+        const chunk = rows.slice(start, start + OUTCOMES_PER_STATEMENT)
+        await trx.rawQuery(
+          `WITH outcome(id, status, attempts, due_at, http_status, duration_ms, answer, error, completed_at) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')})
+           UPDATE webhook_deliveries SET status = outcome.status, attempts = outcome.attempts, due_at = outcome.due_at,
+             http_status = outcome.http_status, duration_ms = outcome.duration_ms, answer = outcome.answer, error = outcome.error,
+             completed_at = outcome.completed_at, updated_at = ?
+           FROM outcome
+           WHERE webhook_deliveries.id = outcome.id AND webhook_deliveries.status = 'pending'`,
+          [
+            ...chunk.flatMap((row): any[] => [row.id, row.status, row.attempts, row.dueAt, row.httpStatus, row.durationMs, row.answer, row.error, row.completedAt]),
+            now,
+          ]
+        )
+      }
+      // Spec, Webhook state: a success resets the failure counter to 0.
+      if (succeeded.length) await trx.from('webhooks').whereIn('id', succeeded).where('consecutive_failures', '>', 0).update({ consecutive_failures: 0 })
+    })
+    for (const webhookId of givenUp) await this.#countGivenUp(webhookId)
   }
 
   /** Spec, Webhook state: +1 per given-up delivery; at 100 in a row the webhook is switched off. */
