@@ -18,6 +18,7 @@ export default defineConfig({
     () => import('#modules/messages/messages_provider'),
     () => import('#modules/devices/devices_provider'),
     () => import('#modules/webhooks/webhooks_provider'),
+    () => import('#modules/exports/exports_provider'),
   ],
 
   preloads: [() => import('#start/kernel'), () => import('#start/routes')],

@@ -43,6 +43,7 @@ export async function startGateway({ dataDir } = {}) {
   return {
     base,
     dataDir: folder,
+    pid: child.pid,
     async stop({ keepData = false } = {}) {
       child.kill('SIGTERM')
       await new Promise((resolve) => child.once('exit', resolve))

@@ -75,7 +75,14 @@ function responsesOf(contract: RouteContract, registry: RouteRegistry): Record<s
     [answer.status]: {
       description: answer.description,
       headers: requestIdHeader,
-      ...(answer.schema ? { content: { [answer.contentType ?? 'application/json']: { schema: answer.schema } } } : {}),
+      ...(answer.schema
+        ? {
+            content: {
+              [answer.contentType ?? 'application/json']: { schema: answer.schema },
+              ...Object.fromEntries(Object.entries(answer.alternatives ?? {}).map(([type, schema]) => [type, { schema }])),
+            },
+          }
+        : {}),
     },
   }
   const byStatus = new Map<number, ApiErrorKind[]>()

@@ -13,6 +13,8 @@ export interface RouteAnswer {
   schema?: JsonSchema
   /** Defaults to application/json. */
   contentType?: string
+  /** Other media types the same answer may take (an export as CSV or JSON), with their schemas. */
+  alternatives?: Record<string, JsonSchema>
 }
 
 /**

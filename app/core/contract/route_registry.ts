@@ -73,7 +73,7 @@ export class RouteRegistry {
    * unknown caller never makes the gateway parse a body (ARCHITECTURE.md, data flow of a send).
    */
   mount(router: Router, resolveGuard: () => Promise<AccessGuard>, bodyParser: any): void {
-    for (const contract of this.#contracts) {
+    for (const contract of [...this.#contracts].sort(byPathSpecificity)) {
       const route = router.route(contract.path, [contract.method], contract.handler as any)
       route.as(contract.operationId)
       route.use([...this.#beforeAccess])
@@ -88,4 +88,15 @@ export class RouteRegistry {
       route.use([requireJsonBody, bodyParser])
     }
   }
+}
+
+/**
+ * The router takes the first pattern that matches, so a literal segment must be registered
+ * before a parameter in the same place (`/contacts/export` before `/contacts/:id`), whichever
+ * module added it first. Paths sort with every parameter after every literal.
+ */
+function byPathSpecificity(a: RouteContract, b: RouteContract): number {
+  const key = (path: string) => path.replace(/:[^/]+/g, '\uffff')
+  const [left, right] = [key(a.path), key(b.path)]
+  return left < right ? -1 : left > right ? 1 : 0
 }

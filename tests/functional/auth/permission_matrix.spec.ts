@@ -101,6 +101,13 @@ const expectedCallers: Record<string, CallerName[]> = {
   'DELETE /api/v1/webhooks/:id': adminOrOperator,
   'GET /api/v1/webhooks/deliveries': readers,
   'POST /api/v1/webhooks/deliveries/:id/replay': adminOrOperator,
+  // Exports: admin scope, and every dashboard role; the database export (accounts inside) is
+  // the superadmin's only (spec, Backups, restore and export).
+  'GET /api/v1/export/messages': ['key:admin', 'session:readonly', 'session:operator', 'session:superadmin'],
+  'GET /api/v1/export/contacts': ['key:admin', 'session:readonly', 'session:operator', 'session:superadmin'],
+  'GET /api/v1/contacts/export': ['key:admin', 'session:readonly', 'session:operator', 'session:superadmin'],
+  'GET /api/v1/export/conversations': ['key:admin', 'session:readonly', 'session:operator', 'session:superadmin'],
+  'GET /api/v1/export/database': adminOrSuperadmin,
 }
 
 test.group('Permission matrix: every route against every scope and role', (group) => {

@@ -1,0 +1,53 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import { Clock } from '#core/time/clock'
+import { exportColumns, exportRows, type ExportDataset } from '#modules/messages/services/export_rows'
+import { csvStream, jsonStream } from '#modules/exports/services/export_formats'
+import { freshDatabaseCopy } from '#modules/exports/services/database_export'
+import { exportQueryValidator } from '#modules/exports/validators/export_validators'
+
+/** Streamed downloads: rows leave as they are read, so memory stays flat whatever the size. */
+@inject()
+export default class ExportsController {
+  constructor(private clock: Clock) {}
+
+  messages(ctx: HttpContext) {
+    return this.#export(ctx, 'messages')
+  }
+
+  contacts(ctx: HttpContext) {
+    return this.#export(ctx, 'contacts')
+  }
+
+  conversations(ctx: HttpContext) {
+    return this.#export(ctx, 'conversations')
+  }
+
+  async database({ response }: HttpContext) {
+    const copy = await freshDatabaseCopy()
+    const { size } = await stat(copy.file)
+    const stream = createReadStream(copy.file)
+    // Removed whether the download ends, fails or the client goes away.
+    stream.once('close', () => void copy.remove())
+    response.header('content-type', 'application/vnd.sqlite3')
+    response.header('content-length', String(size))
+    response.header('content-disposition', `attachment; filename="gateway-${this.#stamp()}.db"`)
+    response.stream(stream)
+  }
+
+  /** File names carry the time of the export: `messages-20261121-093000.csv`. */
+  #stamp() {
+    return this.clock.now().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')
+  }
+
+  async #export({ request, response }: HttpContext, dataset: ExportDataset) {
+    const { format = 'csv' } = await request.validateUsing(exportQueryValidator, { data: request.qs() })
+    const rows = exportRows(dataset)
+    response.header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+    response.header('content-disposition', `attachment; filename="${dataset}-${this.#stamp()}.${format}"`)
+    response.stream(format === 'csv' ? csvStream(exportColumns[dataset], rows) : jsonStream(rows))
+  }
+}
+

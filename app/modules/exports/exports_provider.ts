@@ -1,0 +1,13 @@
+import type { ApplicationService } from '@adonisjs/core/types'
+import { RouteRegistry } from '#core/contract/route_registry'
+import { exportRoutes } from '#modules/exports/routes'
+
+/** Exports: CSV/JSON streams of messages, contacts and conversations; the database export. */
+export default class ExportsProvider {
+  constructor(protected app: ApplicationService) {}
+
+  async start() {
+    const registry = await this.app.container.make(RouteRegistry)
+    registry.add(exportRoutes(registry))
+  }
+}

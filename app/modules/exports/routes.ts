@@ -1,0 +1,60 @@
+import { permissions } from '#core/http/permissions'
+import { defineRoutes, type RouteContract } from '#core/contract/route_contract'
+import type { RouteRegistry } from '#core/contract/route_registry'
+import { exportColumns, type ExportDataset } from '#modules/messages/services/export_rows'
+import { exportQueryValidator } from '#modules/exports/validators/export_validators'
+
+const ExportsController = () => import('#modules/exports/controllers/exports_controller')
+
+/** Bulk exports (CSV or JSON) and the database export. They keep working while the license is withdrawn. */
+export function exportRoutes(registry: RouteRegistry) {
+  registry.describeTag('Exports', 'Messages, contacts and conversations as CSV or JSON; the whole database as a SQLite file')
+
+  const dataExport = (dataset: ExportDataset, path: string, operationId: string): RouteContract => ({
+    method: 'GET',
+    path,
+    operationId,
+    summary: `Export every ${dataset.replace(/s$/, '')}, oldest first`,
+    description:
+      `Columns in this order: ${exportColumns[dataset].join(', ')}. Streamed as it is read. An empty export is the ` +
+      'header line (CSV) or `[]` (JSON); a missing value or date is an empty field (null in JSON); in CSV booleans are ' +
+      'true/false and tags are joined by `;`.' +
+      (dataset === 'conversations' ? ' Conversations carry no message text.' : ''),
+    tag: 'Exports',
+    access: permissions['exports.data'],
+    query: exportQueryValidator,
+    answer: {
+      status: 200,
+      description: `The ${dataset}: CSV (default) or a JSON array (format=json)`,
+      contentType: 'text/csv',
+      schema: { type: 'string', description: `CSV with the header line ${exportColumns[dataset].join(',')}` },
+      alternatives: {
+        'application/json': {
+          type: 'array',
+          items: { type: 'object', properties: Object.fromEntries(exportColumns[dataset].map((column) => [column, {}])) },
+        },
+      },
+    },
+    handler: [ExportsController, dataset],
+  })
+
+  return defineRoutes([
+    dataExport('messages', '/api/v1/export/messages', 'exportMessages'),
+    dataExport('contacts', '/api/v1/export/contacts', 'exportContacts'),
+    dataExport('contacts', '/api/v1/contacts/export', 'exportContactsFromContacts'),
+    dataExport('conversations', '/api/v1/export/conversations', 'exportConversations'),
+    {
+      method: 'GET',
+      path: '/api/v1/export/database',
+      operationId: 'exportDatabase',
+      summary: 'A fresh consistent copy of the whole database, accounts included',
+      description:
+        'Taken while the gateway keeps serving (VACUUM INTO on a read-only connection), streamed, and its temporary ' +
+        'file removed afterwards. Needs temporary space of about the database size in the data folder.',
+      tag: 'Exports',
+      access: permissions['exports.database'],
+      answer: { status: 200, description: 'The SQLite database file', contentType: 'application/vnd.sqlite3', schema: { type: 'string', format: 'binary' } },
+      handler: [ExportsController, 'database'],
+    },
+  ])
+}
