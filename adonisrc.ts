@@ -19,6 +19,7 @@ export default defineConfig({
     () => import('#modules/devices/devices_provider'),
     () => import('#modules/webhooks/webhooks_provider'),
     () => import('#modules/exports/exports_provider'),
+    () => import('#modules/backups/backups_provider'),
   ],
 
   preloads: [() => import('#start/kernel'), () => import('#start/routes')],

@@ -108,6 +108,11 @@ const expectedCallers: Record<string, CallerName[]> = {
   'GET /api/v1/contacts/export': ['key:admin', 'session:readonly', 'session:operator', 'session:superadmin'],
   'GET /api/v1/export/conversations': ['key:admin', 'session:readonly', 'session:operator', 'session:superadmin'],
   'GET /api/v1/export/database': adminOrSuperadmin,
+  // Backups hold the accounts: admin scope or a superadmin session.
+  'POST /api/v1/backups': adminOrSuperadmin,
+  'GET /api/v1/backups': adminOrSuperadmin,
+  'GET /api/v1/backups/attempts': adminOrSuperadmin,
+  'GET /api/v1/backups/:name/download': adminOrSuperadmin,
 }
 
 test.group('Permission matrix: every route against every scope and role', (group) => {

@@ -1,0 +1,49 @@
+import type { ApplicationService } from '@adonisjs/core/types'
+import { Clock } from '#core/time/clock'
+import { ActivityLog } from '#core/activity/activity_log'
+import { SettingsStore } from '#core/settings/settings_store'
+import { DataFolder } from '#core/data_folder/data_folder'
+import { RouteRegistry } from '#core/contract/route_registry'
+import { backupRoutes } from '#modules/backups/routes'
+import { BackupEngine } from '#modules/backups/services/backup_engine'
+import { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
+import { BackupAlerts } from '#modules/backups/services/backup_alerts'
+import { SendMessages } from '#modules/messages/services/send_messages'
+
+/** Backups: the engine, the files of backups/, the failure alert. */
+export default class BackupsProvider {
+  constructor(protected app: ApplicationService) {}
+
+  register() {
+    const { container } = this.app
+    container.singleton(BackupCatalogue, async (resolver) => new BackupCatalogue(await resolver.make('lucid.db'), DataFolder.current().backupsDir))
+    container.singleton(BackupAlerts, async (resolver) => {
+      return new BackupAlerts(() => container.make(SettingsStore), () => container.make(SendMessages), await resolver.make('logger'))
+    })
+    container.singleton(BackupEngine, async (resolver) => {
+      const catalogue = await resolver.make(BackupCatalogue)
+      const alerts = await resolver.make(BackupAlerts)
+      const emitter = await resolver.make('emitter')
+      return new BackupEngine({
+        db: await resolver.make('lucid.db'),
+        clock: await resolver.make(Clock),
+        logger: await resolver.make('logger'),
+        activity: await resolver.make(ActivityLog),
+        databaseFile: DataFolder.current().databaseFile,
+        backupsDir: DataFolder.current().backupsDir,
+        migrationsDir: this.app.migrationsPath(),
+        emit: (event, payload) => emitter.emit(event, payload),
+        afterSuccess: async () => {
+          const { retention } = await (await container.make(SettingsStore)).get('backup')
+          await catalogue.applyRetention(retention)
+        },
+        alert: (attempt) => alerts.backupFailed(attempt),
+      })
+    })
+  }
+
+  async start() {
+    const registry = await this.app.container.make(RouteRegistry)
+    registry.add(backupRoutes(registry))
+  }
+}

@@ -1,0 +1,37 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import type { HttpContext } from '@adonisjs/core/http'
+import app from '@adonisjs/core/services/app'
+import { ApiError } from '#core/http/api_error'
+import { pageQueryValidator } from '#core/pagination/keyset_page'
+import { BackupEngine } from '#modules/backups/services/backup_engine'
+import { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
+import { listAttempts } from '#modules/backups/services/backup_attempts'
+import { backupNameParam } from '#modules/backups/services/backup_names'
+
+export default class BackupsController {
+  /** 201 with the attempt; 503 BACKUP_FAILED (the attempt in details) when it failed. */
+  async store({ response }: HttpContext) {
+    const attempt = await (await app.container.make(BackupEngine)).run('manual')
+    if (attempt.outcome === 'failed') throw new ApiError('BACKUP_FAILED', `The backup failed: ${attempt.reason}`, { attempt })
+    return response.created(attempt)
+  }
+
+  async index() {
+    return { data: await (await app.container.make(BackupCatalogue)).list(), nextCursor: null }
+  }
+
+  async attempts({ request }: HttpContext) {
+    return listAttempts(await request.validateUsing(pageQueryValidator, { data: request.qs() }))
+  }
+
+  async download({ params, response }: HttpContext) {
+    const name = backupNameParam(params.name)
+    const path = await (await app.container.make(BackupCatalogue)).pathOf(name)
+    const { size } = await stat(path)
+    response.header('content-type', 'application/vnd.sqlite3')
+    response.header('content-length', String(size))
+    response.header('content-disposition', `attachment; filename="${name}"`)
+    response.stream(createReadStream(path))
+  }
+}

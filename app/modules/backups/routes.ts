@@ -1,0 +1,90 @@
+import { permissions } from '#core/http/permissions'
+import { defineRoutes } from '#core/contract/route_contract'
+import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
+import type { RouteRegistry } from '#core/contract/route_registry'
+import { pageQueryValidator } from '#core/pagination/keyset_page'
+
+const BackupsController = () => import('#modules/backups/controllers/backups_controller')
+
+/** Backups of the database (docs/operations.md). */
+export function backupRoutes(registry: RouteRegistry) {
+  registry.describeTag('Backups', 'Consistent copies of the database in backups/: taking, listing, downloading (docs/operations.md)')
+  const attempt = registry.addSchema('BackupAttempt', {
+    type: 'object',
+    required: ['id', 'name', 'origin', 'outcome', 'reason', 'size', 'startedAt', 'finishedAt'],
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string', description: 'The file written (deleted again when the attempt failed)' },
+      origin: { enum: ['scheduled', 'manual'] },
+      outcome: { enum: ['success', 'failed'] },
+      reason: { type: ['string', 'null'], description: 'Short reason of a failure' },
+      size: { type: ['integer', 'null'], description: 'Bytes, on success' },
+      startedAt: isoDateTimeSchema,
+      finishedAt: isoDateTimeSchema,
+    },
+  })
+  const backup = registry.addSchema('BackupFile', {
+    type: 'object',
+    required: ['name', 'origin', 'journalled', 'size', 'createdAt'],
+    properties: {
+      name: { type: 'string' },
+      origin: { enum: ['Scheduled', 'Manual', 'Imported'] },
+      journalled: { type: 'boolean', description: 'False for a file placed in backups/ by hand (Imported)' },
+      size: { type: 'integer' },
+      createdAt: isoDateTimeSchema,
+    },
+  })
+  const nameParam = { name: 'Backup file name: ends in .db, starts with a letter or digit; letters, digits, dots, dashes, underscores' }
+
+  return defineRoutes([
+    {
+      method: 'POST',
+      path: '/api/v1/backups',
+      operationId: 'createBackup',
+      summary: 'Take a backup now',
+      description:
+        'A consistent copy of the live database, read back and verified, flushed to disk, then renamed into backups/. ' +
+        'One backup at a time: a request during another waits for it. A failure answers 503 BACKUP_FAILED with the ' +
+        'attempt in details, emits backup.failed and sends the Backup failed alert. Does not shift the schedule.',
+      tag: 'Backups',
+      access: permissions['backups.change'],
+      answer: { status: 201, description: 'The successful attempt', schema: attempt },
+      errors: ['BACKUP_FAILED'],
+      handler: [BackupsController, 'store'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/backups',
+      operationId: 'listBackups',
+      summary: 'Available backups, newest first',
+      tag: 'Backups',
+      access: permissions['backups.read'],
+      answer: { status: 200, description: 'Every backup file (nextCursor is always null)', schema: pageOf(backup) },
+      handler: [BackupsController, 'index'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/backups/attempts',
+      operationId: 'listBackupAttempts',
+      summary: 'Every backup attempt, failures included, newest first',
+      tag: 'Backups',
+      access: permissions['backups.read'],
+      query: pageQueryValidator,
+      answer: { status: 200, description: 'A page of attempts', schema: pageOf(attempt) },
+      handler: [BackupsController, 'attempts'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/backups/:name/download',
+      operationId: 'downloadBackup',
+      summary: 'Download a backup file',
+      description: 'Keeps working while the license is withdrawn.',
+      tag: 'Backups',
+      access: permissions['backups.read'],
+      params: nameParam,
+      answer: { status: 200, description: 'The .db file', contentType: 'application/vnd.sqlite3', schema: { type: 'string', format: 'binary' } },
+      errors: ['NOT_FOUND'],
+      handler: [BackupsController, 'download'],
+    },
+  ])
+}

@@ -1,0 +1,75 @@
+import { readdir, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Database } from '@adonisjs/lucid/database'
+import { ApiError } from '#core/http/api_error'
+import { isBackupName } from '#modules/backups/services/backup_names'
+
+export interface BackupFile {
+  name: string
+  /** Spec, Backup resources: Scheduled, Manual or Imported. */
+  origin: 'Scheduled' | 'Manual' | 'Imported'
+  /** False for a file the gateway did not write (placed in backups/ by hand). */
+  journalled: boolean
+  size: number
+  createdAt: string
+}
+
+/**
+ * The files of backups/: every `.db` file whose name follows the spec's rule, written by the
+ * gateway (journalled in backup_attempts) or placed there by hand (Imported). Retention counts
+ * them all.
+ */
+export class BackupCatalogue {
+  constructor(
+    private db: Database,
+    private backupsDir: string
+  ) {}
+
+  /** Newest first. */
+  async list(): Promise<BackupFile[]> {
+    let names: string[]
+    try {
+      names = (await readdir(this.backupsDir)).filter(isBackupName)
+    } catch {
+      return []
+    }
+    const journal = new Map<string, { origin: string; finished_at: string }>()
+    if (names.length) {
+      const rows = await this.db.from('backup_attempts').where('outcome', 'success').whereIn('name', names).select('name', 'origin', 'finished_at')
+      for (const row of rows) journal.set(row.name, row)
+    }
+    const files: BackupFile[] = []
+    for (const name of names) {
+      const info = await stat(join(this.backupsDir, name)).catch(() => null)
+      if (!info?.isFile()) continue
+      const entry = journal.get(name)
+      files.push({
+        name,
+        origin: entry ? (entry.origin === 'scheduled' ? 'Scheduled' : 'Manual') : 'Imported',
+        journalled: Boolean(entry),
+        size: info.size,
+        createdAt: entry ? entry.finished_at : info.mtime.toISOString(),
+      })
+    }
+    return files.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.name < b.name ? 1 : -1))
+  }
+
+  /** The path of a listed backup; 404 for any other name. */
+  async pathOf(name: string): Promise<string> {
+    if (!isBackupName(name)) throw ApiError.notFound('Backup')
+    const path = join(this.backupsDir, name)
+    const info = await stat(path).catch(() => null)
+    if (!info?.isFile()) throw ApiError.notFound('Backup')
+    return path
+  }
+
+  /**
+   * Spec, Automatic backup rules: after a successful backup the oldest copies beyond the count
+   * are deleted, automatic, manual and imported together. Returns the names deleted.
+   */
+  async applyRetention(keep: number): Promise<string[]> {
+    const surplus = (await this.list()).slice(keep)
+    for (const file of surplus) await rm(join(this.backupsDir, file.name), { force: true })
+    return surplus.map((file) => file.name)
+  }
+}
