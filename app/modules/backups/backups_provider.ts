@@ -9,6 +9,9 @@ import { BackupEngine } from '#modules/backups/services/backup_engine'
 import { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
 import { BackupAlerts } from '#modules/backups/services/backup_alerts'
 import { SendMessages } from '#modules/messages/services/send_messages'
+import { JobRunner } from '#core/jobs/job_runner'
+import { BackupSchedule } from '#modules/backups/services/backup_schedule'
+import { BACKUP_SCHEDULE_JOB, backupScheduleJob } from '#modules/backups/jobs/backup_schedule_job'
 
 /** Backups: the engine, the files of backups/, the failure alert. */
 export default class BackupsProvider {
@@ -19,6 +22,10 @@ export default class BackupsProvider {
     container.singleton(BackupCatalogue, async (resolver) => new BackupCatalogue(await resolver.make('lucid.db'), DataFolder.current().backupsDir))
     container.singleton(BackupAlerts, async (resolver) => {
       return new BackupAlerts(() => container.make(SettingsStore), () => container.make(SendMessages), await resolver.make('logger'))
+    })
+    // Resolved per use: the clock and engine are the container's at that moment (tests swap them).
+    container.bind(BackupSchedule, async (resolver) => {
+      return new BackupSchedule(await resolver.make('lucid.db'), await resolver.make(Clock), () => container.make(SettingsStore), () => container.make(BackupEngine))
     })
     container.singleton(BackupEngine, async (resolver) => {
       const catalogue = await resolver.make(BackupCatalogue)
@@ -43,7 +50,17 @@ export default class BackupsProvider {
   }
 
   async start() {
-    const registry = await this.app.container.make(RouteRegistry)
+    const { container } = this.app
+    const registry = await container.make(RouteRegistry)
     registry.add(backupRoutes(registry))
+    const runner = await container.make(JobRunner)
+    runner.register(backupScheduleJob(() => container.make(BackupSchedule)))
+    // A change of the backup block (or of the time zone) applies at once, not only within a minute.
+    const emitter = await container.make('emitter')
+    emitter.on('settings:changed', async ({ sections }) => {
+      if (!sections.includes('backup') && !sections.includes('sending')) return
+      const current = await container.make(JobRunner)
+      if (current.started && current.has(BACKUP_SCHEDULE_JOB)) current.wake(BACKUP_SCHEDULE_JOB)
+    })
   }
 }

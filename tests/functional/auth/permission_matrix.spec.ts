@@ -112,6 +112,7 @@ const expectedCallers: Record<string, CallerName[]> = {
   'POST /api/v1/backups': adminOrSuperadmin,
   'GET /api/v1/backups': adminOrSuperadmin,
   'GET /api/v1/backups/attempts': adminOrSuperadmin,
+  'GET /api/v1/backups/schedule': adminOrSuperadmin,
   'GET /api/v1/backups/:name/download': adminOrSuperadmin,
 }
 

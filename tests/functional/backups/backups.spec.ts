@@ -63,10 +63,10 @@ test.group('Backups', (group) => {
     await settings.update({ notifications: { adminPhones: ['+33600000001'] } })
     const engine = await app.container.make(BackupEngine)
     app.container.swap(BackupEngine, () =>
-      engine.withSnapshot(async (_source, target) => {
+      engine.with({ snapshot: async (_source, target) => {
         writeFileSync(target, Buffer.alloc(4096, 1))
         throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
-      })
+      } })
     )
     const events: any[] = []
     const listener = (payload: any) => events.push(payload)
@@ -95,7 +95,7 @@ test.group('Backups', (group) => {
 
   test('a copy that does not read back as this product\'s database fails and is deleted', async ({ client, assert }) => {
     const engine = await app.container.make(BackupEngine)
-    app.container.swap(BackupEngine, () => engine.withSnapshot(async (_source, target) => writeFileSync(target, 'SQLite format 3\u0000 but not really')))
+    app.container.swap(BackupEngine, () => engine.with({ snapshot: async (_source, target) => writeFileSync(target, 'SQLite format 3\u0000 but not really') }))
     const response = await backup(client)
     response.assertStatus(503)
     assert.match(response.body().error.details.attempt.reason, /^the copy did not read back: /)
@@ -106,7 +106,7 @@ test.group('Backups', (group) => {
     const settings = await app.container.make(SettingsStore)
     await settings.update({ notifications: { adminPhones: ['+33600000002'], backupFailedAlert: false } })
     const engine = await app.container.make(BackupEngine)
-    app.container.swap(BackupEngine, () => engine.withSnapshot(async () => Promise.reject(Object.assign(new Error('disk'), { code: 'ENOSPC' }))))
+    app.container.swap(BackupEngine, () => engine.with({ snapshot: async () => Promise.reject(Object.assign(new Error('disk'), { code: 'ENOSPC' })) }))
     ;(await backup(client)).assertStatus(503)
     assert.isNull(await db.from('messages').where('phone', '+33600000002').first())
   })
@@ -124,7 +124,7 @@ test.group('Backups', (group) => {
 
     // A failure deletes nothing either.
     const engine = await app.container.make(BackupEngine)
-    app.container.swap(BackupEngine, () => engine.withSnapshot(async () => Promise.reject(new Error('boom'))))
+    app.container.swap(BackupEngine, () => engine.with({ snapshot: async () => Promise.reject(new Error('boom')) }))
     ;(await backup(client)).assertStatus(503)
     assert.lengthOf(await list(client), 2)
     app.container.restore(BackupEngine)

@@ -8,6 +8,7 @@ import { BackupEngine } from '#modules/backups/services/backup_engine'
 import { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
 import { listAttempts } from '#modules/backups/services/backup_attempts'
 import { backupNameParam } from '#modules/backups/services/backup_names'
+import { BackupSchedule } from '#modules/backups/services/backup_schedule'
 
 export default class BackupsController {
   /** 201 with the attempt; 503 BACKUP_FAILED (the attempt in details) when it failed. */
@@ -19,6 +20,10 @@ export default class BackupsController {
 
   async index() {
     return { data: await (await app.container.make(BackupCatalogue)).list(), nextCursor: null }
+  }
+
+  async schedule() {
+    return (await app.container.make(BackupSchedule)).state()
   }
 
   async attempts({ request }: HttpContext) {

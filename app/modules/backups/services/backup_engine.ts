@@ -55,9 +55,9 @@ export class BackupEngine {
 
   constructor(private deps: BackupEngineDeps) {}
 
-  /** The same engine writing its copies with another function (tests: a disk that fills up). */
-  withSnapshot(snapshot: NonNullable<BackupEngineDeps['snapshot']>): BackupEngine {
-    return new BackupEngine({ ...this.deps, snapshot })
+  /** The same engine with some of its parts replaced (tests: a disk that fills up, a manual clock). */
+  with(overrides: Partial<BackupEngineDeps>): BackupEngine {
+    return new BackupEngine({ ...this.deps, ...overrides })
   }
 
   get busy(): boolean {
