@@ -6,10 +6,14 @@ import 'reflect-metadata'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
 import { appImporter, prepareRuntime } from '#core/boot/runtime'
 import { createGatewayServer, upgradeRoutes } from '#core/http/upgrade_routes'
+import { applyPendingRestore } from '#modules/backups/services/restore_swap'
 
 const APP_ROOT = new URL('../', import.meta.url)
 
-prepareRuntime()
+const folder = prepareRuntime()
+// A prepared restore is swapped in first, before anything opens the database; whatever
+// happens, the gateway starts (the backups module logs the outcome once it runs).
+await applyPendingRestore(folder.root).catch((error) => console.error('restore at start failed:', error))
 
 new Ignitor(APP_ROOT, { importer: appImporter(APP_ROOT) })
   .tap((app) => {

@@ -32,6 +32,11 @@ export class DataFolder {
   get masterKeyFile() {
     return join(this.root, 'secret.key')
   }
+  /** At most one prepared restore, applied at the next start (spec, Backup restore lifecycle). */
+  get restoreDir() {
+    return join(this.root, 'restore')
+  }
+
   get backupsDir() {
     return join(this.root, 'backups')
   }

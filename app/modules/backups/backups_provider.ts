@@ -12,6 +12,8 @@ import { SendMessages } from '#modules/messages/services/send_messages'
 import { JobRunner } from '#core/jobs/job_runner'
 import { BackupSchedule } from '#modules/backups/services/backup_schedule'
 import { BACKUP_SCHEDULE_JOB, backupScheduleJob } from '#modules/backups/jobs/backup_schedule_job'
+import { RestorePreparation } from '#modules/backups/services/restore_preparation'
+import { reportRestoreOutcome } from '#modules/backups/services/restore_report'
 
 /** Backups: the engine, the files of backups/, the failure alert. */
 export default class BackupsProvider {
@@ -22,6 +24,10 @@ export default class BackupsProvider {
     container.singleton(BackupCatalogue, async (resolver) => new BackupCatalogue(await resolver.make('lucid.db'), DataFolder.current().backupsDir))
     container.singleton(BackupAlerts, async (resolver) => {
       return new BackupAlerts(() => container.make(SettingsStore), () => container.make(SendMessages), await resolver.make('logger'))
+    })
+    container.bind(RestorePreparation, async (resolver) => {
+      const clock = await resolver.make(Clock)
+      return new RestorePreparation(await resolver.make(BackupCatalogue), DataFolder.current().restoreDir, this.app.migrationsPath(), () => clock.now())
     })
     // Resolved per use: the clock and engine are the container's at that moment (tests swap them).
     container.bind(BackupSchedule, async (resolver) => {
@@ -51,6 +57,7 @@ export default class BackupsProvider {
 
   async start() {
     const { container } = this.app
+    await reportRestoreOutcome(DataFolder.current().restoreDir, await container.make('logger'), await container.make(ActivityLog))
     const registry = await container.make(RouteRegistry)
     registry.add(backupRoutes(registry))
     const runner = await container.make(JobRunner)

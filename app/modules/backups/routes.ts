@@ -74,6 +74,56 @@ export function backupRoutes(registry: RouteRegistry) {
       handler: [BackupsController, 'attempts'],
     },
     {
+      method: 'POST',
+      path: '/api/v1/backups/:name/restore',
+      operationId: 'prepareRestore',
+      summary: 'Check a backup and prepare it to replace the database at the next start',
+      description:
+        'Nothing is replaced now. At the next start, before anything opens the database, the current one is kept as ' +
+        'gateway.db.pre-restore-<timestamp> and the prepared copy takes its place; an older schema is upgraded. ' +
+        'Preparing another replaces the earlier preparation. A failed swap never stops the gateway: it starts on its ' +
+        'existing database and the logs say why.',
+      tag: 'Backups',
+      access: permissions['backups.change'],
+      params: nameParam,
+      answer: {
+        status: 202,
+        description: 'Prepared; restart the gateway to apply it',
+        schema: { type: 'object', required: ['restartRequired'], properties: { restartRequired: { const: true } } },
+      },
+      errors: ['NOT_FOUND', 'BACKUP_UNREADABLE', 'BACKUP_SCHEMA_TOO_RECENT'],
+      handler: [BackupsController, 'prepareRestore'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/backups/restore',
+      operationId: 'getPendingRestore',
+      summary: 'Whether a restore is prepared for the next start',
+      tag: 'Backups',
+      access: permissions['backups.read'],
+      answer: {
+        status: 200,
+        description: '{pending: true, name} or {pending: false}',
+        schema: {
+          oneOf: [
+            { type: 'object', required: ['pending', 'name'], properties: { pending: { const: true }, name: { type: 'string' } } },
+            { type: 'object', required: ['pending'], properties: { pending: { const: false } } },
+          ],
+        },
+      },
+      handler: [BackupsController, 'restoreStatus'],
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/backups/restore',
+      operationId: 'cancelRestore',
+      summary: 'Cancel a prepared restore',
+      tag: 'Backups',
+      access: permissions['backups.change'],
+      answer: { status: 204, description: 'Nothing prepared any more' },
+      handler: [BackupsController, 'cancelRestore'],
+    },
+    {
       method: 'GET',
       path: '/api/v1/backups/schedule',
       operationId: 'getBackupSchedule',

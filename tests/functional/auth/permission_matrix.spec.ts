@@ -113,6 +113,9 @@ const expectedCallers: Record<string, CallerName[]> = {
   'GET /api/v1/backups': adminOrSuperadmin,
   'GET /api/v1/backups/attempts': adminOrSuperadmin,
   'GET /api/v1/backups/schedule': adminOrSuperadmin,
+  'POST /api/v1/backups/:name/restore': adminOrSuperadmin,
+  'GET /api/v1/backups/restore': adminOrSuperadmin,
+  'DELETE /api/v1/backups/restore': adminOrSuperadmin,
   'GET /api/v1/backups/:name/download': adminOrSuperadmin,
 }
 

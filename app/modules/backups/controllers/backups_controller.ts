@@ -9,6 +9,7 @@ import { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
 import { listAttempts } from '#modules/backups/services/backup_attempts'
 import { backupNameParam } from '#modules/backups/services/backup_names'
 import { BackupSchedule } from '#modules/backups/services/backup_schedule'
+import { RestorePreparation } from '#modules/backups/services/restore_preparation'
 
 export default class BackupsController {
   /** 201 with the attempt; 503 BACKUP_FAILED (the attempt in details) when it failed. */
@@ -20,6 +21,21 @@ export default class BackupsController {
 
   async index() {
     return { data: await (await app.container.make(BackupCatalogue)).list(), nextCursor: null }
+  }
+
+  /** 202 {restartRequired: true}: checked and prepared; nothing is replaced before the next start. */
+  async prepareRestore({ params, response }: HttpContext) {
+    const prepared = await (await app.container.make(RestorePreparation)).prepare(backupNameParam(params.name))
+    return response.accepted(prepared)
+  }
+
+  async restoreStatus() {
+    return (await app.container.make(RestorePreparation)).status()
+  }
+
+  async cancelRestore({ response }: HttpContext) {
+    await (await app.container.make(RestorePreparation)).cancel()
+    return response.noContent()
   }
 
   async schedule() {
