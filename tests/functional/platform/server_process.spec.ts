@@ -1,71 +1,10 @@
 import { test } from '@japa/runner'
-import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import app from '@adonisjs/core/services/app'
-import sqlite3 from 'sqlite3'
+import { query, startGateway, stop } from '#tests/helpers/gateway_process'
 import { PhoneAgent } from '../../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../../agent/src/drivers/simulator.js'
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
-async function waitForHealth(port: number, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 45_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited early:\n${output()}`)
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/health`)
-      if (response.status === 200) return
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error(`the gateway did not answer /health:\n${output()}`)
-}
-
-/** Starts bin/server.ts as its own process, as `npm start` does (through the TS loader here). */
-async function startGateway(dataDir: string) {
-  const port = await freePort()
-  const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' }
-  delete env.APP_KEY
-  const child = spawn(process.execPath, ['--import=ts-node-maintained/register/esm', 'bin/server.ts'], {
-    cwd: app.appRoot.pathname,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout!.on('data', (chunk) => (output += chunk))
-  child.stderr!.on('data', (chunk) => (output += chunk))
-  await waitForHealth(port, child, () => output)
-  return { child, port, output: () => output }
-}
-
-function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.once('exit', (code) => resolve(code))
-    child.kill(signal)
-  })
-}
-
-function query<T>(file: string, sql: string): Promise<T[]> {
-  return new Promise((resolve, reject) => {
-    const database = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (openError) => {
-      if (openError) return reject(openError)
-      database.all(sql, (error, rows) => {
-        database.close()
-        error ? reject(error) : resolve(rows as T[])
-      })
-    })
-  })
-}
 
 test.group('The gateway as a process', (group) => {
   let root: string

@@ -1,0 +1,87 @@
+import { test } from '@japa/runner'
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import sqlite3 from 'sqlite3'
+import { firstApiKey, query, startGateway, stop } from '#tests/helpers/gateway_process'
+
+function run(file: string, sql: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const database = new sqlite3.Database(file, (openError) => {
+      if (openError) return reject(openError)
+      database.exec(sql, (error) => database.close(() => (error ? reject(error) : resolve())))
+    })
+  })
+}
+
+const TABLES = ['messages', 'conversations', 'contacts', 'users', 'api_keys']
+
+/**
+ * Every row of the tables a restore must bring back, in id order. A key's last use moves when
+ * the test calls the restored gateway with it, so that one column is left out.
+ */
+async function rowsOf(file: string) {
+  const rows: Record<string, unknown[]> = {}
+  for (const table of TABLES) {
+    const all = await query<Record<string, unknown>>(file, `SELECT * FROM ${table} ORDER BY id`)
+    rows[table] = all.map(({ last_used_at: _lastUsed, ...row }) => row)
+  }
+  return rows
+}
+
+test.group('Restore round trip on a real gateway process', (group) => {
+  let root: string
+  group.each.setup(() => {
+    root = mkdtempSync(join(tmpdir(), 'restore-round-trip-'))
+    return () => rmSync(root, { recursive: true, force: true })
+  })
+
+  test('backup, change, prepare the restore, restart: every row is back, an older schema is upgraded', async ({ assert }) => {
+    const dataDir = join(root, 'data')
+    let gateway = await startGateway(dataDir)
+    const base = `http://127.0.0.1:${gateway.port}`
+    const key = await firstApiKey(gateway.port)
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${base}${path}`, { method, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined })
+
+    assert.equal((await call('POST', '/api/v1/messages', { to: ['+33612345001', '+33612345002'], body: 'Before the backup' })).status, 202)
+    assert.equal((await call('POST', '/api/v1/contacts', { phone: '+33612345003', firstName: 'Kept' })).status, 201)
+    const backup = await (await call('POST', '/api/v1/backups')).json()
+    assert.equal(backup.outcome, 'success')
+    const backupFile = join(dataDir, 'backups', backup.name)
+    const expected = await rowsOf(backupFile)
+    assert.lengthOf(expected.messages, 2)
+
+    // The backup is made older: the last migration is undone in it, as an earlier version had it.
+    await run(backupFile, "DROP TABLE backup_attempts; DELETE FROM adonis_schema WHERE name LIKE '%0009_backups_create_backup_attempts'")
+
+    // Life goes on after the backup.
+    assert.equal((await call('POST', '/api/v1/messages', { to: '+33612345004', body: 'After the backup' })).status, 202)
+    const messages = await (await call('GET', '/api/v1/messages')).json()
+    assert.equal((await call('DELETE', `/api/v1/messages/${messages.data.at(-1).id}`)).status, 204)
+
+    const prepared = await call('POST', `/api/v1/backups/${backup.name}/restore`)
+    assert.equal(prepared.status, 202)
+    assert.deepEqual(await prepared.json(), { restartRequired: true })
+    assert.equal(await stop(gateway.child, 'SIGTERM'), 0)
+
+    gateway = await startGateway(dataDir)
+    const again = (method: string, path: string) => fetch(`http://127.0.0.1:${gateway.port}${path}`, { method, headers: { 'x-api-key': key } })
+    try {
+      assert.deepEqual(await (await again('GET', '/api/v1/backups/restore')).json(), { pending: false })
+      // Upgraded at start: the table the older copy lacked is there again.
+      assert.equal((await again('GET', '/api/v1/backups/attempts')).status, 200)
+      const preRestore = readdirSync(dataDir).filter((name) => name.startsWith('gateway.db.pre-restore-'))
+      assert.lengthOf(preRestore, 1)
+      const activity = await (await again('GET', '/api/v1/activity?source=backups')).json()
+      assert.isTrue(activity.data.some((entry: any) => entry.message.includes(`Backup ${backup.name} was restored at start`)))
+    } finally {
+      assert.equal(await stop(gateway.child, 'SIGTERM'), 0)
+    }
+    // Row by row, the restored database holds exactly what the backup held.
+    assert.deepEqual(await rowsOf(join(dataDir, 'gateway.db')), expected)
+    const applied = await query<{ name: string }>(join(dataDir, 'gateway.db'), 'SELECT name FROM adonis_schema')
+    assert.isTrue(applied.some((row) => row.name.endsWith('0009_backups_create_backup_attempts')))
+    assert.isFalse(existsSync(join(dataDir, 'restore', 'pending.db')))
+  }).timeout(120_000)
+})
