@@ -46,7 +46,7 @@ test.group('Restore round trip on a real gateway process', (group) => {
 
     assert.equal((await call('POST', '/api/v1/messages', { to: ['+33612345001', '+33612345002'], body: 'Before the backup' })).status, 202)
     assert.equal((await call('POST', '/api/v1/contacts', { phone: '+33612345003', firstName: 'Kept' })).status, 201)
-    const backup = await (await call('POST', '/api/v1/backups')).json()
+    const backup = (await (await call('POST', '/api/v1/backups')).json()) as { name: string; outcome: string }
     assert.equal(backup.outcome, 'success')
     const backupFile = join(dataDir, 'backups', backup.name)
     const expected = await rowsOf(backupFile)
@@ -57,8 +57,8 @@ test.group('Restore round trip on a real gateway process', (group) => {
 
     // Life goes on after the backup.
     assert.equal((await call('POST', '/api/v1/messages', { to: '+33612345004', body: 'After the backup' })).status, 202)
-    const messages = await (await call('GET', '/api/v1/messages')).json()
-    assert.equal((await call('DELETE', `/api/v1/messages/${messages.data.at(-1).id}`)).status, 204)
+    const messages = (await (await call('GET', '/api/v1/messages')).json()) as { data: Array<{ id: string }> }
+    assert.equal((await call('DELETE', `/api/v1/messages/${messages.data.at(-1)!.id}`)).status, 204)
 
     const prepared = await call('POST', `/api/v1/backups/${backup.name}/restore`)
     assert.equal(prepared.status, 202)
@@ -73,8 +73,8 @@ test.group('Restore round trip on a real gateway process', (group) => {
       assert.equal((await again('GET', '/api/v1/backups/attempts')).status, 200)
       const preRestore = readdirSync(dataDir).filter((name) => name.startsWith('gateway.db.pre-restore-'))
       assert.lengthOf(preRestore, 1)
-      const activity = await (await again('GET', '/api/v1/activity?source=backups')).json()
-      assert.isTrue(activity.data.some((entry: any) => entry.message.includes(`Backup ${backup.name} was restored at start`)))
+      const activity = (await (await again('GET', '/api/v1/activity?source=backups')).json()) as { data: Array<{ message: string }> }
+      assert.isTrue(activity.data.some((entry) => entry.message.includes(`Backup ${backup.name} was restored at start`)))
     } finally {
       assert.equal(await stop(gateway.child, 'SIGTERM'), 0)
     }
