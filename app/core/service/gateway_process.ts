@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process'
+import { existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { DataFolder } from '#core/data_folder/data_folder'
+
+/** How long a stop may take: requests finish, jobs stop, the database is checkpointed. */
+const STOP_TIMEOUT_MS = 60_000
+const START_TIMEOUT_MS = 60_000
+
+export interface GatewayProcessOptions {
+  /** The application root: where build/bin/server.js (or bin/server.ts) lives. */
+  appRoot: string
+  folder: DataFolder
+  /** Where /health answers: the configured port, on loopback. */
+  port: number
+  env?: NodeJS.ProcessEnv
+}
+
+/**
+ * The gateway as a background service (the `gateway start | stop | restart` commands): one
+ * process per data folder, its pid in `<data>/gateway.pid`, its log in `<data>/logs/gateway.log`
+ * (what it cannot log itself, such as a crash at start, goes to `<data>/logs/console.log`).
+ */
+export class GatewayProcess {
+  constructor(private options: GatewayProcessOptions) {}
+
+  get pidFile() {
+    return join(this.options.folder.root, 'gateway.pid')
+  }
+
+  get consoleLog() {
+    return join(this.options.folder.logsDir, 'console.log')
+  }
+
+  /** The running gateway's pid, or null (a stale pid file is removed). */
+  runningPid(): number | null {
+    if (!existsSync(this.pidFile)) return null
+    const pid = Number(readFileSync(this.pidFile, 'utf8').trim())
+    if (Number.isSafeInteger(pid) && pid > 0 && isAlive(pid)) return pid
+    rmSync(this.pidFile, { force: true })
+    return null
+  }
+
+  /** Starts the compiled server detached and returns once /health answers. */
+  async start(): Promise<number> {
+    const running = this.runningPid()
+    if (running) throw new Error(`the gateway is already running (pid ${running})`)
+    this.options.folder.prepare()
+    const console = openSync(this.consoleLog, 'a', 0o600)
+    const child = spawn(process.execPath, this.#serverArguments(), {
+      cwd: this.options.appRoot,
+      env: { ...process.env, ...this.options.env, GATEWAY_DATA_DIR: this.options.folder.root, NODE_ENV: 'production' },
+      detached: true,
+      // Its log lines go to logs/gateway.log already; standard output would only repeat them.
+      stdio: ['ignore', 'ignore', console],
+    })
+    child.unref()
+    writeFileSync(this.pidFile, `${child.pid}\n`, { mode: 0o600 })
+    await this.#waitForHealth(child.pid!)
+    return child.pid!
+  }
+
+  /**
+   * The compiled server (`npm start` builds it); in a development checkout without a build, the
+   * TypeScript sources through the loader the tests and `node ace` use.
+   */
+  #serverArguments(): string[] {
+    const compiled = join(this.options.appRoot, 'build', 'bin', 'server.js')
+    if (existsSync(compiled)) return [compiled]
+    const source = join(this.options.appRoot, 'bin', 'server.ts')
+    if (existsSync(source)) return ['--import=ts-node-maintained/register/esm', source]
+    throw new Error('build/bin/server.js is missing: run `npm run build` (or `npm start` once) first')
+  }
+
+  /** SIGTERM, then waits for the process to finish its graceful stop. Resolves false when none ran. */
+  async stop(): Promise<boolean> {
+    const pid = this.runningPid()
+    if (!pid) return false
+    process.kill(pid, 'SIGTERM')
+    const deadline = Date.now() + STOP_TIMEOUT_MS
+    while (isAlive(pid)) {
+      if (Date.now() > deadline) throw new Error(`the gateway (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s`)
+      await sleep(100)
+    }
+    rmSync(this.pidFile, { force: true })
+    return true
+  }
+
+  async #waitForHealth(pid: number) {
+    const deadline = Date.now() + START_TIMEOUT_MS
+    for (;;) {
+      if (!isAlive(pid)) {
+        rmSync(this.pidFile, { force: true })
+        throw new Error(`the gateway exited at start: see ${this.consoleLog} and ${this.options.folder.logFile}`)
+      }
+      try {
+        if ((await fetch(`http://127.0.0.1:${this.options.port}/health`)).ok) return
+      } catch {}
+      if (Date.now() > deadline) throw new Error(`the gateway did not answer on port ${this.options.port} within ${START_TIMEOUT_MS / 1000} s`)
+      await sleep(200)
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

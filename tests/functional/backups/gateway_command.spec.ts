@@ -1,0 +1,161 @@
+import { test } from '@japa/runner'
+import { spawn, spawnSync } from 'node:child_process'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import app from '@adonisjs/core/services/app'
+import { firstApiKey } from '#tests/helpers/gateway_process'
+import { PhoneAgent } from '../../../agent/src/phone_agent.js'
+import { SimulatorDriver } from '../../../agent/src/drivers/simulator.js'
+import { eventually } from '#tests/helpers/phones'
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The `gateway` bin as an operator runs it: from a folder of their choice, on a data folder and
+ * port given by the environment. Every run is a real process; the gateway it starts too.
+ */
+test.group('The gateway command', (group) => {
+  let root: string
+  let dataDir: string
+  let port: number
+  let env: NodeJS.ProcessEnv
+
+  group.each.setup(async () => {
+    root = mkdtempSync(join(tmpdir(), 'gateway-command-'))
+    dataDir = join(root, 'data')
+    port = await freePort()
+    env = { ...process.env, GATEWAY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' }
+    delete env.APP_KEY
+    delete env.NODE_ENV
+    return () => {
+      gateway('stop')
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  function gateway(command: string, options: { extraEnv?: NodeJS.ProcessEnv; prefix?: string[] } = {}) {
+    const bin = join(app.appRoot.pathname, 'bin', 'gateway.js')
+    const [program, ...args] = [...(options.prefix ?? []), process.execPath, bin, ...command.split(' ')]
+    const result = spawnSync(program, args, { cwd: root, env: { ...env, ...options.extraEnv }, encoding: 'utf8', timeout: 120_000 })
+    return { status: result.status, output: `${result.stdout}${result.stderr}` }
+  }
+  const pid = () => Number(readFileSync(join(dataDir, 'gateway.pid'), 'utf8'))
+  /** A fresh connection each time: a kept-alive one may still point at the process just stopped. */
+  const health = async () => (await fetch(`http://127.0.0.1:${port}/health`, { dispatcher: new (await import('undici')).Agent() } as RequestInit)).status
+
+  test('start, logs, stop: a background service with its pid file and log', async ({ assert }) => {
+    const started = gateway('start')
+    assert.equal(started.status, 0, started.output)
+    assert.include(started.output, 'gateway started')
+    assert.equal(await health(), 200)
+    assert.isTrue(isAlive(pid()))
+    const again = gateway('start')
+    assert.equal(again.status, 1)
+    assert.include(again.output, 'already running')
+
+    const logs = gateway('logs --no-follow --lines 3')
+    assert.equal(logs.status, 0, logs.output)
+    const lines = logs.output.trim().split('\n')
+    assert.lengthOf(lines, 3)
+    for (const line of lines) assert.property(JSON.parse(line), 'level')
+
+    // `logs` follows: a line logged later shows up in a running `gateway logs`.
+    const follower = spawn(process.execPath, [join(app.appRoot.pathname, 'bin', 'gateway.js'), 'logs', '--lines', '0'], { cwd: root, env })
+    let followed = ''
+    follower.stdout.on('data', (chunk) => (followed += chunk))
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3000))
+      await fetch(`http://127.0.0.1:${port}/api/v1/this-route-does-not-exist`)
+      await eventually(() => followed.includes('this-route-does-not-exist'), 15_000)
+    } finally {
+      follower.kill()
+    }
+
+    const running = pid()
+    const stopped = gateway('stop')
+    assert.equal(stopped.status, 0, stopped.output)
+    assert.isFalse(isAlive(running))
+    assert.isFalse(existsSync(join(dataDir, 'gateway.pid')))
+    assert.include(gateway('stop').output, 'not running')
+  }).timeout(120_000)
+
+  test('backup (as root) archives the whole data folder 0600, restarts; the archive restores phones and keys', async ({ assert }) => {
+    assert.equal(gateway('start').status, 0)
+    const key = await firstApiKey(port)
+    const base = `http://127.0.0.1:${port}`
+    const code = (await (await fetch(`${base}/api/v1/devices/pairing-codes`, { method: 'POST', headers: { 'x-api-key': key } })).json()) as { code: string }
+    const driver = new SimulatorDriver({})
+    const paired = await PhoneAgent.pair(base, code.code, { name: 'Archived phone', sims: driver.sims() })
+    const before = pid()
+
+    const archived = gateway('backup')
+    assert.equal(archived.status, 0, archived.output)
+    const archives = readdirSync(root).filter((name) => /^gateway-backup-\d{8}-\d{6}\.tar\.gz$/.test(name))
+    assert.lengthOf(archives, 1)
+    const archive = join(root, archives[0])
+    assert.equal(statSync(archive).mode & 0o777, 0o600)
+    assert.equal(await health(), 200, 'answers again when the command returns')
+    assert.notEqual(pid(), before, 'it was stopped for the copy and started again')
+    const listed = spawnSync('tar', ['-tzf', archive], { encoding: 'utf8' }).stdout.split('\n')
+    assert.includeMembers(listed, ['gateway.db', 'secret.key'])
+    assert.notInclude(listed, 'gateway.pid')
+
+    // Restore: stop, empty the data folder, extract, start.
+    assert.equal(gateway('stop').status, 0)
+    rmSync(dataDir, { recursive: true, force: true })
+    mkdirSync(dataDir)
+    assert.equal(spawnSync('tar', ['-xzf', archive, '-C', dataDir]).status, 0)
+    assert.equal(gateway('start').status, 0)
+    // The API key still works, and the phone connects with its old credential: the master key came back.
+    assert.equal((await fetch(`${base}/api/v1/auth/me`, { headers: { 'x-api-key': key } })).status, 200)
+    const agent = new PhoneAgent({ gatewayUrl: base, credential: paired.credential, driver })
+    await agent.connect()
+    try {
+      await eventually(async () => {
+        const device = (await (await fetch(`${base}/api/v1/devices/${paired.device.id}`, { headers: { 'x-api-key': key } })).json()) as { status: string }
+        return device.status === 'online'
+      }, 15_000)
+    } finally {
+      await agent.disconnect()
+    }
+  }).timeout(180_000)
+
+  test('backup refuses to run except as root', async ({ assert }) => {
+    const refused = gateway('backup', { prefix: ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] })
+    assert.equal(refused.status, 1, refused.output)
+    assert.include(refused.output, 'must run as root')
+    assert.deepEqual(readdirSync(root).filter((name) => name.endsWith('.tar.gz')), [])
+  }).timeout(60_000)
+
+  test('update installs the newest published version with npm and restarts the gateway', async ({ assert }) => {
+    assert.equal(gateway('start').status, 0)
+    const before = pid()
+    const fakeBin = join(root, 'fake-bin')
+    mkdirSync(fakeBin)
+    writeFileSync(join(fakeBin, 'npm'), `#!/bin/sh\necho "$@" > "${join(root, 'npm-called')}"\n`)
+    chmodSync(join(fakeBin, 'npm'), 0o755)
+    const updated = gateway('update', { extraEnv: { PATH: `${fakeBin}:${process.env.PATH}` } })
+    assert.equal(updated.status, 0, updated.output)
+    assert.equal(readFileSync(join(root, 'npm-called'), 'utf8').trim(), 'install --global sms-gateway@latest')
+    assert.notEqual(pid(), before)
+    assert.equal(await health(), 200)
+  }).timeout(120_000)
+})
