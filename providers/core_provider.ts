@@ -28,7 +28,7 @@ export default class CoreProvider {
     container.singleton(Secrets, () => new Secrets(DataFolder.current().deriveKey('stored-secrets-v1')))
     container.singleton(PhoneNumbers, () => new PhoneNumbers())
     container.singleton(SettingsStore, async (resolver) => {
-      return new SettingsStore(await resolver.make('lucid.db'), await resolver.make('emitter'), await resolver.make(Clock))
+      return new SettingsStore(await resolver.make('lucid.db'), await resolver.make('emitter'), await resolver.make(Clock), await resolver.make(Secrets))
     })
     container.singleton(ActivityLog, async (resolver) => {
       return new ActivityLog(await resolver.make(Clock), await resolver.make('logger'))

@@ -7,11 +7,12 @@ export default class SettingsController {
   constructor(private settings: SettingsStore) {}
 
   async show() {
-    return this.settings.all()
+    return this.settings.publicView()
   }
 
   /** Validation is per section (the backup block answers 422), so the store does it. */
   async update({ request }: HttpContext) {
-    return this.settings.update(request.body())
+    await this.settings.update(request.body())
+    return this.settings.publicView()
   }
 }

@@ -102,11 +102,31 @@ export const settingsSections = {
       backupFailedAlert: true,
       adminPhones: [] as string[],
       adminEmails: [] as string[],
+      /** The SMTP server alerts are e-mailed through; null: no e-mail channel. */
+      smtpHost: null as string | null,
+      smtpPort: 587,
+      /** starttls (upgrade on 587), tls (implicit, 465) or none (a trusted local relay). */
+      smtpSecurity: 'starttls' as 'starttls' | 'tls' | 'none',
+      smtpUsername: null as string | null,
+      /** Write-only: stored sealed with the master key, answered as ******** when set. */
+      smtpPassword: null as string | null,
+      smtpFrom: null as string | null,
     },
     change: vine.object({
       backupFailedAlert: vine.boolean({ strict: true }).optional(),
       adminPhones: vine.array(e164).maxLength(10).distinct().optional(),
       adminEmails: vine.array(vine.string().email()).maxLength(10).distinct().optional(),
+      smtpHost: vine.string().trim().minLength(1).maxLength(253).regex(/^[A-Za-z0-9.:[\]-]+$/).nullable().optional(),
+      smtpPort: vine.number().withoutDecimals().range([1, 65535]).optional(),
+      smtpSecurity: vine.enum(['starttls', 'tls', 'none'] as const).optional(),
+      smtpUsername: vine.string().maxLength(254).nullable().optional(),
+      smtpPassword: vine
+        .string()
+        .maxLength(500)
+        .use(documentedAs({ description: 'Write-only. Answered as ******** when set; sending ******** back keeps it; null or empty clears it' }))
+        .nullable()
+        .optional(),
+      smtpFrom: vine.string().trim().email().maxLength(254).nullable().optional(),
     }),
   },
   backup: {
@@ -134,6 +154,13 @@ export const settingsSections = {
 export type SettingsSectionName = keyof typeof settingsSections
 export type Settings = { [Name in SettingsSectionName]: (typeof settingsSections)[Name]['defaults'] }
 export const settingsSectionNames = Object.keys(settingsSections) as SettingsSectionName[]
+
+/**
+ * Fields kept sealed with the master key and never answered in clear: answers show
+ * SECRET_MASK when set, and SECRET_MASK sent back leaves the stored value as it is.
+ */
+export const secretSettingFields: Partial<Record<SettingsSectionName, string[]>> = { notifications: ['smtpPassword'] }
+export const SECRET_MASK = '********'
 
 /** The backup block answers 422 on an out-of-range value (spec, Backups endpoints). */
 export const sectionsRefusedWith422: SettingsSectionName[] = ['backup']

@@ -3,7 +3,10 @@ import type { Database } from '@adonisjs/lucid/database'
 import type { EmitterService } from '@adonisjs/core/types'
 import type { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
+import type { Secrets } from '#core/secrets/secrets'
 import {
+  SECRET_MASK,
+  secretSettingFields,
   sectionValidators,
   sectionsRefusedWith422,
   settingsSectionNames,
@@ -29,8 +32,26 @@ export class SettingsStore {
   constructor(
     private db: Database,
     private emitter: EmitterService,
-    private clock: Clock
+    private clock: Clock,
+    private secrets: Secrets
   ) {}
+
+  /** The settings as the API answers them: secret fields masked. */
+  async publicView(): Promise<Settings> {
+    const settings = (await this.all()) as Record<string, Record<string, unknown>>
+    for (const [section, fields] of Object.entries(secretSettingFields)) {
+      for (const field of fields ?? []) settings[section][field] = settings[section][field] ? SECRET_MASK : null
+    }
+    return settings as Settings
+  }
+
+  /** A secret field in clear, for the service that uses it; null when unset or unreadable. */
+  async revealSecret(section: SettingsSectionName, field: string): Promise<string | null> {
+    const sealed = ((await this.get(section)) as Record<string, unknown>)[field]
+    if (typeof sealed !== 'string' || !sealed) return null
+    const revealed = this.secrets.reveal(sealed)
+    return revealed.readable ? revealed.value : null
+  }
 
   async all(): Promise<Settings> {
     this.#cache ??= await this.#load()
@@ -61,7 +82,7 @@ export class SettingsStore {
     const now = this.clock.now().toISOString()
     await this.db.transaction(async (trx) => {
       for (const name of changed) {
-        next[name] = { ...next[name], ...validated[name] }
+        next[name] = { ...next[name], ...this.#sealSecrets(name, validated[name] as Record<string, unknown>) }
         await trx
           .insertQuery()
           .table(TABLE)
@@ -73,6 +94,18 @@ export class SettingsStore {
     this.#cache = next as Settings
     if (changed.length) await this.emitter.emit('settings:changed', { sections: changed })
     return this.all()
+  }
+
+  /** Secret fields are stored sealed; the mask sent back keeps the stored value. */
+  #sealSecrets(section: SettingsSectionName, change: Record<string, unknown>): Record<string, unknown> {
+    const sealed = { ...change }
+    for (const field of secretSettingFields[section] ?? []) {
+      if (!(field in sealed)) continue
+      const value = sealed[field]
+      if (value === SECRET_MASK) delete sealed[field]
+      else sealed[field] = typeof value === 'string' && value !== '' ? this.secrets.seal(value) : null
+    }
+    return sealed
   }
 
   /** Forgets the cached copy (after the database file itself was replaced). */

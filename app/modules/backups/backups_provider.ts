@@ -9,6 +9,7 @@ import { BackupEngine } from '#modules/backups/services/backup_engine'
 import { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
 import { BackupAlerts } from '#modules/backups/services/backup_alerts'
 import { SendMessages } from '#modules/messages/services/send_messages'
+import { AlertMailer } from '#core/notifications/alert_mailer'
 import { JobRunner } from '#core/jobs/job_runner'
 import { BackupSchedule } from '#modules/backups/services/backup_schedule'
 import { BACKUP_SCHEDULE_JOB, backupScheduleJob } from '#modules/backups/jobs/backup_schedule_job'
@@ -23,7 +24,8 @@ export default class BackupsProvider {
     const { container } = this.app
     container.singleton(BackupCatalogue, async (resolver) => new BackupCatalogue(await resolver.make('lucid.db'), DataFolder.current().backupsDir))
     container.singleton(BackupAlerts, async (resolver) => {
-      return new BackupAlerts(() => container.make(SettingsStore), () => container.make(SendMessages), await resolver.make('logger'))
+      const settings = () => container.make(SettingsStore)
+      return new BackupAlerts(settings, () => container.make(SendMessages), new AlertMailer(settings), await resolver.make('logger'))
     })
     container.bind(RestorePreparation, async (resolver) => {
       const clock = await resolver.make(Clock)

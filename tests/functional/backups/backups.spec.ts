@@ -10,6 +10,7 @@ import { settingsSections } from '#core/settings/settings_sections'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging } from '#tests/helpers/messages'
 import { BackupEngine } from '#modules/backups/services/backup_engine'
+import { startSmtpReceiver } from '#tests/helpers/smtp_receiver'
 
 const backupsDir = () => DataFolder.current().backupsDir
 
@@ -58,9 +59,21 @@ test.group('Backups', (group) => {
     assert.sameMembers(names, [`${made.name}:Manual:true`, 'from-old-server.db:Imported:false'])
   })
 
-  test('a full disk: the attempt is failed with a short reason, the file is gone, the alert and event go out', async ({ client, assert }) => {
+  test('a full disk: the attempt is failed with a short reason, the file is gone, the alert (SMS and e-mail) and event go out', async ({ client, assert }) => {
+    const smtp = await startSmtpReceiver()
     const settings = await app.container.make(SettingsStore)
-    await settings.update({ notifications: { adminPhones: ['+33600000001'] } })
+    await settings.update({
+      notifications: {
+        adminPhones: ['+33600000001'],
+        adminEmails: ['ops@example.com', 'owner@example.com'],
+        smtpHost: '127.0.0.1',
+        smtpPort: smtp.port,
+        smtpSecurity: 'none',
+        smtpUsername: 'alerts',
+        smtpPassword: 'smtp-password-123',
+        smtpFrom: 'gateway@example.com',
+      },
+    })
     const engine = await app.container.make(BackupEngine)
     app.container.swap(BackupEngine, () =>
       engine.with({ snapshot: async (_source, target) => {
@@ -88,8 +101,16 @@ test.group('Backups', (group) => {
       const alert = await db.from('messages').where('phone', '+33600000001').first()
       assert.equal(alert.category, 'info')
       assert.include(alert.body, 'failed')
+      assert.lengthOf(smtp.mails, 1)
+      const [mail] = smtp.mails
+      assert.deepEqual(mail.to, ['ops@example.com', 'owner@example.com'])
+      assert.equal(mail.from, 'gateway@example.com')
+      assert.equal(mail.user, 'alerts')
+      assert.include(mail.raw, `Subject: Backup failed: ${attempt.name}`)
+      assert.include(mail.raw, 'disk full')
     } finally {
       emitter.off('backup.failed', listener)
+      await smtp.close()
     }
   })
 

@@ -112,3 +112,29 @@ test.group('Settings', (group) => {
     assert.equal(write.body().error.code, 'FORBIDDEN_SCOPE')
   })
 })
+
+test.group('Settings: the SMTP password is write-only', (group) => {
+  group.setup(() => useTestKeys())
+  group.each.teardown(async () => {
+    await (await app.container.make(SettingsStore)).update({ notifications: settingsSections.notifications.defaults })
+  })
+
+  test('answered masked, stored sealed, kept when the mask is sent back, cleared by null', async ({ client, assert }) => {
+    const patch = (body: unknown) => client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json(body as any)
+    const set = await patch({ notifications: { smtpHost: 'smtp.example.com', smtpUsername: 'alerts', smtpPassword: 'p4ssw0rd-smtp' } })
+    set.assertStatus(200)
+    assert.equal(set.body().notifications.smtpPassword, '********')
+    assert.notInclude(JSON.stringify(set.body()), 'p4ssw0rd-smtp')
+    const shown = await client.get('/api/v1/settings').header('x-api-key', testKeys.admin)
+    assert.equal(shown.body().notifications.smtpPassword, '********')
+    const row = await db.from('settings').where('section', 'notifications').first()
+    assert.notInclude(row.value, 'p4ssw0rd-smtp')
+
+    const store = await app.container.make(SettingsStore)
+    ;(await patch({ notifications: { smtpPassword: '********', smtpPort: 2525 } })).assertStatus(200)
+    assert.equal(await store.revealSecret('notifications', 'smtpPassword'), 'p4ssw0rd-smtp')
+    ;(await patch({ notifications: { smtpPassword: null } })).assertStatus(200)
+    assert.isNull(await store.revealSecret('notifications', 'smtpPassword'))
+    assert.isNull((await client.get('/api/v1/settings').header('x-api-key', testKeys.admin)).body().notifications.smtpPassword)
+  })
+})

@@ -1,30 +1,40 @@
 import type { Logger } from '@adonisjs/core/logger'
 import { logSafeError } from '#core/logging/redaction'
 import type { SettingsStore } from '#core/settings/settings_store'
+import type { AlertMailer } from '#core/notifications/alert_mailer'
 import type { SendMessages } from '#modules/messages/services/send_messages'
 import type { BackupAttempt } from '#modules/backups/services/backup_engine'
 
 /**
- * The Backup failed alert (Settings > Notifications, on by default): an SMS of category info to
- * each administrator number. E-mail and the dashboard notice are not built yet.
+ * The Backup failed alert (Settings > Notifications, on by default), on every configured
+ * channel: an SMS of category info to each administrator number, an e-mail through the
+ * configured SMTP server to each administrator address. A channel that fails is logged and does
+ * not stop the others.
  */
 export class BackupAlerts {
   constructor(
     private settings: () => Promise<SettingsStore>,
     private sender: () => Promise<SendMessages>,
+    private mailer: AlertMailer,
     private logger: Logger
   ) {}
 
   async backupFailed(attempt: BackupAttempt): Promise<void> {
     const { notifications } = await (await this.settings()).all()
-    if (!notifications.backupFailedAlert || !notifications.adminPhones.length) return
+    if (!notifications.backupFailedAlert) return
+    const text = `SMS gateway: backup ${attempt.name} failed (${attempt.reason}).`
+    if (notifications.adminPhones.length) {
+      try {
+        await (await this.sender()).send({ to: notifications.adminPhones, body: text, category: 'info' }, null)
+      } catch (error) {
+        this.logger.error({ err: logSafeError(error) }, 'the backup failed alert could not be queued as SMS')
+      }
+    }
     try {
-      await (await this.sender()).send(
-        { to: notifications.adminPhones, body: `SMS gateway: backup ${attempt.name} failed (${attempt.reason}).`, category: 'info' },
-        null
-      )
+      const mailed = await this.mailer.send(`Backup failed: ${attempt.name}`, `${text}\n\nAttempt ${attempt.id}, started ${attempt.startedAt}. See GET /api/v1/backups/attempts.`)
+      if (!mailed.sent && notifications.adminEmails.length) this.logger.warn({ reason: mailed.reason }, 'the backup failed alert was not e-mailed')
     } catch (error) {
-      this.logger.error({ err: logSafeError(error) }, 'the backup failed alert could not be queued as SMS')
+      this.logger.error({ err: logSafeError(error) }, 'the backup failed alert could not be e-mailed')
     }
   }
 }
