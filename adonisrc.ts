@@ -12,6 +12,7 @@ export default defineConfig({
     () => import('@adonisjs/session/session_provider'),
     () => import('@adonisjs/shield/shield_provider'),
     () => import('@adonisjs/auth/auth_provider'),
+    () => import('@adonisjs/transmit/transmit_provider'),
     // Core first: modules build on its services (clock, jobs, settings, events, route contracts).
     () => import('#providers/core_provider'),
     () => import('#modules/auth/auth_provider'),

@@ -16,6 +16,7 @@ export class RouteRegistry {
   readonly #schemas = new Map<string, JsonSchema>()
   readonly #tags = new Map<string, string>()
   readonly #beforeAccess: RouteMiddleware[] = []
+  readonly #libraryRoutes: Array<(router: Router, bodyParser: any) => void> = []
 
   /** Refusals every protected route can answer; the auth module adds its own. */
   readonly protectedRouteErrors = new Set<ApiErrorKind>(['MISSING_API_KEY', 'INVALID_API_KEY', 'FORBIDDEN_SCOPE'])
@@ -72,7 +73,16 @@ export class RouteRegistry {
    * Registers every contract on the router. Access is checked before the body is read, so an
    * unknown caller never makes the gateway parse a body (ARCHITECTURE.md, data flow of a send).
    */
+  /**
+   * Routes a library registers itself (transmit's stream), outside the API and its contract:
+   * mounted with the others, given the body parser to attach where they read a body.
+   */
+  addLibraryRoutes(mountRoutes: (router: Router, bodyParser: any) => void): void {
+    this.#libraryRoutes.push(mountRoutes)
+  }
+
   mount(router: Router, resolveGuard: () => Promise<AccessGuard>, bodyParser: any): void {
+    for (const mountRoutes of this.#libraryRoutes) mountRoutes(router, bodyParser)
     for (const contract of [...this.#contracts].sort(byPathSpecificity)) {
       const route = router.route(contract.path, [contract.method], contract.handler as any)
       route.as(contract.operationId)

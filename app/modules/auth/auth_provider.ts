@@ -8,6 +8,8 @@ import { MinuteWindows } from '#modules/auth/services/key_rate_limiter'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { setupLicense } from '#modules/auth/license/license_setup'
 import { GatewayAccessGuard } from '#modules/auth/services/gateway_access_guard'
+import { signedInDashboard } from '#modules/auth/middleware/signed_in_dashboard'
+import { requireJsonBody } from '#core/http/body_guard_middleware'
 
 /**
  * The access module: dashboard accounts and sessions, API keys, scopes and roles, per-key rate
@@ -32,5 +34,16 @@ export default class AuthProvider {
     registry.useBeforeAccess(dashboardSession)
     registry.add(authRoutes(registry))
     await setupLicense(this.app)
+    await this.#liveNoticeRoutes(registry)
+  }
+
+  /**
+   * Transmit's stream and subscription routes (/__transmit/events, /__transmit/subscribe,
+   * /__transmit/unsubscribe), open to signed-in dashboards only; any dashboard role may
+   * receive the notices.
+   */
+  async #liveNoticeRoutes(registry: RouteRegistry) {
+    const transmit = await this.app.container.make('transmit')
+    registry.addLibraryRoutes((_router, bodyParser) => transmit.registerRoutes((route) => route.use([signedInDashboard, requireJsonBody, bodyParser])))
   }
 }

@@ -10,6 +10,7 @@ import { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
 import { BackupAlerts } from '#modules/backups/services/backup_alerts'
 import { SendMessages } from '#modules/messages/services/send_messages'
 import { AlertMailer } from '#core/notifications/alert_mailer'
+import { LiveNotices } from '#core/notifications/live_notices'
 import { JobRunner } from '#core/jobs/job_runner'
 import { BackupSchedule } from '#modules/backups/services/backup_schedule'
 import { BACKUP_SCHEDULE_JOB, backupScheduleJob } from '#modules/backups/jobs/backup_schedule_job'
@@ -25,7 +26,8 @@ export default class BackupsProvider {
     container.singleton(BackupCatalogue, async (resolver) => new BackupCatalogue(await resolver.make('lucid.db'), DataFolder.current().backupsDir))
     container.singleton(BackupAlerts, async (resolver) => {
       const settings = () => container.make(SettingsStore)
-      return new BackupAlerts(settings, () => container.make(SendMessages), new AlertMailer(settings), await resolver.make('logger'))
+      const notices = new LiveNotices(() => container.make('transmit'))
+      return new BackupAlerts(settings, () => container.make(SendMessages), new AlertMailer(settings), notices, await resolver.make('logger'))
     })
     container.bind(RestorePreparation, async (resolver) => {
       const clock = await resolver.make(Clock)

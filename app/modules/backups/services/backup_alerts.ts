@@ -2,20 +2,22 @@ import type { Logger } from '@adonisjs/core/logger'
 import { logSafeError } from '#core/logging/redaction'
 import type { SettingsStore } from '#core/settings/settings_store'
 import type { AlertMailer } from '#core/notifications/alert_mailer'
+import type { LiveNotices } from '#core/notifications/live_notices'
 import type { SendMessages } from '#modules/messages/services/send_messages'
 import type { BackupAttempt } from '#modules/backups/services/backup_engine'
 
 /**
  * The Backup failed alert (Settings > Notifications, on by default), on every configured
  * channel: an SMS of category info to each administrator number, an e-mail through the
- * configured SMTP server to each administrator address. A channel that fails is logged and does
- * not stop the others.
+ * configured SMTP server to each administrator address, and a live notice to every signed-in
+ * dashboard. A channel that fails is logged and does not stop the others.
  */
 export class BackupAlerts {
   constructor(
     private settings: () => Promise<SettingsStore>,
     private sender: () => Promise<SendMessages>,
     private mailer: AlertMailer,
+    private notices: LiveNotices,
     private logger: Logger
   ) {}
 
@@ -23,6 +25,9 @@ export class BackupAlerts {
     const { notifications } = await (await this.settings()).all()
     if (!notifications.backupFailedAlert) return
     const text = `SMS gateway: backup ${attempt.name} failed (${attempt.reason}).`
+    await this.notices
+      .publish({ type: 'backup.failed', message: `Backup ${attempt.name} failed: ${attempt.reason}`, at: attempt.finishedAt, details: { backup: attempt.name, reason: attempt.reason } })
+      .catch((error) => this.logger.error({ err: logSafeError(error) }, 'the backup failed alert could not reach the dashboards'))
     if (notifications.adminPhones.length) {
       try {
         await (await this.sender()).send({ to: notifications.adminPhones, body: text, category: 'info' }, null)
