@@ -19,23 +19,21 @@ export class RestorePreparation {
 
   async prepare(name: string): Promise<{ restartRequired: true }> {
     const source = await this.catalogue.pathOf(name)
-    const inspection = await inspectDatabaseFile(source, await knownMigrations(this.migrationsDir))
-    if (!inspection.usable && inspection.problem === 'too_recent') {
-      throw new ApiError('BACKUP_SCHEMA_TOO_RECENT', 'This copy was made by a newer gateway version: update, then retry', {
-        unknownMigrations: inspection.unknownMigrations,
-      })
-    }
-    if (!inspection.usable) throw new ApiError('BACKUP_UNREADABLE', `The file cannot be restored: ${inspection.reason}`)
-
     const files = restoreFiles(this.restoreDir)
     await mkdir(this.restoreDir, { recursive: true, mode: 0o700 })
+    // The copy is what gets checked (one full integrity check, the costly part on a big file):
+    // what is swapped in at start is exactly what passed here.
     const partial = `${files.copy}.partial`
     await copyFile(source, partial)
-    // The copy itself is checked again: what is swapped in at start is exactly what passed here.
-    const check = await inspectDatabaseFile(partial, await knownMigrations(this.migrationsDir))
-    if (!check.usable) {
+    const inspection = await inspectDatabaseFile(partial, await knownMigrations(this.migrationsDir))
+    if (!inspection.usable) {
       await rm(partial, { force: true })
-      throw new ApiError('BACKUP_UNREADABLE', `The file cannot be restored: ${check.reason}`)
+      if (inspection.problem === 'too_recent') {
+        throw new ApiError('BACKUP_SCHEMA_TOO_RECENT', 'This copy was made by a newer gateway version: update, then retry', {
+          unknownMigrations: inspection.unknownMigrations,
+        })
+      }
+      throw new ApiError('BACKUP_UNREADABLE', `The file cannot be restored: ${inspection.reason}`)
     }
     const manifest: PreparedRestore = { name, sha256: await sha256Of(partial), size: (await stat(partial)).size, preparedAt: this.now().toISOString() }
     await rm(files.manifest, { force: true })
