@@ -1,7 +1,9 @@
 import { test } from '@japa/runner'
 import type { Group } from '@japa/runner/core'
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { snapshotDatabase } from '#core/database/database_snapshot'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
@@ -599,6 +601,25 @@ test.group('License endpoints and the write gate over HTTP', (group) => {
     await advance(15 * MINUTE)
     const again = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ general: read.body().general })
     again.assertStatus(200)
+  })
+
+  test('while withdrawn, a backup is refused (a write); downloads and exports keep working', async ({ client, assert }) => {
+    const folder = DataFolder.current()
+    mkdirSync(folder.backupsDir, { recursive: true })
+    rmSync(join(folder.backupsDir, 'kept-before.db'), { force: true })
+    await snapshotDatabase(folder.databaseFile, join(folder.backupsDir, 'kept-before.db'))
+    await withdrawnGateway()
+
+    const backup = await client.post('/api/v1/backups').header('x-api-key', testKeys.admin)
+    backup.assertStatus(403)
+    assert.equal(backup.body().error.code, 'LICENSE_BLOCKED')
+    ;(await client.post('/api/v1/backups/kept-before.db/restore').header('x-api-key', testKeys.admin)).assertStatus(403)
+    for (const path of ['/api/v1/backups', '/api/v1/backups/kept-before.db/download', '/api/v1/export/messages', '/api/v1/export/contacts?format=json', '/api/v1/export/database']) {
+      const response = await fetch(`${process.env.GATEWAY_PUBLIC_URL}${path}`, { headers: { 'x-api-key': testKeys.admin } })
+      assert.equal(response.status, 200, path)
+      await response.arrayBuffer()
+    }
+    rmSync(join(folder.backupsDir, 'kept-before.db'), { force: true })
   })
 
   test('PUT /license works while withdrawn, from a superadmin session only; the key stays out of answers and logs', async ({ client, assert }) => {

@@ -140,6 +140,30 @@ test.group('Backup schedule on the clock', (group) => {
     )
   })
 
+  test('an automatic backup due during another waits for the next minute', async ({ assert }) => {
+    await settings.update({ backup: { frequency: 'interval', intervalHours: 1 } })
+    await db.table('backup_attempts').insert({ name: 'gateway-old.db', origin: 'scheduled', outcome: 'success', started_at: '2026-08-01T09:00:30.000Z', finished_at: '2026-08-01T09:00:31.000Z' })
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await startSchedule('2026-08-01T10:00:00.000Z', {
+      snapshot: async (source, target) => {
+        await held
+        const { snapshotDatabase } = await import('#core/database/database_snapshot')
+        await snapshotDatabase(source, target)
+      },
+    })
+    // A manual backup is under way when the automatic one falls due (10:00:30).
+    const manual = (await app.container.make(BackupEngine)).run('manual')
+    await clock.advance(30_000)
+    await runner.whenIdle()
+    assert.deepEqual((await scheduledRuns()).slice(1), [])
+    release()
+    await manual
+    await clock.advance(60_000)
+    await runner.whenIdle()
+    assert.deepEqual((await scheduledRuns()).slice(1), ['2026-08-01T10:01:30.000Z'])
+  })
+
   test('off: nextRunAt is null and nothing runs; turning it on applies within a minute', async ({ client, assert }) => {
     await settings.update({ backup: { enabled: false } })
     await startSchedule('2026-07-01T00:00:00.000Z')
