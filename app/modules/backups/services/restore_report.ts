@@ -1,4 +1,5 @@
 import { readFile, rm } from 'node:fs/promises'
+import { basename } from 'node:path'
 import type { Logger } from '@adonisjs/core/logger'
 import type { ActivityLog } from '#core/activity/activity_log'
 import { restoreFiles } from '#modules/backups/services/restore_files'
@@ -19,7 +20,7 @@ export async function reportRestoreOutcome(restoreDir: string, logger: Logger, a
   await rm(file, { force: true })
   try {
     if (outcome.applied) {
-      await activity.info('backups', `Backup ${outcome.name} was restored at start; the previous database is kept as ${outcome.previous ?? '(none)'}`, {
+      await activity.info('backups', `Backup ${outcome.name} was restored at start; the previous database is kept as ${outcome.previous ? basename(outcome.previous) : '(none: there was none)'}`, {
         backup: outcome.name,
       })
     } else {
