@@ -4,7 +4,8 @@ import app from '@adonisjs/core/services/app'
 import sqlite3 from 'sqlite3'
 
 /** The gateway as its own process, for tests of what only a real start and stop show. */
-function freePort(): Promise<number> {
+/** A port nothing listens on at this moment, on loopback. */
+export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as { port: number }

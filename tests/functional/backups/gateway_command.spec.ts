@@ -1,23 +1,13 @@
 import { test } from '@japa/runner'
 import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import app from '@adonisjs/core/services/app'
-import { firstApiKey } from '#tests/helpers/gateway_process'
+import { firstApiKey, freePort } from '#tests/helpers/gateway_process'
 import { PhoneAgent } from '../../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../../agent/src/drivers/simulator.js'
 import { eventually } from '#tests/helpers/phones'
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 const isAlive = (pid: number) => {
   try {

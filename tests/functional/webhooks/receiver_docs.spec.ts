@@ -1,19 +1,11 @@
 import { test } from '@japa/runner'
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 import emitter from '@adonisjs/core/services/emitter'
 import { useManualClock } from '#tests/helpers/clock'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { eventually } from '#tests/helpers/phones'
+import { freePort } from '#tests/helpers/gateway_process'
 import { clearWebhooks, createWebhook, deliveries, startReceiver, useWebhookEngine } from '#tests/helpers/webhooks'
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
 
 /** docs/webhooks.md points receivers at these; the tests prove they verify real calls. */
 test.group('The receiver examples of docs/webhooks.md', (group) => {
