@@ -12,6 +12,7 @@ import { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscri
 import { DeliveryRecorder } from '#modules/webhooks/services/delivery_recorder'
 import { DeliveryWorker } from '#modules/webhooks/services/delivery_worker'
 import { DELIVERY_JOB, deliveryJob } from '#modules/webhooks/jobs/delivery_job'
+import { deliveryLogPurgeJob } from '#modules/webhooks/jobs/delivery_log_purge_job'
 import { recordPublicEvents } from '#modules/webhooks/listeners/record_public_events'
 
 /** Webhooks: subscriptions, the delivery engine (record, send, HTTP client under the destination policy). */
@@ -54,6 +55,7 @@ export default class WebhooksProvider {
     registry.add(webhookRoutes(registry))
     const runner = await container.make(JobRunner)
     runner.register(deliveryJob(() => container.make(DeliveryWorker)))
+    runner.register(deliveryLogPurgeJob(() => container.make('lucid.db')))
     recordPublicEvents(await container.make('emitter'), () => container.make(DeliveryRecorder))
   }
 
