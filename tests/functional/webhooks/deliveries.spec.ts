@@ -196,7 +196,7 @@ test.group('Webhook deliveries', (group) => {
     assert.lengthOf(target.calls, 1)
     assert.lengthOf(elsewhere.calls, 0)
     const [entry] = await deliveries(client)
-    assert.containsSubset(entry, { status: 'pending', attempts: 1, httpStatus: 302 })
+    assert.containsSubset(entry, { status: 'pending', attempts: 1, httpStatus: 302, detail: 'HTTP 302: a redirect, never followed (use the final URL)' })
   })
 
   test('4xx fails the attempt like 5xx; only the first 500 characters of an answer are kept', async ({ client, assert }) => {

@@ -82,7 +82,8 @@ export default class WebhookDelivery extends BaseModel {
    */
   toResource(webhookName: string | null) {
     const nextAttemptAt = this.status === 'pending' && this.dueAt ? toIso(this.dueAt) : null
-    const detail = this.error ?? (this.answer ? this.answer : null) ?? (nextAttemptAt && this.attempts > 0 ? `next attempt at ${nextAttemptAt}` : null)
+    const detail =
+      this.error ?? (this.answer ? this.answer : null) ?? statusHint(this.httpStatus) ?? (nextAttemptAt && this.attempts > 0 ? `next attempt at ${nextAttemptAt}` : null)
     return {
       id: String(this.id),
       deliveryId: this.deliveryId,
@@ -105,4 +106,12 @@ export default class WebhookDelivery extends BaseModel {
       completedAt: this.completedAt ? toIso(this.completedAt) : null,
     }
   }
+}
+
+/** An answer without text still says something (spec, Receiver-side webhook failure conditions). */
+function statusHint(status: number | null): string | null {
+  if (status === null || (status >= 200 && status < 300)) return null
+  if (status === 401 || status === 403) return `HTTP ${status}: the receiver refused the call, most often a signature problem (check the secret on both sides)`
+  if (status >= 300 && status < 400) return `HTTP ${status}: a redirect, never followed (use the final URL)`
+  return `HTTP ${status}`
 }
