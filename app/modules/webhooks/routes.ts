@@ -64,7 +64,9 @@ export function webhookRoutes(registry: RouteRegistry) {
       durationMs: { type: ['integer', 'null'], description: 'Duration of the last attempt' },
       detail: {
         type: ['string', 'null'],
-        description: 'The network error, else the first 500 characters of the answer, else the time of the next attempt',
+        description:
+          'The network error, else the first 500 characters of the answer, else what a bare status means ' +
+          '(401/403: a signature problem; 3xx: a redirect, never followed), else the time of the next attempt',
       },
       error: { type: ['string', 'null'], description: 'Why the last attempt got no answer' },
       answer: { type: ['string', 'null'], description: 'First 500 characters of the last answer' },
