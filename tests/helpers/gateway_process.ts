@@ -85,3 +85,13 @@ export async function firstApiKey(port: number, scope: 'read' | 'send' | 'admin'
   if (created.status !== 201) throw new Error(`key creation answered ${created.status}`)
   return ((await created.json()) as { secret: string }).secret
 }
+
+/** Runs statements on a database file of the test's own (a backup it tampers with, say). */
+export function execute(file: string, sql: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const database = new sqlite3.Database(file, (openError) => {
+      if (openError) return reject(openError)
+      database.exec(sql, (error) => database.close(() => (error ? reject(error) : resolve())))
+    })
+  })
+}

@@ -2,20 +2,11 @@ import { test } from '@japa/runner'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import sqlite3 from 'sqlite3'
+import { execute } from '#tests/helpers/gateway_process'
 import db from '@adonisjs/lucid/services/db'
 import { DataFolder } from '#core/data_folder/data_folder'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { applyPendingRestore } from '#modules/backups/services/restore_swap'
-
-function run(file: string, sql: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const database = new sqlite3.Database(file, (openError) => {
-      if (openError) return reject(openError)
-      database.exec(sql, (error) => database.close(() => (error ? reject(error) : resolve())))
-    })
-  })
-}
 
 test.group('Restore preparation', (group) => {
   group.setup(() => useTestKeys())
@@ -54,7 +45,7 @@ test.group('Restore preparation', (group) => {
     ;(await admin(client.post('/api/v1/backups/nothing-here.db/restore'))).assertStatus(404)
     mkdirSync(DataFolder.current().backupsDir, { recursive: true })
     writeFileSync(join(DataFolder.current().backupsDir, 'garbage.db'), 'this is not a database at all')
-    await run(join(DataFolder.current().backupsDir, 'foreign.db'), 'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes VALUES (1, "x");')
+    await execute(join(DataFolder.current().backupsDir, 'foreign.db'), 'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes VALUES (1, "x");')
     const name = await takeBackup(client)
     const damaged = join(DataFolder.current().backupsDir, 'damaged.db')
     const bytes = readFileSync(join(DataFolder.current().backupsDir, name))
@@ -72,7 +63,7 @@ test.group('Restore preparation', (group) => {
     const name = await takeBackup(client)
     const newer = join(DataFolder.current().backupsDir, 'newer.db')
     copyFileSync(join(DataFolder.current().backupsDir, name), newer)
-    await run(newer, "INSERT INTO adonis_schema (name, batch, migration_time) VALUES ('database/migrations/9999_future_feature', 99, '2030-01-01')")
+    await execute(newer, "INSERT INTO adonis_schema (name, batch, migration_time) VALUES ('database/migrations/9999_future_feature', 99, '2030-01-01')")
     const response = await admin(client.post('/api/v1/backups/newer.db/restore'))
     response.assertStatus(422)
     response.assertBodyContains({ error: { code: 'BACKUP_SCHEMA_TOO_RECENT', details: { unknownMigrations: ['9999_future_feature'] } } })
@@ -105,7 +96,7 @@ test.group('Restore swap at start', (group) => {
     assert.equal(readFileSync(join(dataDir, 'gateway.db'), 'utf8'), 'restored database')
     assert.isFalse(existsSync(join(dataDir, 'gateway.db-wal')), 'no stale -wal beside the restored copy')
     assert.isFalse(existsSync(join(dataDir, 'gateway.db-shm')))
-    const previous = join(dataDir, 'gateway.db.pre-restore-20261121T102030Z')
+    const previous = join(dataDir, 'gateway.db.pre-restore-20261121-102030')
     assert.equal(readFileSync(previous, 'utf8'), 'current database')
     assert.equal(readFileSync(`${previous}-wal`, 'utf8'), 'current wal')
     assert.equal(readFileSync(`${previous}-shm`, 'utf8'), 'current shm')

@@ -2,17 +2,7 @@ import { test } from '@japa/runner'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import sqlite3 from 'sqlite3'
-import { firstApiKey, query, startGateway, stop } from '#tests/helpers/gateway_process'
-
-function run(file: string, sql: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const database = new sqlite3.Database(file, (openError) => {
-      if (openError) return reject(openError)
-      database.exec(sql, (error) => database.close(() => (error ? reject(error) : resolve())))
-    })
-  })
-}
+import { execute, firstApiKey, query, startGateway, stop } from '#tests/helpers/gateway_process'
 
 const TABLES = ['messages', 'conversations', 'contacts', 'users', 'api_keys']
 
@@ -53,7 +43,7 @@ test.group('Restore round trip on a real gateway process', (group) => {
     assert.lengthOf(expected.messages, 2)
 
     // The backup is made older: the last migration is undone in it, as an earlier version had it.
-    await run(backupFile, "DROP TABLE backup_attempts; DELETE FROM adonis_schema WHERE name LIKE '%0009_backups_create_backup_attempts'")
+    await execute(backupFile, "DROP TABLE backup_attempts; DELETE FROM adonis_schema WHERE name LIKE '%0009_backups_create_backup_attempts'")
 
     // Life goes on after the backup.
     assert.equal((await call('POST', '/api/v1/messages', { to: '+33612345004', body: 'After the backup' })).status, 202)

@@ -1,4 +1,5 @@
 import { ApiError } from '#core/http/api_error'
+import { fileStamp } from '#core/time/file_stamp'
 
 /**
  * Spec, Backup rules: a name ends in .db, starts with a letter or digit, and holds only letters,
@@ -18,6 +19,5 @@ export function backupNameParam(value: unknown): string {
 
 /** `gateway-20261121-030000.db`: sorts by time, readable by an operator listing the folder. */
 export function backupNameAt(date: Date): string {
-  const stamp = date.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')
-  return `gateway-${stamp}.db`
+  return `gateway-${fileStamp(date)}.db`
 }

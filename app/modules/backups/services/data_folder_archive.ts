@@ -2,13 +2,14 @@ import { closeSync, createWriteStream, openSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { pipeline } from 'node:stream/promises'
 import * as tar from 'tar'
+import { fileStamp } from '#core/time/file_stamp'
 
 /** What an archive leaves out: the running service's pid and temporary files. */
 const LEFT_OUT = new Set(['gateway.pid', 'tmp'])
 
 /** `gateway-backup-20261121-093000.tar.gz` (spec, Command-line and data-folder operations). */
 export function archiveNameAt(date: Date): string {
-  return `gateway-backup-${date.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}.tar.gz`
+  return `gateway-backup-${fileStamp(date)}.tar.gz`
 }
 
 /**

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileStamp } from '#core/time/file_stamp'
 import { restoreFiles, sha256Of, type PreparedRestore } from '#modules/backups/services/restore_files'
 
 export type RestoreOutcome =
@@ -45,8 +46,7 @@ export async function applyPendingRestore(dataDir: string, now = new Date()): Pr
   if ((await sha256Of(files.copy)) !== manifest.sha256) return fail('the prepared copy changed after it was checked')
 
   const database = join(dataDir, 'gateway.db')
-  const stamp = at.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
-  const previous = `${database}.pre-restore-${stamp}`
+  const previous = `${database}.pre-restore-${fileStamp(now)}`
   const moved: Array<[from: string, to: string]> = []
   try {
     if (existsSync(database)) {

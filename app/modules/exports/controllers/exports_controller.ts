@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises'
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Clock } from '#core/time/clock'
+import { fileStamp } from '#core/time/file_stamp'
 import { exportColumns, exportRows, type ExportDataset } from '#modules/messages/services/export_rows'
 import { csvStream, jsonStream } from '#modules/exports/services/export_formats'
 import { freshDatabaseCopy } from '#modules/exports/services/database_export'
@@ -33,20 +34,15 @@ export default class ExportsController {
     stream.once('close', () => void copy.remove())
     response.header('content-type', 'application/vnd.sqlite3')
     response.header('content-length', String(size))
-    response.header('content-disposition', `attachment; filename="gateway-${this.#stamp()}.db"`)
+    response.header('content-disposition', `attachment; filename="gateway-${fileStamp(this.clock.now())}.db"`)
     response.stream(stream)
-  }
-
-  /** File names carry the time of the export: `messages-20261121-093000.csv`. */
-  #stamp() {
-    return this.clock.now().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')
   }
 
   async #export({ request, response }: HttpContext, dataset: ExportDataset) {
     const { format = 'csv' } = await request.validateUsing(exportQueryValidator, { data: request.qs() })
     const rows = exportRows(dataset)
     response.header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
-    response.header('content-disposition', `attachment; filename="${dataset}-${this.#stamp()}.${format}"`)
+    response.header('content-disposition', `attachment; filename="${dataset}-${fileStamp(this.clock.now())}.${format}"`)
     response.stream(format === 'csv' ? csvStream(exportColumns[dataset], rows) : jsonStream(rows))
   }
 }

@@ -86,11 +86,6 @@ export class DeliveryWorker {
     return this.#inFlight.size
   }
 
-  /** Whether an attempt of this delivery is under way. */
-  isInFlight(deliveryId: number): boolean {
-    return this.#inFlight.has(deliveryId)
-  }
-
   /** Resolves once every attempt started so far has recorded its outcome. */
   async settled(): Promise<void> {
     while (this.#inFlight.size) await Promise.all([...this.#inFlight.values()].map((entry) => entry.attempt))

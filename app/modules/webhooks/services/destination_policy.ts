@@ -82,18 +82,3 @@ function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
   }
   return null
 }
-
-/** A policy that also admits the machine itself: for tests and benchmarks with local receivers only. */
-export class LoopbackAllowingPolicy extends DestinationPolicy {
-  judgeAddress(text: string): DestinationVerdict {
-    const host = text.replace(/^\[|\]$/g, '')
-    if (ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback') return { allowed: true }
-    return super.judgeAddress(text)
-  }
-
-  judgeHost(hostname: string): DestinationVerdict | 'resolve' {
-    const host = hostname.replace(/^\[|\]$/g, '')
-    if (ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback') return { allowed: true }
-    return super.judgeHost(hostname)
-  }
-}
