@@ -2,15 +2,17 @@
 // End to end through simulated phones, on the compiled gateway, beside GET /health in the same
 // run. Loopback only. Measures:
 //   - throughput: single-recipient sends at 64 connections for BENCH_SECONDS, with 10 simulated
-//     phones (no quotas, no limits): messages accepted per second, and messages the phones
-//     reported sent per second (counted from the first accept to the last "sent");
+//     phones (no quotas, no limits): messages accepted per second, and messages stored as `sent`
+//     per second, counted in the gateway's database from the first accept until every accepted
+//     message is stored as sent (the phones' reports received and written, not only sent);
 //   - latency: from the 202 answer to the order reaching an idle phone, p50 and p99 over 200
 //     sends one at a time.
 //
 //   npm run bench            (builds, then runs every benchmark)
 //   BENCH_SECONDS=20 node bench/phones.js
 import { performance } from 'node:perf_hooks'
-import { createApiKey, load, seconds, startGateway, summary } from './lib/gateway.js'
+import { createApiKey, load, seconds, startGateway, summary, countRows } from './lib/gateway.js'
+import { cpuShare, cpuSnapshot } from './lib/process_cpu.js'
 import { PhoneAgent } from '../build/agent/src/phone_agent.js'
 import { SimulatorDriver } from '../build/agent/src/drivers/simulator.js'
 
@@ -51,7 +53,9 @@ try {
   const percentile = (p) => +latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(2)
 
   const health = summary('GET /health', await load({ url: `${gateway.base}/health`, connections: 64 }))
-  const sentBefore = totalSent()
+  const storedSent = () => countRows(gateway.dataDir, "SELECT COUNT(*) AS count FROM messages WHERE status IN ('sent', 'delivered')")
+  const sentBefore = await storedSent()
+  const cpuBefore = cpuSnapshot(gateway.pid)
   const loadStarted = performance.now()
   const sends = await load({
     url: `${gateway.base}/api/v1/messages`,
@@ -59,16 +63,20 @@ try {
     requests: [{ method: 'POST', path: '/api/v1/messages', headers, setupRequest: (request) => ({ ...request, body: JSON.stringify({ to: nextNumber(), body: 'Your code is 482913' }) }) }],
   })
   const accepted = sends.requests.total - sends.non2xx
-  // Wait for the phones to report everything accepted (at most a minute).
+  // Wait until every accepted message is stored as sent (at most a minute).
   const deadline = performance.now() + 60_000
-  while (totalSent() - sentBefore < accepted && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
-  const carried = totalSent() - sentBefore
+  let carried = (await storedSent()) - sentBefore
+  while (carried < accepted && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    carried = (await storedSent()) - sentBefore
+  }
   const elapsed = (performance.now() - loadStarted) / 1000
+  const cpu = cpuShare(cpuBefore, cpuSnapshot(gateway.pid), elapsed)
 
   console.log(`bench/phones.js: ${PHONES} simulated phones, 64 connections, ${seconds} s, node ${process.version}`)
   console.table([
     health,
-    summary('POST /messages (1 recipient)', sends, { sentByPhones: carried, endToEndPerSecond: Math.round(carried / elapsed) }),
+    summary('POST /messages (1 recipient)', sends, { storedSent: carried, endToEndPerSecond: Math.round(carried / elapsed), ...cpu }),
   ])
   console.log(JSON.stringify({ acceptToOrderMs: { p50: percentile(50), p99: percentile(99) }, accepted, carried }))
 } finally {

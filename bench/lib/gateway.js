@@ -6,6 +6,7 @@ import { createServer as createNetServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createRequire } from 'node:module'
 import autocannon from 'autocannon'
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -27,7 +28,9 @@ export async function startGateway({ dataDir } = {}) {
   }
   const folder = dataDir ?? mkdtempSync(join(tmpdir(), 'gateway-bench-'))
   const port = await freePort()
-  const child = spawn(process.execPath, [join(root, 'build/bin/server.js')], {
+  // BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the gateway itself.
+  const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean)
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'build/bin/server.js')], {
     cwd: root,
     env: { ...process.env, GATEWAY_DATA_DIR: folder, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
     stdio: 'ignore',
@@ -89,4 +92,19 @@ export function summary(name, result, extra = {}) {
     errors: result.errors + result.non2xx,
     ...extra,
   }
+}
+
+/** Runs a COUNT query on the gateway's database, read-only, beside the running gateway. */
+export function countRows(dataDir, sql) {
+  const sqlite3 = createRequire(import.meta.url)('sqlite3')
+  return new Promise((resolve, reject) => {
+    const database = new sqlite3.Database(join(dataDir, 'gateway.db'), sqlite3.OPEN_READONLY, (error) => {
+      if (error) return reject(error)
+      database.get(sql, (queryError, row) => {
+        database.close()
+        if (queryError) reject(queryError)
+        else resolve(row.count)
+      })
+    })
+  })
 }

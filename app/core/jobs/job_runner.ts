@@ -17,6 +17,8 @@ interface JobState {
   definition: JobDefinition
   dueAt: number | null
   running: Promise<void> | null
+  /** The due time on disk (as far as this runner knows): never later than the real one. */
+  persistedDueAt: number | null
 }
 
 /** A pass that throws is tried again after this long, not in a tight loop. */
@@ -28,6 +30,11 @@ const TABLE = 'scheduled_jobs'
  * Runs jobs inside the server process, on the clock (so tests move time instead of sleeping),
  * one pass at a time per job, with each job's next due time kept in SQLite so a restart
  * resumes where it stopped.
+ *
+ * The time on disk only has to be no later than the real one: a pass too many is harmless
+ * (a pass starts from what the database says), a pass missed is not. So a wake-up that is not
+ * earlier than what is on disk, and a pass that ends with the job asleep, write nothing: the
+ * dispatcher, woken by every send, costs no write of its own.
  */
 export class JobRunner {
   readonly #jobs = new Map<string, JobState>()
@@ -44,7 +51,7 @@ export class JobRunner {
 
   register(definition: JobDefinition): void {
     if (this.#jobs.has(definition.name)) throw new Error(`Job ${definition.name} is registered twice`)
-    this.#jobs.set(definition.name, { definition, dueAt: null, running: null })
+    this.#jobs.set(definition.name, { definition, dueAt: null, running: null, persistedDueAt: null })
     if (this.#started) {
       this.#load(definition.name)
         .then(() => this.#arm())
@@ -81,7 +88,7 @@ export class JobRunner {
     if (job.dueAt === null || atMs < job.dueAt) {
       job.dueAt = atMs
       if (this.#started) {
-        void this.#persistDue(name, atMs)
+        if (job.persistedDueAt === null || atMs < job.persistedDueAt) void this.#persistDue(job, atMs)
         this.#arm()
       }
     }
@@ -121,10 +128,12 @@ export class JobRunner {
     const row = await this.db.from(TABLE).where('name', name).first()
     if (row) {
       const persisted = row.due_at === null ? null : Date.parse(row.due_at)
+      job.persistedDueAt = persisted
       // A wake-up made before start (job.dueAt) is kept when it is earlier.
       job.dueAt = persisted === null ? job.dueAt : job.dueAt === null ? persisted : Math.min(persisted, job.dueAt)
     } else {
       job.dueAt = Math.min(job.dueAt ?? Infinity, this.clock.nowMs())
+      job.persistedDueAt = job.dueAt
       await this.db.table(TABLE).insert({ name, due_at: new Date(job.dueAt).toISOString() })
     }
   }
@@ -178,6 +187,9 @@ export class JobRunner {
     // New work that appeared during the pass may be due before what the pass returned.
     if (job.dueAt !== null && (next === null || job.dueAt < next)) next = job.dueAt
     job.dueAt = next
+    // Asleep (null) or due at the time already on disk: nothing to write. A failure is always
+    // recorded, so the operator can see it.
+    if (lastError === null && (next === null || next === job.persistedDueAt)) return
     try {
       await this.db
         .from(TABLE)
@@ -188,13 +200,17 @@ export class JobRunner {
           last_finished_at: this.clock.now().toISOString(),
           last_error: lastError,
         })
+      job.persistedDueAt = next
     } catch (error) {
       // The due time is kept in memory; losing its copy on disk must not stop the process.
       this.logger.warn({ err: logSafeError(error), job: name }, 'could not record a job pass')
     }
   }
 
-  async #persistDue(name: string, atMs: number) {
+  async #persistDue(job: JobState, atMs: number) {
+    const { name } = job.definition
+    const previous = job.persistedDueAt
+    job.persistedDueAt = atMs
     try {
       await this.db
         .from(TABLE)
@@ -202,6 +218,7 @@ export class JobRunner {
         .where((query) => query.whereNull('due_at').orWhere('due_at', '>', new Date(atMs).toISOString()))
         .update({ due_at: new Date(atMs).toISOString() })
     } catch (error) {
+      job.persistedDueAt = previous
       this.logger.warn({ err: error, job: name }, 'could not persist a job wake-up; it is kept in memory')
     }
   }

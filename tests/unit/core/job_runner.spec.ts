@@ -143,4 +143,46 @@ test.group('JobRunner', (group) => {
     await clock.advance(10_000)
     assert.equal(passes, 1)
   })
+
+  test('the time on disk is never later than the real one; wake-ups of a sleeping job write nothing more', async ({ assert }) => {
+    const clock = new ManualClock(START)
+    const runner = new JobRunner(clock, db, logger)
+    let answer: Date | null = null
+    let passes = 0
+    runner.register({
+      name: 'woken',
+      run: async () => {
+        passes++
+        return answer
+      },
+    })
+    const onDisk = async () => (await db.from('scheduled_jobs').where('name', 'woken').first()).due_at
+    await runner.start()
+    await runner.whenIdle()
+    // Asleep after its first pass: the start time stays on disk (a restart runs it once more).
+    assert.equal(await onDisk(), START)
+
+    for (let minute = 1; minute <= 3; minute++) {
+      await clock.advance(60_000)
+      runner.wake('woken')
+      await clock.advance(0)
+      await runner.whenIdle()
+    }
+    assert.equal(passes, 4)
+    assert.equal(await onDisk(), START)
+
+    // A pass that says when it is next due writes it; a restart then waits for it.
+    answer = new Date(Date.parse(START) + 3_600_000)
+    runner.wake('woken')
+    await clock.advance(0)
+    await runner.whenIdle()
+    assert.equal(await onDisk(), answer.toISOString())
+    // Woken earlier than that: the earlier time goes to disk at once.
+    await clock.advance(60_000)
+    answer = null
+    runner.wake('woken', new Date(Date.parse(START) + 30 * 60_000))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    assert.equal(await onDisk(), new Date(Date.parse(START) + 30 * 60_000).toISOString())
+    await runner.stop()
+  })
 })

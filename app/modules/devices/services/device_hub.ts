@@ -19,7 +19,8 @@ export interface UpFrame {
 
 export interface FrameHandlers {
   connected(deviceId: number): Promise<void>
-  frame(deviceId: number, frame: UpFrame): Promise<void>
+  /** Takes a frame in (in order); `stored` resolves once what it says is stored. */
+  frame(deviceId: number, frame: UpFrame): Promise<{ stored: Promise<void> }>
   disconnected(deviceId: number): Promise<void>
 }
 
@@ -29,12 +30,15 @@ export const CLOSE = { unpaired: 4001, replaced: 4002, invalidFrame: 4003, stopp
 /**
  * The phones' WebSockets on the gateway's own HTTP server: authenticates the upgrade with the
  * device credential, keeps one socket per phone, hands each frame to the handlers and acks it
- * once they have stored what it says. Frames of one phone are handled one at a time, in order.
+ * once they have stored what it says. Frames of one phone are taken in one at a time, in order;
+ * the next one does not wait for the previous one to be stored (reports are stored in batches).
  */
 export class DeviceHub {
   readonly #server = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 })
   readonly #sockets = new Map<number, WebSocket>()
   readonly #queues = new Map<number, Promise<unknown>>()
+  /** Frames taken in whose content is not stored yet. */
+  readonly #storing = new Set<Promise<void>>()
   #handlers: FrameHandlers | null = null
 
   constructor(
@@ -121,8 +125,16 @@ export class DeviceHub {
         return
       }
       this.#inOrder(deviceId, async () => {
-        await this.#handlers!.frame(deviceId, frame)
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'ack', id: randomUUID(), of: frame.id }))
+        const { stored } = await this.#handlers!.frame(deviceId, frame)
+        const acked = stored.then(
+          () => {
+            if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'ack', id: randomUUID(), of: frame.id }))
+          },
+          // Not acked: the phone sends the frame again when it reconnects.
+          (error) => this.logger.error({ err: logSafeError(error), deviceId }, 'a phone frame could not be stored')
+        )
+        this.#storing.add(acked)
+        void acked.finally(() => this.#storing.delete(acked))
       })
     })
     socket.on('close', () => {
@@ -145,8 +157,8 @@ export class DeviceHub {
     })
   }
 
-  /** Resolves when every frame received so far is handled (tests). */
+  /** Resolves when every frame received so far is handled and stored (tests, stopping). */
   async settled(): Promise<void> {
-    while (this.#queues.size) await Promise.all([...this.#queues.values()])
+    while (this.#queues.size || this.#storing.size) await Promise.all([...this.#queues.values(), ...this.#storing])
   }
 }

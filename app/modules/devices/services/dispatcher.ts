@@ -4,7 +4,7 @@ import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { SettingsStore } from '#core/settings/settings_store'
 import type { Settings } from '#core/settings/settings_sections'
-import Device from '#modules/devices/models/device'
+import type { TextOptions } from '#modules/devices/models/device'
 import { countSegments } from '#modules/messages/services/segment_counter'
 import { DeviceHub } from '#modules/devices/services/device_hub'
 import { SimUsage, dayIn } from '#modules/devices/services/sim_usage'
@@ -20,7 +20,7 @@ export class RoutingCursor {
 }
 
 interface Carrier {
-  device: Device
+  device: { id: number; textOptions: TextOptions }
   slot: number
   dailyQuota: number | null
   /** Sent (handed out) today, in the platform time zone. */
@@ -71,19 +71,9 @@ export class Dispatcher {
     const [sending, general] = [await this.settings.get('sending'), await this.settings.get('general')]
     const carriers = await this.#carriers(sending.timezone)
 
-    const due: DueMessage[] = await db
-      .from('messages')
-      .where('status', 'queued')
-      .where('direction', 'out')
-      .whereNull('ordered_at')
-      .where((query) => query.whereNull('scheduled_at').orWhere('scheduled_at', '<=', now))
-      .where((query) => query.whereNull('held_until').orWhere('held_until', '<=', now))
-      .orderBy('created_at', 'asc')
-      .orderBy('id', 'asc')
-      .limit(PASS_SIZE)
-      .select('id', 'phone', 'body', 'forced_device_id', 'forced_sim_slot')
-
+    const { due, next } = await this.#due(now)
     const orders: Array<{ message: DueMessage; carrier: Carrier }> = []
+    const holds: number[] = []
     for (const message of due) {
       const verdict = await this.#choose(message, carriers, sending, nowMs)
       if (verdict.kind === 'carrier') {
@@ -94,6 +84,7 @@ export class Dispatcher {
       } else if (verdict.kind === 'quota') {
         await db.from('messages').where('id', message.id).where('status', 'queued').update({ status: 'pending_quota_exceeded', hold_reason: null, held_until: null, updated_at: now })
       } else if (verdict.kind === 'hold') {
+        holds.push(verdict.until)
         await db
           .from('messages')
           .where('id', message.id)
@@ -105,7 +96,32 @@ export class Dispatcher {
     }
     const handed = await this.#order(orders, general, sending.timezone, now)
     if (due.length === PASS_SIZE && handed > 0) return this.clock.now()
-    return this.#nextDue(now)
+    // Held in this pass: due again when the hold ends (the query ran before the holds were written).
+    const heldUntil = holds.length ? Math.min(...holds) : null
+    const nextMs = [next?.getTime() ?? null, heldUntil].filter((value): value is number => value !== null)
+    return nextMs.length ? new Date(Math.min(...nextMs)) : null
+  }
+
+  /**
+   * The due messages, oldest first, and when the next message not due yet will be: one
+   * statement, since every statement waits its turn on the one SQLite connection.
+   */
+  async #due(now: string): Promise<{ due: DueMessage[]; next: Date | null }> {
+    const rows = await db.rawQuery(
+      `SELECT * FROM (
+         SELECT id, phone, body, forced_device_id, forced_sim_slot, NULL AS next FROM messages
+         WHERE status = 'queued' AND direction = 'out' AND ordered_at IS NULL
+           AND (scheduled_at IS NULL OR scheduled_at <= ?) AND (held_until IS NULL OR held_until <= ?)
+         ORDER BY created_at ASC, id ASC
+         LIMIT ${PASS_SIZE}
+       )
+       UNION ALL
+       SELECT NULL, NULL, NULL, NULL, NULL, MIN(MAX(COALESCE(scheduled_at, ''), COALESCE(held_until, ''))) FROM messages
+       WHERE status = 'queued' AND direction = 'out' AND ordered_at IS NULL AND (scheduled_at > ? OR held_until > ?)`,
+      [now, now, now, now]
+    )
+    const last = rows.pop()
+    return { due: rows, next: last?.next ? new Date(last.next) : null }
   }
 
   /** Sends again the orders a phone has not accepted yet (after it reconnects). */
@@ -136,12 +152,18 @@ export class Dispatcher {
     const connected = this.hub.connectedDevices()
     if (!connected.length) return []
     const today = dayIn(timezone, this.clock.now())
-    const devices = await Device.query().whereIn('id', connected).where('enabled', true).preload('sims').orderBy('id', 'asc')
-    return devices.flatMap((device) =>
-      device.sims
-        .sort((a, b) => a.slot - b.slot)
-        .map((sim) => ({ device, slot: sim.slot, dailyQuota: sim.dailyQuota, sentToday: sim.sentDay === today ? sim.sentToday : 0 }))
+    const rows = await db.rawQuery(
+      `SELECT devices.id, devices.text_options, device_sims.slot, device_sims.daily_quota, device_sims.sent_today, device_sims.sent_day
+       FROM devices JOIN device_sims ON device_sims.device_id = devices.id
+       WHERE devices.enabled = 1 AND devices.id IN (${connected.map(() => '?').join(', ')})
+       ORDER BY devices.id ASC, device_sims.slot ASC`,
+      connected
     )
+    const devices = new Map<number, Carrier['device']>()
+    return rows.map((row: any) => {
+      if (!devices.has(row.id)) devices.set(row.id, { id: row.id, textOptions: (row.text_options && JSON.parse(row.text_options)) || {} })
+      return { device: devices.get(row.id)!, slot: row.slot, dailyQuota: row.daily_quota, sentToday: row.sent_day === today ? row.sent_today : 0 }
+    })
   }
 
   async #choose(message: DueMessage, carriers: Carrier[], sending: Settings['sending'], nowMs: number): Promise<Verdict> {
@@ -205,8 +227,8 @@ export class Dispatcher {
   }
 
   /**
-   * Stores a pass's orders in one statement (and one per SIM for the day's count), then sends
-   * them to the phones: a stored order is never lost, a sent one always stored.
+   * Stores a pass's orders in one statement (after one for the SIMs' counts of the day), then
+   * sends them to the phones: a stored order is never lost, a sent one always stored.
    */
   async #order(orders: Array<{ message: DueMessage; carrier: Carrier }>, general: Settings['general'], timezone: string, now: string): Promise<number> {
     if (!orders.length) return 0
@@ -214,41 +236,46 @@ export class Dispatcher {
       const text = applyTextOptions(message.body, effectiveTextOptions(general, carrier.device.textOptions))
       return { message, carrier, text, ...countSegments(text) }
     })
+    // The SIMs' use is counted first, from the order: a quota is never overshot while reports
+    // are on the way, nor after a crash between the two statements (the count is then one pass
+    // high, never low). No transaction: each statement waits its turn on the one connection.
+    const today = dayIn(timezone, new Date(now))
+    const perSim = new Map<string, { deviceId: number; slot: number; count: number }>()
+    for (const { carrier } of prepared) {
+      const key = `${carrier.device.id}:${carrier.slot}`
+      const entry = perSim.get(key) ?? { deviceId: carrier.device.id, slot: carrier.slot, count: 0 }
+      entry.count++
+      perSim.set(key, entry)
+    }
+    const sims = [...perSim.values()]
+    for (let start = 0; start < sims.length; start += 100) {
+      const chunk = sims.slice(start, start + 100)
+      await db.rawQuery(
+        `WITH used(device_id, slot, count) AS (VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')})
+         UPDATE device_sims SET sent_today = CASE WHEN sent_day = ? THEN sent_today + used.count ELSE used.count END, sent_day = ?
+         FROM used
+         WHERE device_sims.device_id = used.device_id AND device_sims.slot = used.slot`,
+        [...chunk.flatMap((sim) => [sim.deviceId, sim.slot, sim.count]), today, today]
+      )
+    }
     const stored = new Set<number>()
-    await db.transaction(async (trx) => {
-      for (let start = 0; start < prepared.length; start += 100) {
-        const chunk = prepared.slice(start, start + 100)
-        const rows = await trx.rawQuery(
-          `WITH chosen(id, device_id, sim_slot, body, encoding, segments) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')})
-           UPDATE messages SET ordered_at = ?, device_id = chosen.device_id, sim_slot = chosen.sim_slot, body = chosen.body,
-             encoding = chosen.encoding, segments = chosen.segments, hold_reason = NULL, held_until = NULL, updated_at = ?
-           FROM chosen
-           WHERE messages.id = chosen.id AND messages.status = 'queued' AND messages.ordered_at IS NULL
-           RETURNING messages.id`,
-          [
-            ...chunk.flatMap((order): any[] => [order.message.id, String(order.carrier.device.id), order.carrier.slot, order.text, order.encoding, order.segments]),
-            now,
-            now,
-          ]
-        )
-        for (const row of rows) stored.add(row.id)
-      }
-      // The SIM's use counts from the order, so a quota is never overshot while reports are on the way.
-      const today = dayIn(timezone, new Date(now))
-      const perSim = new Map<string, { deviceId: number; slot: number; count: number }>()
-      for (const order of prepared.filter((candidate) => stored.has(candidate.message.id))) {
-        const key = `${order.carrier.device.id}:${order.carrier.slot}`
-        const entry = perSim.get(key) ?? { deviceId: order.carrier.device.id, slot: order.carrier.slot, count: 0 }
-        entry.count++
-        perSim.set(key, entry)
-      }
-      for (const sim of perSim.values()) {
-        await trx.rawQuery(
-          `UPDATE device_sims SET sent_today = CASE WHEN sent_day = ? THEN sent_today + ? ELSE ? END, sent_day = ? WHERE device_id = ? AND slot = ?`,
-          [today, sim.count, sim.count, today, sim.deviceId, sim.slot]
-        )
-      }
-    })
+    for (let start = 0; start < prepared.length; start += 100) {
+      const chunk = prepared.slice(start, start + 100)
+      const rows = await db.rawQuery(
+        `WITH chosen(id, device_id, sim_slot, body, encoding, segments) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')})
+         UPDATE messages SET ordered_at = ?, device_id = chosen.device_id, sim_slot = chosen.sim_slot, body = chosen.body,
+           encoding = chosen.encoding, segments = chosen.segments, hold_reason = NULL, held_until = NULL, updated_at = ?
+         FROM chosen
+         WHERE messages.id = chosen.id AND messages.status = 'queued' AND messages.ordered_at IS NULL
+         RETURNING messages.id`,
+        [
+          ...chunk.flatMap((order): any[] => [order.message.id, String(order.carrier.device.id), order.carrier.slot, order.text, order.encoding, order.segments]),
+          now,
+          now,
+        ]
+      )
+      for (const row of rows) stored.add(row.id)
+    }
     for (const order of prepared) {
       if (!stored.has(order.message.id)) continue
       this.hub.send(order.carrier.device.id, { type: 'send', messageId: String(order.message.id), to: order.message.phone, text: order.text, simSlot: order.carrier.slot })
@@ -267,15 +294,4 @@ export class Dispatcher {
     }
   }
 
-  async #nextDue(now: string): Promise<Date | null> {
-    const row = await db
-      .from('messages')
-      .where('status', 'queued')
-      .where('direction', 'out')
-      .whereNull('ordered_at')
-      .where((query) => query.where('scheduled_at', '>', now).orWhere('held_until', '>', now))
-      .select(db.raw("MIN(MAX(COALESCE(scheduled_at, ''), COALESCE(held_until, ''))) as next"))
-      .first()
-    return row?.next ? new Date(row.next) : null
-  }
 }

@@ -8,11 +8,17 @@ import { countSegments } from '#modules/messages/services/segment_counter'
 import { PhonePresence, LAST_SEEN_RESOLUTION_MS } from '#modules/devices/services/phone_presence'
 import type { UpFrame } from '#modules/devices/services/device_hub'
 import { affectedRows } from '#core/database/affected_rows'
+import { ReportQueue } from '#modules/devices/services/report_queue'
 
 /** Spec, Events: device.low_battery at 15 % or below, once per crossing. */
 export const LOW_BATTERY_PERCENT = 15
-/** Waits before attempts 2, 3, 4, ... of a message whose attempt failed. */
-export const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 1_800_000]
+
+/** A frame taken in: `stored` resolves once what it says is stored (then it may be acked). */
+export interface TakenFrame {
+  stored: Promise<void>
+}
+
+const STORED: TakenFrame = { stored: Promise.resolve() }
 
 function changed(result: unknown): boolean {
   return affectedRows(result) > 0
@@ -21,7 +27,8 @@ function changed(result: unknown): boolean {
 /**
  * What phones report (docs/device-protocol.md, frames up): each is stored before it is announced,
  * and a report repeated after a reconnect changes nothing twice (every update is guarded by the
- * state it moves from).
+ * state it moves from). Reports about orders go through the report queue, which stores those of
+ * every phone together; the rest is stored here, frame by frame.
  */
 @inject()
 export class PhoneReports {
@@ -29,7 +36,8 @@ export class PhoneReports {
     private clock: Clock,
     private presence: PhonePresence,
     private settings: SettingsStore,
-    private phoneNumbers: PhoneNumbers
+    private phoneNumbers: PhoneNumbers,
+    private queue: ReportQueue
   ) {}
 
   async connected(deviceId: number) {
@@ -41,32 +49,35 @@ export class PhoneReports {
     if (changed(updated)) await emitter.emit('device.offline', this.#deviceEvent(deviceId, 'offline'))
   }
 
-  async frame(deviceId: number, frame: UpFrame) {
+  /** Takes a frame in, in the order the phone sent it; order reports are stored with others. */
+  async frame(deviceId: number, frame: UpFrame): Promise<TakenFrame> {
     await this.#seen(deviceId, false)
     const messageId = typeof frame.messageId === 'string' && /^\d{1,15}$/.test(frame.messageId) ? Number(frame.messageId) : null
+    const at = this.clock.now()
     switch (frame.type) {
       case 'hello':
         if (typeof frame.appVersion === 'string') await db.from('devices').where('id', deviceId).update({ app_version: frame.appVersion.slice(0, 40) })
-        return
+        return STORED
       case 'status':
-        return this.#status(deviceId, frame)
+        await this.#status(deviceId, frame)
+        return STORED
       case 'accepted':
-        if (messageId) await this.#accepted(deviceId, messageId)
-        return
       case 'sent':
-        if (messageId) await this.#sent(deviceId, messageId)
-        return
       case 'delivered':
-        if (messageId) await this.#delivered(deviceId, messageId)
-        return
-      case 'failed':
-        if (messageId) await this.#failed(deviceId, messageId, typeof frame.reason === 'string' ? frame.reason : 'GENERIC_FAILURE')
-        return
+        return messageId ? { stored: this.queue.add({ kind: frame.type, deviceId, messageId, at }) } : STORED
+      case 'failed': {
+        if (!messageId) return STORED
+        const { maxAttempts } = await this.settings.get('sending')
+        const reason = typeof frame.reason === 'string' ? frame.reason : 'GENERIC_FAILURE'
+        const errorCode = reason.replace(/[^A-Z0-9_]/gi, '_').slice(0, 40).toUpperCase() || 'GENERIC_FAILURE'
+        return { stored: this.queue.add({ kind: 'failed', deviceId, messageId, at, errorCode, maxAttempts }) }
+      }
       case 'inbound':
-        return this.#inbound(deviceId, frame)
+        await this.#inbound(deviceId, frame)
+        return STORED
       default:
         // heartbeat, and types a newer agent knows: proof of life only.
-        return
+        return STORED
     }
   }
 
@@ -100,91 +111,6 @@ export class PhoneReports {
     if (level !== undefined && level <= LOW_BATTERY_PERCENT && (previous === null || previous === undefined || previous > LOW_BATTERY_PERCENT)) {
       await emitter.emit('device.low_battery', { id: String(deviceId), deviceId: String(deviceId), at: this.clock.now() })
     }
-  }
-
-  async #accepted(deviceId: number, messageId: number) {
-    await db
-      .from('messages')
-      .where('id', messageId)
-      .where('device_id', deviceId)
-      .where('status', 'queued')
-      .whereNotNull('ordered_at')
-      .update({ status: 'dispatched', attempts: db.knexRawQuery('attempts + 1'), updated_at: this.#now() })
-  }
-
-  async #sent(deviceId: number, messageId: number) {
-    const now = this.#now()
-    // Usually the phone's acceptance came first (dispatched); from queued too when that was
-    // the frame that got lost.
-    const fromDispatched = await db
-      .from('messages')
-      .where('id', messageId)
-      .where('device_id', deviceId)
-      .where('status', 'dispatched')
-      .update({ status: 'sent', sent_at: now, updated_at: now })
-    const updated = changed(fromDispatched)
-      ? fromDispatched
-      : await db
-          .from('messages')
-          .where('id', messageId)
-          .where('device_id', deviceId)
-          .where('status', 'queued')
-          .whereNotNull('ordered_at')
-          .update({ status: 'sent', attempts: db.knexRawQuery('attempts + 1'), sent_at: now, updated_at: now })
-    if (!changed(updated)) return
-    await emitter.emit('message.sent', { id: String(messageId), deviceId: String(deviceId), status: 'sent', at: this.clock.now() })
-  }
-
-  async #delivered(deviceId: number, messageId: number) {
-    const now = this.#now()
-    const updated = await db
-      .from('messages')
-      .where('id', messageId)
-      .where('device_id', deviceId)
-      .whereIn('status', ['sent', 'dispatched'])
-      .update({ status: 'delivered', delivered_at: now, updated_at: now })
-    if (changed(updated)) await emitter.emit('message.delivered', { id: String(messageId), status: 'delivered', at: this.clock.now() })
-  }
-
-  /** An attempt failed: queued again after a growing wait, or failed after the last attempt. */
-  async #failed(deviceId: number, messageId: number, reason: string) {
-    const message = await db
-      .from('messages')
-      .where('id', messageId)
-      .where('device_id', deviceId)
-      .where((query) => query.where('status', 'dispatched').orWhere((queued) => queued.where('status', 'queued').whereNotNull('ordered_at')))
-      .select('status', 'attempts', 'forced_device_id', 'forced_sim_slot')
-      .first()
-    if (!message) return
-    const attempts = message.attempts + (message.status === 'queued' ? 1 : 0)
-    const { maxAttempts } = await this.settings.get('sending')
-    const now = this.clock.nowMs()
-    const errorCode = reason.replace(/[^A-Z0-9_]/gi, '_').slice(0, 40).toUpperCase() || 'GENERIC_FAILURE'
-    if (attempts < maxAttempts) {
-      const wait = RETRY_WAITS_MS[Math.min(attempts - 1, RETRY_WAITS_MS.length - 1)]
-      await db.from('messages').where('id', messageId).where('status', message.status).update({
-        status: 'queued',
-        attempts,
-        error_code: errorCode,
-        ordered_at: null,
-        held_until: new Date(now + wait).toISOString(),
-        hold_reason: null,
-        device_id: message.forced_device_id ?? null,
-        sim_slot: message.forced_sim_slot ?? null,
-        updated_at: new Date(now).toISOString(),
-      })
-      await emitter.emit('devices:retry_due', { at: new Date(now + wait) })
-      return
-    }
-    const updated = await db.from('messages').where('id', messageId).where('status', message.status).update({
-      status: 'failed',
-      attempts,
-      error_code: errorCode,
-      failed_at: new Date(now).toISOString(),
-      ordered_at: null,
-      updated_at: new Date(now).toISOString(),
-    })
-    if (changed(updated)) await emitter.emit('message.failed', { id: String(messageId), status: 'failed', at: this.clock.now() })
   }
 
   /** An SMS arrived: one message per phone reference, in the number's conversation. */
