@@ -8,37 +8,39 @@ import { IdempotentRequests, hashRequest, type IdempotencyClaim } from '#modules
 import { sendValidator } from '#modules/messages/validators/send_validator'
 import { listMessagesValidator } from '#modules/messages/validators/message_validators'
 
-@inject()
+/**
+ * Each action asks for the services it uses (method injection): a send, the hottest path of
+ * the gateway, builds no query service it does not need.
+ */
 export default class MessagesController {
-  constructor(
-    private sender: SendMessages,
-    private queries: MessageQueries,
-    private idempotency: IdempotentRequests
-  ) {}
-
-  async send(ctx: HttpContext) {
+  @inject()
+  async send(ctx: HttpContext, sender: SendMessages, idempotency: IdempotentRequests) {
     const input = await ctx.request.validateUsing(sendValidator, { data: ctx.request.body() })
     const claim = this.#claim(ctx)
-    const answer = await this.idempotency.run(claim, () => this.sender.send(input, claim))
+    const answer = await idempotency.run(claim, () => sender.send(input, claim))
     if (answer.replayed) ctx.response.header('Idempotency-Replayed', 'true')
     ctx.response.status(answer.status)
     return answer.body
   }
 
-  async index({ request }: HttpContext) {
-    return this.queries.list(await request.validateUsing(listMessagesValidator, { data: request.qs() }))
+  @inject()
+  async index({ request }: HttpContext, queries: MessageQueries) {
+    return queries.list(await request.validateUsing(listMessagesValidator, { data: request.qs() }))
   }
 
-  async show({ params }: HttpContext) {
-    return this.queries.find(idParam(params.id, 'Message'))
+  @inject()
+  async show({ params }: HttpContext, queries: MessageQueries) {
+    return queries.find(idParam(params.id, 'Message'))
   }
 
-  async retry({ params }: HttpContext) {
-    return this.queries.retry(idParam(params.id, 'Message'))
+  @inject()
+  async retry({ params }: HttpContext, queries: MessageQueries) {
+    return queries.retry(idParam(params.id, 'Message'))
   }
 
-  async destroy({ params, response }: HttpContext) {
-    await this.queries.delete(idParam(params.id, 'Message'))
+  @inject()
+  async destroy({ params, response }: HttpContext, queries: MessageQueries) {
+    await queries.delete(idParam(params.id, 'Message'))
     return response.noContent()
   }
 

@@ -108,52 +108,66 @@ export class SendQueue {
     return this.#waiting.splice(0, taken)
   }
 
-  /** Writes a batch; answers one RecordedAnswer or refusal per send, in order. */
+  /**
+   * Writes a batch; answers one RecordedAnswer or refusal per send, in order. The opt-out check
+   * rides on the conversation upsert (one statement fewer on the one connection): when it finds
+   * an opted-out number the transaction is rolled back and written again without those sends,
+   * which is rare and still correct.
+   */
   async #write(sends: PreparedSend[]): Promise<Array<RecordedAnswer | ApiError>> {
     const idempotency = await this.idempotency()
-    return db.transaction(async (trx) => {
-      const blocked = await this.#optedOut(sends.flatMap((send) => send.numbers), trx)
-      const answers: Array<RecordedAnswer | ApiError> = sends.map((send) => refusalFor(send, blocked) ?? { status: 202, body: null, replayed: false })
-      const accepted = sends.filter((_, index) => !(answers[index] instanceof ApiError))
-
-      const texts = new Map<PreparedSend, string>()
-      for (const send of accepted) texts.set(send, send.shortenLinks ? await shortenLinks(send.body, trx, send.createdAt) : send.body)
-      const conversations = await this.#touchConversations(accepted, trx)
-      const rows = accepted.flatMap((send) => messageRows(send, texts.get(send)!, conversations))
-      const ids = await this.#insertMessages(rows, trx)
-
-      let next = 0
-      for (const [index, send] of sends.entries()) {
-        if (answers[index] instanceof ApiError) continue
-        const messages = send.numbers.map(() => {
-          const row = rows[next]
-          return Message.$createFromAdapterResult({ ...row, id: ids[next++] })!.serialize()
-        })
-        const answer: RecordedAnswer = { status: 202, body: { accepted: messages }, replayed: false }
-        if (send.claim) await idempotency.record(send.claim, answer.status, answer.body, trx)
-        answers[index] = answer
+    let blocked = new Set<string>()
+    for (;;) {
+      try {
+        return await db.transaction((trx) => this.#writeExcept(sends, blocked, idempotency, trx))
+      } catch (error) {
+        if (!(error instanceof OptedOutFound)) throw error
+        blocked = new Set([...blocked, ...error.phones])
       }
-      return answers
-    })
-  }
-
-  async #optedOut(numbers: string[], trx: TransactionClientContract): Promise<Set<string>> {
-    const unique = [...new Set(numbers)]
-    const blocked = new Set<string>()
-    for (let start = 0; start < unique.length; start += CHUNK) {
-      const rows = await trx.from('contacts').whereIn('phone', unique.slice(start, start + CHUNK)).where('blacklisted', true).select('phone')
-      for (const row of rows) blocked.add(row.phone)
     }
-    return blocked
   }
 
-  /** One conversation per number: created by the first message, touched by every later one. */
-  async #touchConversations(sends: PreparedSend[], trx: TransactionClientContract): Promise<Map<string, number>> {
+  async #writeExcept(
+    sends: PreparedSend[],
+    blocked: Set<string>,
+    idempotency: IdempotentRequests,
+    trx: TransactionClientContract
+  ): Promise<Array<RecordedAnswer | ApiError>> {
+    const answers: Array<RecordedAnswer | ApiError> = sends.map((send) => refusalFor(send, blocked) ?? { status: 202, body: null, replayed: false })
+    const accepted = sends.filter((_, index) => !(answers[index] instanceof ApiError))
+
+    const conversations = await this.#touchConversations(accepted, trx)
+    if (conversations.optedOut.length) throw new OptedOutFound(conversations.optedOut)
+    const texts = new Map<PreparedSend, string>()
+    for (const send of accepted) texts.set(send, send.shortenLinks ? await shortenLinks(send.body, trx, send.createdAt) : send.body)
+    const rows = accepted.flatMap((send) => messageRows(send, texts.get(send)!, conversations.ids))
+    const ids = await this.#insertMessages(rows, trx)
+
+    let next = 0
+    for (const [index, send] of sends.entries()) {
+      if (answers[index] instanceof ApiError) continue
+      const messages = send.numbers.map(() => {
+        const row = rows[next]
+        return Message.$createFromAdapterResult({ ...row, id: ids[next++] })!.serialize()
+      })
+      const answer: RecordedAnswer = { status: 202, body: { accepted: messages }, replayed: false }
+      if (send.claim) await idempotency.record(send.claim, answer.status, answer.body, trx)
+      answers[index] = answer
+    }
+    return answers
+  }
+
+  /**
+   * One conversation per number: created by the first message, touched by every later one.
+   * Answers their ids, and the numbers that turned out to be opted out (contacts.blacklisted).
+   */
+  async #touchConversations(sends: PreparedSend[], trx: TransactionClientContract): Promise<{ ids: Map<string, number>; optedOut: string[] }> {
     // The last send of the batch to a number gives the conversation its category and time.
     const latest = new Map<string, PreparedSend>()
     for (const send of sends) for (const phone of send.numbers) latest.set(phone, send)
     const entries = [...latest]
     const ids = new Map<string, number>()
+    const optedOut: string[] = []
     for (let start = 0; start < entries.length; start += CHUNK) {
       const chunk = entries.slice(start, start + CHUNK)
       const rows = await trx.rawQuery(
@@ -164,12 +178,15 @@ export class SendQueue {
            category = excluded.category,
            state = 'open',
            contact_id = COALESCE(conversations.contact_id, excluded.contact_id)
-         RETURNING id, phone`,
+         RETURNING id, phone, (SELECT blacklisted FROM contacts WHERE contacts.phone = conversations.phone) AS opted_out`,
         chunk.flatMap(([phone, send]): any[] => [phone, phone, send.category, toIso(send.createdAt), toIso(send.createdAt)])
       )
-      for (const row of rows) ids.set(row.phone, row.id)
+      for (const row of rows) {
+        ids.set(row.phone, row.id)
+        if (row.opted_out) optedOut.push(row.phone)
+      }
     }
-    return ids
+    return { ids, optedOut }
   }
 
   async #insertMessages(rows: MessageRow[], trx: TransactionClientContract): Promise<number[]> {
@@ -190,6 +207,13 @@ export class SendQueue {
 }
 
 type MessageRow = ReturnType<typeof messageRows>[number]
+
+/** Thrown inside a batch's transaction to roll it back: these numbers opted out. */
+class OptedOutFound extends Error {
+  constructor(readonly phones: string[]) {
+    super('opted-out numbers in the batch')
+  }
+}
 
 /** The rows of a send exactly as SQLite stores them, so the answer needs no read back. */
 function messageRows(send: PreparedSend, text: string, conversations: Map<string, number>) {
