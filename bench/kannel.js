@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Kannel side by side with the gateway, in one run, on this machine (loopback only).
-// Kannel 1.4.5 (Debian: `apt-get install kannel kannel-extras`) with its fake SMSC and a file
-// store takes single-recipient HTTP sends (cgi-bin/sendsms) at 64 connections; the fake SMSC
-// counts what arrives. Then bench/phones.js runs the gateway with 10 simulated phones.
+// First the ceiling: a bare Node HTTP server (its own process) that reads each POST body and
+// answers 202, nothing else, at 64 connections. Then Kannel 1.4.5 (Debian: `apt-get install
+// kannel kannel-extras`) with its fake SMSC and a file store takes single-recipient HTTP sends
+// (cgi-bin/sendsms) at 64 connections; the fake SMSC counts what arrives. Then bench/phones.js
+// runs the gateway with 10 simulated phones.
 //
 //   node ace build && node bench/kannel.js        (skipped with a message when Kannel is absent)
 import { spawn, execFileSync } from 'node:child_process'
@@ -11,12 +13,34 @@ import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
-import { load, seconds, summary } from './lib/gateway.js'
+import { freePort, load, seconds, summary } from './lib/gateway.js'
 
 const FAKESMSC = '/usr/lib/kannel/test/fakesmsc'
 if (!existsSync('/usr/sbin/bearerbox') || !existsSync(FAKESMSC)) {
   console.log('bench/kannel.js: Kannel is not installed (apt-get install kannel kannel-extras); skipped')
   process.exit(0)
+}
+
+// The ceiling: Node's HTTP server doing nothing but reading the body, in its own process.
+{
+  const port = await freePort()
+  const bare = spawn(
+    process.execPath,
+    [
+      '-e',
+      `require('node:http').createServer((request, response) => { request.resume(); request.on('end', () => { response.writeHead(202, { 'content-type': 'application/json' }); response.end('{"accepted":[]}') }) }).listen(${port}, '127.0.0.1', () => console.log('ready'))`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] }
+  )
+  await new Promise((resolve) => bare.stdout.once('data', resolve))
+  const result = await load({
+    url: `http://127.0.0.1:${port}/`,
+    connections: 64,
+    requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: '+33612345678', body: 'Your code is 482913' }) }],
+  })
+  bare.kill('SIGTERM')
+  console.log(`bench/kannel.js: bare Node ${process.version} HTTP server (reads the body, answers 202), 64 connections, ${seconds} s`)
+  console.table([summary('node:http doing nothing', result)])
 }
 
 const folder = mkdtempSync(join(tmpdir(), 'kannel-bench-'))

@@ -71,7 +71,9 @@ export class Dispatcher {
     const [sending, general] = [await this.settings.get('sending'), await this.settings.get('general')]
     const carriers = await this.#carriers(sending.timezone)
 
-    const { due, next } = await this.#due(now)
+    // With no phone to take them, only messages forced to a phone can change (an unpaired one
+    // fails them): the rest wait, and are not read over and over while the queue grows.
+    const { due, next } = await this.#due(now, carriers.length === 0)
     const orders: Array<{ message: DueMessage; carrier: Carrier }> = []
     const holds: number[] = []
     for (const message of due) {
@@ -106,12 +108,13 @@ export class Dispatcher {
    * The due messages, oldest first, and when the next message not due yet will be: one
    * statement, since every statement waits its turn on the one SQLite connection.
    */
-  async #due(now: string): Promise<{ due: DueMessage[]; next: Date | null }> {
+  async #due(now: string, forcedOnly: boolean): Promise<{ due: DueMessage[]; next: Date | null }> {
     const rows = await db.rawQuery(
       `SELECT * FROM (
          SELECT id, phone, body, forced_device_id, forced_sim_slot, NULL AS next FROM messages
          WHERE status = 'queued' AND direction = 'out' AND ordered_at IS NULL
            AND (scheduled_at IS NULL OR scheduled_at <= ?) AND (held_until IS NULL OR held_until <= ?)
+           ${forcedOnly ? 'AND forced_device_id IS NOT NULL' : ''}
          ORDER BY created_at ASC, id ASC
          LIMIT ${PASS_SIZE}
        )
