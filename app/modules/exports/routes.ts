@@ -27,7 +27,10 @@ export function exportRoutes(registry: RouteRegistry) {
       status: 200,
       description: `The ${dataset}: CSV (default) or a JSON array (format=json)`,
       contentType: 'text/csv',
-      schema: { type: 'string', description: `CSV with the header line ${exportColumns[dataset].join(',')}` },
+      schema: {
+        type: 'string',
+        description: `CSV with the header line ${exportColumns[dataset].join(',')}; a text cell starting like a spreadsheet formula (=, +, -, @) and not a plain number gets a leading apostrophe`,
+      },
       alternatives: {
         'application/json': {
           type: 'array',

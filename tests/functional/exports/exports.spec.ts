@@ -93,6 +93,27 @@ test.group('Exports', (group) => {
     assert.strictEqual(json[0].blacklisted, true)
   })
 
+  test('CSV cells a spreadsheet would run as formulas start with an apostrophe; phone numbers and JSON stay as they are', async ({ client, assert }) => {
+    const created = await client.post('/api/v1/contacts').header('x-api-key', testKeys.admin).json({
+      phone: '+33622222222',
+      firstName: '=HYPERLINK("http://example.test","x")',
+      lastName: '@SUM(A1)',
+      company: '-2+3',
+      notes: '+ not a number',
+      tags: ['=cmd', 'ok'],
+    })
+    created.assertStatus(201)
+    const contact = created.body()
+    const csv = (await download(client, '/api/v1/export/contacts')).text()
+    assert.equal(
+      csv,
+      `${HEADERS.contacts}\n${contact.id},+33622222222,"'=HYPERLINK(""http://example.test"",""x"")",'@SUM(A1),'-2+3,,'+ not a number,'=cmd;ok,false,${contact.createdAt},${contact.updatedAt}\n`
+    )
+    const json = JSON.parse((await download(client, '/api/v1/contacts/export?format=json')).text())
+    assert.equal(json[0].firstName, '=HYPERLINK("http://example.test","x")')
+    assert.deepEqual(json[0].tags, ['=cmd', 'ok'])
+  })
+
   test('conversations: every column, no message text', async ({ client, assert }) => {
     const sent = (await sendAs(client, { to: '+33622222222', body: 'Private words here' })).body().accepted[0]
     const csv = (await download(client, '/api/v1/export/conversations')).text()

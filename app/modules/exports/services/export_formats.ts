@@ -4,9 +4,24 @@ import type { ExportRow } from '#modules/messages/services/export_rows'
 
 export type ExportFormat = 'csv' | 'json'
 
+/** What a spreadsheet reads as a formula when a cell starts with it. */
+const FORMULA_START = /^[=+\-@\t\r]/
+/** Plain numbers (a phone number in E.164, a negative count) are not formulas: kept as they are. */
+const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/
+
+/**
+ * A text cell a spreadsheet would run as a formula (an inbound SMS reading `=HYPERLINK(...)`, a
+ * contact named `@SUM(...)`) starts with an apostrophe instead, so it shows as text (OWASP's
+ * advice for CSV injection). The JSON export keeps every value as it is.
+ */
+export function neutralizeFormula(value: string): string {
+  return FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value
+}
+
 /**
  * CSV with a header line even when there is no row, proper quoting (csv-stringify), a missing
- * value or date as an empty field, booleans as true/false and tags joined by `;`.
+ * value or date as an empty field, booleans as true/false, tags joined by `;` and formulas
+ * neutralised.
  */
 export function csvStream(columns: readonly string[], rows: AsyncIterable<ExportRow>): Readable {
   const csv = stringify({
@@ -14,7 +29,8 @@ export function csvStream(columns: readonly string[], rows: AsyncIterable<Export
     columns: [...columns],
     cast: {
       boolean: (value) => (value ? 'true' : 'false'),
-      object: (value) => (Array.isArray(value) ? value.join(';') : JSON.stringify(value)),
+      string: (value) => neutralizeFormula(value),
+      object: (value) => neutralizeFormula(Array.isArray(value) ? value.join(';') : JSON.stringify(value)),
     },
   })
   return Readable.from(rows).pipe(csv)
