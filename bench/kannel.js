@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
-import { freePort, load, seconds, summary } from './lib/gateway.js'
+import { load, seconds, startBareServer, summary } from './lib/gateway.js'
 
 const FAKESMSC = '/usr/lib/kannel/test/fakesmsc'
 if (!existsSync('/usr/sbin/bearerbox') || !existsSync(FAKESMSC)) {
@@ -23,22 +23,13 @@ if (!existsSync('/usr/sbin/bearerbox') || !existsSync(FAKESMSC)) {
 
 // The ceiling: Node's HTTP server doing nothing but reading the body, in its own process.
 {
-  const port = await freePort()
-  const bare = spawn(
-    process.execPath,
-    [
-      '-e',
-      `require('node:http').createServer((request, response) => { request.resume(); request.on('end', () => { response.writeHead(202, { 'content-type': 'application/json' }); response.end('{"accepted":[]}') }) }).listen(${port}, '127.0.0.1', () => console.log('ready'))`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] }
-  )
-  await new Promise((resolve) => bare.stdout.once('data', resolve))
+  const bare = await startBareServer()
   const result = await load({
-    url: `http://127.0.0.1:${port}/`,
+    url: bare.url,
     connections: 64,
     requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: '+33612345678', body: 'Your code is 482913' }) }],
   })
-  bare.kill('SIGTERM')
+  bare.stop()
   console.log(`bench/kannel.js: bare Node ${process.version} HTTP server (reads the body, answers 202), 64 connections, ${seconds} s`)
   console.table([summary('node:http doing nothing', result)])
 }

@@ -108,3 +108,21 @@ export function countRows(dataDir, sql) {
     })
   })
 }
+
+/**
+ * The machine's ceiling: Node's HTTP server doing nothing but reading the body and answering
+ * 202 with a small JSON, in its own process (so it does not share autocannon's event loop).
+ */
+export async function startBareServer() {
+  const port = await freePort()
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `require('node:http').createServer((request, response) => { request.resume(); request.on('end', () => { response.writeHead(202, { 'content-type': 'application/json' }); response.end('{"accepted":[]}') }) }).listen(${port}, '127.0.0.1', () => console.log('ready'))`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] }
+  )
+  await new Promise((resolve) => child.stdout.once('data', resolve))
+  return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill('SIGTERM') }
+}
