@@ -8,7 +8,6 @@ import { DeviceHub } from '#modules/devices/services/device_hub'
 import { Dispatcher } from '#modules/devices/services/dispatcher'
 import { PhonePresence } from '#modules/devices/services/phone_presence'
 import { dispatchJob, livenessJob, quotaDayJob } from '#modules/devices/jobs/device_jobs'
-import { SimUsage } from '#modules/devices/services/sim_usage'
 import { SettingsStore } from '#core/settings/settings_store'
 import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver, type SimulatorOptions } from '../../agent/src/drivers/simulator.js'
@@ -25,7 +24,6 @@ export async function useDeviceJobs(clock: ManualClock) {
   const hub = await app.container.make(DeviceHub)
   runner.register(livenessJob({ hub: async () => hub, presence: () => app.container.make(PhonePresence) }))
   runner.register(quotaDayJob({ dispatcher: () => app.container.make(Dispatcher), settings: () => app.container.make(SettingsStore) }))
-  ;(await app.container.make(SimUsage)).clear()
   app.container.swap(JobRunner, () => runner)
   await runner.start()
   return {

@@ -10,7 +10,6 @@ import { PhonePresence } from '#modules/devices/services/phone_presence'
 import { PhoneReports } from '#modules/devices/services/phone_reports'
 import { Dispatcher, RoutingCursor } from '#modules/devices/services/dispatcher'
 import { DISPATCH_JOB, dispatchJob, livenessJob, quotaDayJob } from '#modules/devices/jobs/device_jobs'
-import { SimUsage } from '#modules/devices/services/sim_usage'
 import { ReportQueue } from '#modules/devices/services/report_queue'
 import { SettingsStore } from '#core/settings/settings_store'
 
@@ -23,7 +22,6 @@ export default class DevicesProvider {
     container.singleton(PairingFailures, () => new PairingFailures())
     container.singleton(PhonePresence, () => new PhonePresence())
     container.singleton(RoutingCursor, () => new RoutingCursor())
-    container.singleton(SimUsage, () => new SimUsage())
     container.singleton(ReportQueue, () => new ReportQueue())
     container.singleton(DeviceHub, async (resolver) => new DeviceHub(await resolver.make(Secrets), await resolver.make('logger')))
   }

@@ -127,6 +127,29 @@ test.group('Dispatcher routing, quotas and holds', (group) => {
     assert.equal(only.driver.sent.length, 2)
   })
 
+  test('a minimum interval longer than a minute holds across a restart of the jobs', async ({ client, assert }) => {
+    const only = await phone(client, 'Only')
+    await settings.update({ sending: { simMinIntervalSeconds: 300 } })
+    await flush()
+    const firstAt = clock.nowMs()
+    await sendAs(client, { to: '+33612345678', body: 'first' })
+    await flush()
+    assert.equal(only.driver.sent.length, 1)
+
+    // The gateway restarts two minutes later: a new job runner, nothing kept in memory.
+    await advance(120_000)
+    await jobs.stop()
+    jobs = await useDeviceJobs(clock)
+    const second = (await sendAs(client, { to: '+33612345678', body: 'second' })).body().accepted[0].id
+    await flush()
+    assert.deepInclude(await message(client, second), { status: 'queued', holdReason: 'sim_cadence', heldUntil: new Date(firstAt + 300_000).toISOString() })
+    assert.equal(only.driver.sent.length, 1)
+
+    await advance(180_000)
+    assert.deepInclude(await message(client, second), { status: 'delivered', holdReason: null })
+    assert.equal(only.driver.sent.length, 2)
+  })
+
   test('per-minute limit per SIM holds with sim_rate until a minute after the oldest', async ({ client, assert }) => {
     const only = await phone(client, 'Only')
     await settings.update({ sending: { simPerMinuteLimit: 2 } })

@@ -7,7 +7,7 @@ import type { Settings } from '#core/settings/settings_sections'
 import type { TextOptions } from '#modules/devices/models/device'
 import { countSegments } from '#modules/messages/services/segment_counter'
 import { DeviceHub } from '#modules/devices/services/device_hub'
-import { SimUsage, dayIn } from '#modules/devices/services/sim_usage'
+import { dayIn, keptRecentOrders, parseRecentOrders } from '#modules/devices/services/sim_usage'
 import { applyTextOptions, effectiveTextOptions } from '#modules/devices/services/text_options'
 import { affectedRows } from '#core/database/affected_rows'
 
@@ -25,6 +25,8 @@ interface Carrier {
   dailyQuota: number | null
   /** Sent (handed out) today, in the platform time zone. */
   sentToday: number
+  /** When the SIM was handed SMS lately (epoch ms, oldest first), this pass's orders included. */
+  recentOrders: number[]
 }
 
 interface DueMessage {
@@ -60,8 +62,7 @@ export class Dispatcher {
     private clock: Clock,
     private hub: DeviceHub,
     private settings: SettingsStore,
-    private cursor: RoutingCursor,
-    private usage: SimUsage
+    private cursor: RoutingCursor
   ) {}
 
   /** One pass; answers when the next one is due (null: when woken). */
@@ -81,7 +82,7 @@ export class Dispatcher {
       if (verdict.kind === 'carrier') {
         // Counted at once, so the next message of this pass sees the SIM's use.
         verdict.carrier.sentToday++
-        this.usage.record(verdict.carrier.device.id, verdict.carrier.slot, nowMs)
+        verdict.carrier.recentOrders.push(nowMs)
         orders.push({ message, carrier: verdict.carrier })
       } else if (verdict.kind === 'quota') {
         await db.from('messages').where('id', message.id).where('status', 'queued').update({ status: 'pending_quota_exceeded', hold_reason: null, held_until: null, updated_at: now })
@@ -96,7 +97,7 @@ export class Dispatcher {
         await this.#fail(message.id, verdict.errorCode, now)
       }
     }
-    const handed = await this.#order(orders, general, sending.timezone, now)
+    const handed = await this.#order(orders, general, sending, now)
     if (due.length === PASS_SIZE && handed > 0) return this.clock.now()
     // Held in this pass: due again when the hold ends (the query ran before the holds were written).
     const heldUntil = holds.length ? Math.min(...holds) : null
@@ -156,7 +157,8 @@ export class Dispatcher {
     if (!connected.length) return []
     const today = dayIn(timezone, this.clock.now())
     const rows = await db.rawQuery(
-      `SELECT devices.id, devices.text_options, device_sims.slot, device_sims.daily_quota, device_sims.sent_today, device_sims.sent_day
+      `SELECT devices.id, devices.text_options, device_sims.slot, device_sims.daily_quota, device_sims.sent_today, device_sims.sent_day,
+         device_sims.recent_orders
        FROM devices JOIN device_sims ON device_sims.device_id = devices.id
        WHERE devices.enabled = 1 AND devices.id IN (${connected.map(() => '?').join(', ')})
        ORDER BY devices.id ASC, device_sims.slot ASC`,
@@ -165,7 +167,13 @@ export class Dispatcher {
     const devices = new Map<number, Carrier['device']>()
     return rows.map((row: any) => {
       if (!devices.has(row.id)) devices.set(row.id, { id: row.id, textOptions: (row.text_options && JSON.parse(row.text_options)) || {} })
-      return { device: devices.get(row.id)!, slot: row.slot, dailyQuota: row.daily_quota, sentToday: row.sent_day === today ? row.sent_today : 0 }
+      return {
+        device: devices.get(row.id)!,
+        slot: row.slot,
+        dailyQuota: row.daily_quota,
+        sentToday: row.sent_day === today ? row.sent_today : 0,
+        recentOrders: parseRecentOrders(row.recent_orders),
+      }
     })
   }
 
@@ -191,12 +199,13 @@ export class Dispatcher {
         quotaBlocked++
         continue
       }
-      const recent = this.usage.lastMinute(carrier.device.id, carrier.slot, nowMs)
-      const cadenceUntil = recent.length ? recent[recent.length - 1] + sending.simMinIntervalSeconds * 1000 : 0
+      const last = carrier.recentOrders.at(-1)
+      const cadenceUntil = last === undefined ? 0 : last + sending.simMinIntervalSeconds * 1000
       if (sending.simMinIntervalSeconds > 0 && cadenceUntil > nowMs) {
         if (!hold || cadenceUntil < hold.until) hold = { reason: 'sim_cadence', until: cadenceUntil }
         continue
       }
+      const recent = sending.simPerMinuteLimit === null ? [] : carrier.recentOrders.filter((time) => time > nowMs - 60_000)
       if (sending.simPerMinuteLimit !== null && recent.length >= sending.simPerMinuteLimit) {
         const rateUntil = recent[recent.length - sending.simPerMinuteLimit] + 60_000
         if (!hold || rateUntil < hold.until) hold = { reason: 'sim_rate', until: rateUntil }
@@ -230,10 +239,11 @@ export class Dispatcher {
   }
 
   /**
-   * Stores a pass's orders in one statement (after one for the SIMs' counts of the day), then
-   * sends them to the phones: a stored order is never lost, a sent one always stored.
+   * Stores a pass's orders in one statement (after one for the SIMs' counts of the day and
+   * order times), then sends them to the phones: a stored order is never lost, a sent one
+   * always stored.
    */
-  async #order(orders: Array<{ message: DueMessage; carrier: Carrier }>, general: Settings['general'], timezone: string, now: string): Promise<number> {
+  async #order(orders: Array<{ message: DueMessage; carrier: Carrier }>, general: Settings['general'], sending: Settings['sending'], now: string): Promise<number> {
     if (!orders.length) return 0
     const prepared = orders.map(({ message, carrier }) => {
       const text = applyTextOptions(message.body, effectiveTextOptions(general, carrier.device.textOptions))
@@ -242,23 +252,29 @@ export class Dispatcher {
     // The SIMs' use is counted first, from the order: a quota is never overshot while reports
     // are on the way, nor after a crash between the two statements (the count is then one pass
     // high, never low). No transaction: each statement waits its turn on the one connection.
-    const today = dayIn(timezone, new Date(now))
-    const perSim = new Map<string, { deviceId: number; slot: number; count: number }>()
-    for (const { carrier } of prepared) {
-      const key = `${carrier.device.id}:${carrier.slot}`
-      const entry = perSim.get(key) ?? { deviceId: carrier.device.id, slot: carrier.slot, count: 0 }
-      entry.count++
-      perSim.set(key, entry)
-    }
-    const sims = [...perSim.values()]
+    const nowMs = Date.parse(now)
+    const today = dayIn(sending.timezone, new Date(nowMs))
+    const perSim = new Map<Carrier, number>()
+    for (const { carrier } of prepared) perSim.set(carrier, (perSim.get(carrier) ?? 0) + 1)
+    const sims = [...perSim]
     for (let start = 0; start < sims.length; start += 100) {
       const chunk = sims.slice(start, start + 100)
       await db.rawQuery(
-        `WITH used(device_id, slot, count) AS (VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')})
-         UPDATE device_sims SET sent_today = CASE WHEN sent_day = ? THEN sent_today + used.count ELSE used.count END, sent_day = ?
+        `WITH used(device_id, slot, count, recent_orders) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')})
+         UPDATE device_sims SET sent_today = CASE WHEN sent_day = ? THEN sent_today + used.count ELSE used.count END, sent_day = ?,
+           recent_orders = used.recent_orders
          FROM used
          WHERE device_sims.device_id = used.device_id AND device_sims.slot = used.slot`,
-        [...chunk.flatMap((sim) => [sim.deviceId, sim.slot, sim.count]), today, today]
+        [
+          ...chunk.flatMap(([carrier, count]) => [
+            carrier.device.id,
+            carrier.slot,
+            count,
+            JSON.stringify(keptRecentOrders(carrier.recentOrders, nowMs, sending.simPerMinuteLimit)),
+          ]),
+          today,
+          today,
+        ]
       )
     }
     const stored = new Set<number>()

@@ -1,29 +1,38 @@
 /**
- * When each SIM was last handed an SMS, for the cadence and per-minute limits (a container
- * singleton). In memory: after a restart the limits start afresh, which at worst lets one
- * SIM send a little early once.
+ * When a SIM was handed SMS, for the minimum interval and the per-minute limit per SIM. The
+ * times live on the SIM's row (`device_sims.recent_orders`, epoch milliseconds, oldest first):
+ * the dispatcher reads them with the SIMs at the start of a pass and writes them back with the
+ * day's counts, so a restart never lets a SIM send early.
  */
-export class SimUsage {
-  readonly #orders = new Map<string, number[]>()
-
-  record(deviceId: number, slot: number, at: number) {
-    const key = `${deviceId}:${slot}`
-    const recent = (this.#orders.get(key) ?? []).filter((time) => time > at - 60_000)
-    recent.push(at)
-    this.#orders.set(key, recent)
-  }
-
-  /** Order times of the last minute, oldest first. */
-  lastMinute(deviceId: number, slot: number, now: number): number[] {
-    return (this.#orders.get(`${deviceId}:${slot}`) ?? []).filter((time) => time > now - 60_000)
-  }
-
-  clear() {
-    this.#orders.clear()
+export function parseRecentOrders(stored: string | null): number[] {
+  if (!stored) return []
+  try {
+    const times = JSON.parse(stored)
+    return Array.isArray(times) ? times.filter((time): time is number => Number.isFinite(time)) : []
+  } catch {
+    return []
   }
 }
 
+/**
+ * What is worth keeping: the last order (the minimum interval may reach an hour) and, under a
+ * per-minute limit, the orders of the last minute, at most that many.
+ */
+export function keptRecentOrders(times: number[], now: number, perMinuteLimit: number | null): number[] {
+  if (!times.length) return []
+  const lastMinute = perMinuteLimit ? times.filter((time) => time > now - 60_000).slice(-perMinuteLimit) : []
+  return lastMinute.length ? lastMinute : times.slice(-1)
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>()
+
 /** The calendar day of `date` in a time zone, as YYYY-MM-DD. */
 export function dayIn(timezone: string, date: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date)
+  let format = dayFormats.get(timezone)
+  if (!format) {
+    // Building a formatter costs far more than using one; a pass asks once per SIM.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' })
+    dayFormats.set(timezone, format)
+  }
+  return format.format(date)
 }
