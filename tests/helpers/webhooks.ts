@@ -21,7 +21,7 @@ import { testKeys } from '#tests/helpers/callers'
  * The real policy that also admits the machine itself: the tests' receivers listen on loopback.
  * One test suite runs the real policy and proves loopback is refused.
  */
-class LoopbackAllowingPolicy extends DestinationPolicy {
+export class LoopbackAllowingPolicy extends DestinationPolicy {
   judgeAddress(text: string): DestinationVerdict {
     return isLoopback(text) ? { allowed: true } : super.judgeAddress(text)
   }

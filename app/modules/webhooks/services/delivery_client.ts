@@ -38,6 +38,15 @@ class RefusedDestination extends Error {
   }
 }
 
+/** A call refused by a kept-open connection the receiver had closed meanwhile. */
+class StaleConnection extends Error {
+  readonly code: string | undefined
+  constructor(readonly original: Error) {
+    super(original.message)
+    this.code = (original as { code?: string }).code
+  }
+}
+
 /**
  * Makes one webhook call (got) under the destination policy: the host is judged before
  * connecting when it is a literal address, and every address a name resolves to is judged at
@@ -77,7 +86,12 @@ export class DeliveryClient {
       abort.abort()
     })
     try {
-      const { status, answer } = await this.#send(call, abort.signal)
+      const { status, answer } = await this.#send(call, abort.signal).catch((error) => {
+        // A kept-open connection the receiver closed just as the call went out: the call never
+        // reached it. Once more on a new connection, within the same time limit.
+        if (error instanceof StaleConnection && !abort.signal.aborted) return this.#send(call, abort.signal)
+        throw error
+      })
       return finish({ ok: status >= 200 && status < 300, httpStatus: status, answer, error: null })
     } catch (error) {
       return finish({ ok: false, httpStatus: null, answer: null, error: timedOut ? 'timeout: no answer within 10 s' : describeNetworkError(error) })
@@ -150,7 +164,11 @@ export class DeliveryClient {
         if (bytes >= ANSWER_BYTES_READ) done()
       })
       stream.on('end', done)
-      stream.on('error', (error) => (status ? done() : reject(error)))
+      stream.on('error', (error) => {
+        if (status) return done()
+        const code = (error as { code?: string }).code
+        reject(stream.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE') ? new StaleConnection(error) : error)
+      })
     })
   }
 }
