@@ -22,7 +22,7 @@ export async function useDeviceJobs(clock: ManualClock) {
   const runner = new JobRunner(clock, db, logger)
   runner.register(dispatchJob(() => app.container.make(Dispatcher)))
   const hub = await app.container.make(DeviceHub)
-  runner.register(livenessJob({ hub: async () => hub, presence: () => app.container.make(PhonePresence) }))
+  runner.register(livenessJob({ hub: async () => hub, presence: () => app.container.make(PhonePresence), dispatcher: () => app.container.make(Dispatcher) }))
   runner.register(quotaDayJob({ dispatcher: () => app.container.make(Dispatcher), settings: () => app.container.make(SettingsStore) }))
   app.container.swap(JobRunner, () => runner)
   await runner.start()

@@ -48,7 +48,7 @@ export const settingsSections = {
       /** For routingMode priority: SIMs in order of preference; others come after. */
       priority: [] as Array<{ deviceId: string; simSlot: number }>,
       /** Destination prefix → phone (and SIM): the first matching rule wins. */
-      prefixRules: [] as Array<{ prefix: string; deviceId: string; simSlot: number | null }>,
+      prefixRules: [] as Array<{ prefix: string; deviceId: string; simSlot?: number | null }>,
       /** Minimum seconds between two SMS of one SIM (0: none). Held messages show sim_cadence. */
       simMinIntervalSeconds: 0,
       /** Most SMS per minute per SIM (null: no limit). Held messages show sim_rate. */
@@ -72,7 +72,8 @@ export const settingsSections = {
           vine.object({
             prefix: vine.string().regex(/^\+\d{1,14}$/),
             deviceId: vine.string().regex(/^\d{1,15}$/),
-            simSlot: vine.number().in([0, 1]).nullable(),
+            // Absent or null: any SIM of the phone, in the routing mode's order.
+            simSlot: vine.number().in([0, 1]).nullable().optional(),
           })
         )
         .maxLength(200)

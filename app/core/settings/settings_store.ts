@@ -181,7 +181,8 @@ export class SettingsStore {
       return (error.messages as FieldError[]).map(({ field, rule, message }) => ({
         field: `${section}.${field}`,
         rule,
-        message: message.replace(/The (\S+) field/, `The ${section}.$1 field`),
+        // VineJS names the leaf (`simSlot`); the whole path says which rule of a list it was.
+        message: message.replace(/The (\S+) field/, () => `The ${section}.${field} field`),
       }))
     }
   }

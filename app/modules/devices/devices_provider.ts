@@ -36,7 +36,7 @@ export default class DevicesProvider {
     const reports = () => container.make(PhoneReports)
     const dispatcher = () => container.make(Dispatcher)
     runner.register(dispatchJob(dispatcher))
-    runner.register(livenessJob({ hub: async () => hub, presence: () => container.make(PhonePresence) }))
+    runner.register(livenessJob({ hub: async () => hub, presence: () => container.make(PhonePresence), dispatcher }))
     runner.register(quotaDayJob({ dispatcher, settings: () => container.make(SettingsStore) }))
 
     hub.useHandlers({
@@ -54,12 +54,19 @@ export default class DevicesProvider {
     emitter.on('messages:queued', () => this.#wakeDispatcher())
     emitter.on('devices:available', () => this.#wakeDispatcher())
     emitter.on('devices:retry_due', ({ at }) => this.#wakeDispatcher(at))
-    emitter.on('devices:unpaired', ({ deviceId }) => hub.disconnect(deviceId, CLOSE.unpaired, 'unpaired'))
+    emitter.on('devices:unpaired', async ({ deviceId }) => {
+      hub.disconnect(deviceId, CLOSE.unpaired, 'unpaired')
+      await (await dispatcher()).requeueOrdersOf(deviceId)
+    })
     // A raised quota frees the messages waiting for one; new routing settings apply at once.
     emitter.on('devices:quota_changed', async () => {
       if (await (await dispatcher()).releaseQuotaWaits()) await this.#wakeDispatcher()
     })
-    emitter.on('settings:changed', ({ sections }) => sections.includes('sending') && this.#wakeDispatcher())
+    emitter.on('settings:changed', async ({ sections }) => {
+      if (!sections.includes('sending')) return
+      await (await dispatcher()).releaseHolds()
+      await this.#wakeDispatcher()
+    })
   }
 
   /**

@@ -21,11 +21,15 @@ export function dispatchJob(dispatcher: () => Promise<Dispatcher>): JobDefinitio
  * A phone silent for 5 minutes is offline (its socket is closed); the orders it never accepted
  * go back to the queue for another phone.
  */
-export function livenessJob(deps: { hub: () => Promise<DeviceHub>; presence: () => Promise<PhonePresence> }): JobDefinition {
+export function livenessJob(deps: {
+  hub: () => Promise<DeviceHub>
+  presence: () => Promise<PhonePresence>
+  dispatcher: () => Promise<Dispatcher>
+}): JobDefinition {
   return {
     name: LIVENESS_JOB,
     async run(now) {
-      const [hub, presence] = [await deps.hub(), await deps.presence()]
+      const [hub, presence, dispatcher] = [await deps.hub(), await deps.presence(), await deps.dispatcher()]
       const silentSince = now.getTime() - SILENCE_MS
       const online = await db.from('devices').where('status', 'online').select('id')
       for (const { id } of online) {
@@ -40,14 +44,7 @@ export function livenessJob(deps: { hub: () => Promise<DeviceHub>; presence: () 
       const offline = await db.from('devices').where('status', 'offline').select('id')
       for (const { id } of offline) {
         if ((presence.lastFrameAt.get(id) ?? 0) > silentSince || hub.isConnected(id)) continue
-        const requeued = await db
-          .from('messages')
-          .where('device_id', String(id))
-          .where('status', 'queued')
-          .whereNotNull('ordered_at')
-          .where('ordered_at', '<=', new Date(silentSince).toISOString())
-          .update({ ordered_at: null, device_id: db.knexRawQuery('CASE WHEN forced_device_id IS NULL THEN NULL ELSE device_id END'), sim_slot: db.knexRawQuery('forced_sim_slot') })
-        if (affectedRows(requeued)) await emitter.emit('messages:queued', { count: affectedRows(requeued) })
+        await dispatcher.requeueOrdersOf(id, new Date(silentSince))
       }
       return new Date(now.getTime() + LIVENESS_EVERY_MS)
     },

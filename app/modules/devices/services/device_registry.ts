@@ -52,6 +52,8 @@ export class DeviceRegistry {
       }
     })
     if (change.sims?.length) await emitter.emit('devices:quota_changed', { deviceId: device.id })
+    // Enabled again: what waited for a phone may leave now.
+    if (change.enabled === true) await emitter.emit('devices:available', { deviceId: device.id })
     return (await this.find(id)).toResource()
   }
 

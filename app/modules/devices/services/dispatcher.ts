@@ -142,6 +142,37 @@ export class Dispatcher {
     }
   }
 
+  /**
+   * Orders a phone never accepted go back to the queue (it was away for 5 minutes, or was
+   * unpaired): to another phone, or, forced to this one, to wait for it or fail without it.
+   */
+  async requeueOrdersOf(deviceId: number, orderedUpTo?: Date): Promise<number> {
+    const query = db.from('messages').where('device_id', String(deviceId)).where('status', 'queued').whereNotNull('ordered_at')
+    if (orderedUpTo) query.where('ordered_at', '<=', orderedUpTo.toISOString())
+    const requeued = affectedRows(
+      await query.update({
+        ordered_at: null,
+        device_id: db.knexRawQuery('CASE WHEN forced_device_id IS NULL THEN NULL ELSE device_id END'),
+        sim_slot: db.knexRawQuery('forced_sim_slot'),
+      })
+    )
+    if (requeued) await emitter.emit('messages:queued', { count: requeued })
+    return requeued
+  }
+
+  /**
+   * Messages held by a SIM's minimum interval or per-minute limit are judged again (the limits
+   * changed); a retry's wait after a failed attempt is not a hold and stays.
+   */
+  async releaseHolds(): Promise<number> {
+    const released = await db
+      .from('messages')
+      .where('status', 'queued')
+      .whereNotNull('hold_reason')
+      .update({ hold_reason: null, held_until: null, updated_at: this.clock.now().toISOString() })
+    return affectedRows(released)
+  }
+
   /** Messages waiting for a quota go back to the queue (a new day, or a quota raised). */
   async releaseQuotaWaits(): Promise<number> {
     const released = await db
@@ -182,6 +213,11 @@ export class Dispatcher {
     if (message.forced_device_id !== null) {
       const paired = message.forced_device_id > 0 && (await db.from('devices').where('id', message.forced_device_id).first())
       if (!paired) return { kind: 'fail', errorCode: 'DEVICE_NOT_PAIRED' }
+      // A phone's SIMs are those it paired with: a slot it does not have never appears.
+      if (message.forced_sim_slot !== null) {
+        const sim = await db.from('device_sims').where('device_id', message.forced_device_id).where('slot', message.forced_sim_slot).first()
+        if (!sim) return { kind: 'fail', errorCode: 'SIM_NOT_FOUND' }
+      }
       // The forced phone is away: the message waits for it.
       candidates = carriers.filter(
         (carrier) => carrier.device.id === message.forced_device_id && (message.forced_sim_slot === null || carrier.slot === message.forced_sim_slot)
@@ -217,13 +253,16 @@ export class Dispatcher {
     return quotaBlocked === candidates.length ? { kind: 'quota' } : { kind: 'wait' }
   }
 
-  /** Prefix rules first (when their phone is connected), then the routing mode's order. */
-  #route(phone: string, pool: Carrier[], sending: Settings['sending']): Carrier[] {
+  /**
+   * Prefix rules first (when their phone is connected), then the routing mode's order (among
+   * the rule's SIMs when it names a phone but no slot).
+   */
+  #route(phone: string, carriers: Carrier[], sending: Settings['sending']): Carrier[] {
     const rule = sending.prefixRules.find((candidate) => phone.startsWith(candidate.prefix))
-    if (rule) {
-      const target = pool.filter((carrier) => String(carrier.device.id) === rule.deviceId && (rule.simSlot === null || carrier.slot === rule.simSlot))
-      if (target.length) return target
-    }
+    const target = rule
+      ? carriers.filter((carrier) => String(carrier.device.id) === rule.deviceId && (rule.simSlot === null || rule.simSlot === undefined || carrier.slot === rule.simSlot))
+      : []
+    const pool = target.length ? target : carriers
     if (sending.routingMode === 'priority') {
       const rank = (carrier: Carrier) => {
         const index = sending.priority.findIndex((entry) => entry.deviceId === String(carrier.device.id) && entry.simSlot === carrier.slot)

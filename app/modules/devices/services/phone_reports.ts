@@ -121,10 +121,12 @@ export class PhoneReports {
     if (exists) return
     let phone: string
     try {
-      phone = this.phoneNumbers.normalize(frame.from, null)
+      // Phones often report a local sender in its dialled form (0612345678): completed with
+      // Settings > Reception's prefix, it joins the number's one conversation.
+      phone = this.phoneNumbers.normalize(frame.from, (await this.settings.get('reception')).localPrefix)
     } catch {
       // Short codes and alphanumeric senders are kept as the phone reported them.
-      phone = frame.from.slice(0, 16)
+      phone = frame.from.trim().slice(0, 16)
     }
     const received = typeof frame.receivedAt === 'string' && !Number.isNaN(Date.parse(frame.receivedAt)) ? new Date(frame.receivedAt).toISOString() : this.#now()
     const now = this.#now()

@@ -80,11 +80,12 @@ export class ReportQueue {
     const announcements: Announcement[] = []
 
     // Accepted and sent in one statement: per message, the furthest the phone has gone, as the
-    // first report that said so (a repeated one changes nothing, as it would one by one).
+    // first report that said so (a repeated one changes nothing, as it would one by one). A
+    // delivery receipt says the SMS was sent too, should its `sent` be late or lost.
     const taken = new Map<number, { report: OrderReport; target: 'dispatched' | 'sent' }>()
     for (const report of reports) {
       const known = taken.get(report.messageId)
-      if (report.kind === 'sent' && known?.target !== 'sent') taken.set(report.messageId, { report, target: 'sent' })
+      if ((report.kind === 'sent' || report.kind === 'delivered') && known?.target !== 'sent') taken.set(report.messageId, { report, target: 'sent' })
       else if (report.kind === 'accepted' && !known) taken.set(report.messageId, { report, target: 'dispatched' })
     }
     for (const row of await this.#update(

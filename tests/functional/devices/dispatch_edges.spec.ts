@@ -1,0 +1,193 @@
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import emitter from '@adonisjs/core/services/emitter'
+import type { ApiClient } from '@japa/api-client'
+import WebSocket from 'ws'
+import { SettingsStore } from '#core/settings/settings_store'
+import { settingsSections } from '#core/settings/settings_sections'
+import { useManualClock } from '#tests/helpers/clock'
+import { testKeys, useTestKeys } from '#tests/helpers/callers'
+import { clearDevices, pairingCode } from '#tests/helpers/devices'
+import { clearMessaging, sendAs } from '#tests/helpers/messages'
+import { settle, simulatedPhone, useDeviceJobs } from '#tests/helpers/phones'
+import type { PhoneAgent } from '../../../agent/src/phone_agent.js'
+
+/** Cases an outside check found: orders of unpaired phones, phones enabled again, late receipts. */
+test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inbound numbers', (group) => {
+  let clock: ReturnType<typeof useManualClock>['clock']
+  let jobs: Awaited<ReturnType<typeof useDeviceJobs>>
+  let agents: PhoneAgent[] = []
+  let sockets: WebSocket[] = []
+  let settings: SettingsStore
+  let events: ReturnType<typeof emitter.fake>
+
+  group.setup(() => useTestKeys())
+  group.each.setup(async () => {
+    await clearMessaging()
+    await clearDevices()
+    settings = await app.container.make(SettingsStore)
+    await settings.update({ sending: settingsSections.sending.defaults, reception: settingsSections.reception.defaults })
+    const manual = useManualClock('2026-06-10T10:00:00.000Z')
+    clock = manual.clock
+    jobs = await useDeviceJobs(clock)
+    agents = []
+    sockets = []
+    events = emitter.fake(['message.sent', 'message.delivered', 'message.failed'])
+    return async () => {
+      for (const socket of sockets) socket.close()
+      for (const agent of agents) await agent.disconnect()
+      await jobs.hub.settled()
+      emitter.restore()
+      await jobs.stop()
+      manual.restore()
+      await settings.update({ sending: settingsSections.sending.defaults, reception: settingsSections.reception.defaults })
+    }
+  })
+
+  const flush = () => settle(clock, jobs.runner, jobs.hub, agents)
+  const message = async (client: ApiClient, id: string) => (await client.get(`/api/v1/messages/${id}`).header('x-api-key', testKeys.read)).body()
+  async function phone(client: ApiClient, name: string, sims = [{ slot: 0 }]) {
+    const created = await simulatedPhone(client, { name, sims })
+    agents.push(created.agent)
+    return created
+  }
+  /** A phone on a bare socket: records its orders and says only what the test makes it say. */
+  async function rawPhone(client: ApiClient, name: string) {
+    const code = await pairingCode(client)
+    const paired = (await client.post('/api/v1/devices/pair').json({ code, name, sims: [{ slot: 0 }] })).body()
+    const socket = new WebSocket(`${process.env.GATEWAY_PUBLIC_URL!.replace('http', 'ws')}/api/v1/devices/socket`, {
+      headers: { authorization: `Bearer ${paired.credential}` },
+    })
+    sockets.push(socket)
+    const orders: string[] = []
+    socket.on('message', (data) => {
+      const frame = JSON.parse(String(data))
+      if (frame.type === 'send') orders.push(frame.messageId)
+    })
+    await new Promise((resolve) => socket.once('open', resolve))
+    let frames = 0
+    const say = (frame: Record<string, unknown>) => socket.send(JSON.stringify({ id: `t${++frames}`, ...frame }))
+    return { deviceId: String(paired.device.id), orders, say }
+  }
+
+  test('unpairing a phone sends its unaccepted orders to another at once; those forced to it fail', async ({ client, assert }) => {
+    const mute = await rawPhone(client, 'Mute')
+    await flush()
+    const free = (await sendAs(client, { to: '+33612345678', body: 'any phone' })).body().accepted[0].id
+    const forced = (await sendAs(client, { to: '+33612345678', body: 'this phone', deviceId: mute.deviceId })).body().accepted[0].id
+    await flush()
+    assert.sameMembers(mute.orders, [free, forced])
+
+    const helper = await phone(client, 'Helper')
+    await flush()
+    assert.lengthOf(helper.driver.sent, 0)
+    ;(await client.delete(`/api/v1/devices/${mute.deviceId}`).header('x-api-key', testKeys.admin)).assertStatus(204)
+    await flush()
+    // No 5-minute wait: the phone is gone.
+    assert.deepEqual(helper.driver.sent.map((order) => order.messageId), [free])
+    assert.deepInclude(await message(client, free), { status: 'delivered', deviceId: helper.deviceId })
+    assert.deepInclude(await message(client, forced), { status: 'failed', errorCode: 'DEVICE_NOT_PAIRED' })
+  })
+
+  test('enabling a phone again sends what waited for it, without another send to wake the dispatcher', async ({ client, assert }) => {
+    const only = await phone(client, 'Only')
+    await flush()
+    ;(await client.patch(`/api/v1/devices/${only.deviceId}`).header('x-api-key', testKeys.admin).json({ enabled: false })).assertStatus(200)
+    const id = (await sendAs(client, { to: '+33612345678', body: 'wait for me', deviceId: only.deviceId })).body().accepted[0].id
+    await flush()
+    assert.equal((await message(client, id)).status, 'queued')
+    ;(await client.patch(`/api/v1/devices/${only.deviceId}`).header('x-api-key', testKeys.admin).json({ enabled: true })).assertStatus(200)
+    await flush()
+    assert.equal((await message(client, id)).status, 'delivered')
+  })
+
+  test('a delivery receipt before the sent report counts as sent and delivered, each announced once', async ({ client, assert }) => {
+    const raw = await rawPhone(client, 'Raw')
+    await flush()
+    const id = (await sendAs(client, { to: '+33612345678', body: 'receipt first' })).body().accepted[0].id
+    await flush()
+    assert.deepEqual(raw.orders, [id])
+    raw.say({ type: 'delivered', messageId: id })
+    await flush()
+    const stored = await message(client, id)
+    assert.deepInclude(stored, { status: 'delivered', attempts: 1, sentAt: clock.now().toISOString(), deliveredAt: clock.now().toISOString() })
+    // The late sent report and the accepted one change nothing.
+    raw.say({ type: 'accepted', messageId: id })
+    raw.say({ type: 'sent', messageId: id })
+    await flush()
+    assert.deepInclude(await message(client, id), { status: 'delivered', attempts: 1 })
+    events.assertEmittedCount('message.sent', 1)
+    events.assertEmittedCount('message.delivered', 1)
+  })
+
+  test('a forced SIM slot the forced phone does not have fails the message (SIM_NOT_FOUND)', async ({ client, assert }) => {
+    const single = await phone(client, 'Single SIM')
+    await flush()
+    const id = (await sendAs(client, { to: '+33612345678', body: 'slot 1', deviceId: single.deviceId, simSlot: 1 })).body().accepted[0].id
+    await flush()
+    assert.deepInclude(await message(client, id), { status: 'failed', errorCode: 'SIM_NOT_FOUND', attempts: 0 })
+    assert.lengthOf(single.driver.sent, 0)
+    events.assertEmittedCount('message.failed', 1)
+  })
+
+  test("an inbound sender in local dialled form joins the number's conversation; a name is kept as sent", async ({ client, assert }) => {
+    await settings.update({ reception: { localPrefix: '+33' } })
+    const only = await phone(client, 'Only')
+    await flush()
+    const conversationId = (await sendAs(client, { to: '+33612345678', body: 'Hello' })).body().accepted[0].conversationId
+    await flush()
+    only.driver.receive('06 12 34 56 78', 'Reply in local form', 0, 'local-1')
+    only.driver.receive('MyBank', 'Your code', 0, 'alpha-1')
+    await flush()
+    const inbox = (await client.get(`/api/v1/conversations/${conversationId}/messages`).header('x-api-key', testKeys.read)).body().data
+    assert.deepInclude(
+      inbox.find((item: any) => item.direction === 'in'),
+      { phone: '+33612345678', body: 'Reply in local form' }
+    )
+    const alpha = (await client.get('/api/v1/messages').qs({ direction: 'in' }).header('x-api-key', testKeys.read)).body().data
+    assert.includeMembers(
+      alpha.map((item: any) => item.phone),
+      ['MyBank', '+33612345678']
+    )
+  })
+
+  test('a prefix rule without simSlot takes the settings, and the routing mode chooses among its SIMs', async ({ client, assert }) => {
+    const dual = await phone(client, 'Dual', [{ slot: 0 }, { slot: 1 }])
+    const other = await phone(client, 'Other')
+    const change = await client
+      .patch('/api/v1/settings')
+      .header('x-api-key', testKeys.admin)
+      .json({ sending: { prefixRules: [{ prefix: '+3361', deviceId: dual.deviceId }] } })
+    change.assertStatus(200)
+    await flush()
+    for (let index = 0; index < 4; index++) await sendAs(client, { to: '+33612345678', body: `rule ${index}` })
+    await flush()
+    assert.lengthOf(other.driver.sent, 0)
+    assert.sameMembers(dual.driver.sent.map((order) => order.simSlot), [0, 1, 0, 1])
+  })
+
+  test('a setting error names the rule it is about', async ({ client, assert }) => {
+    const refused = await client
+      .patch('/api/v1/settings')
+      .header('x-api-key', testKeys.admin)
+      .json({ sending: { prefixRules: [{ prefix: '+33', deviceId: '1' }, { prefix: '33', deviceId: '1' }] } })
+    refused.assertStatus(400)
+    assert.equal(refused.body().error.details[0].field, 'sending.prefixRules.1.prefix')
+    assert.match(refused.body().error.message, /^The sending\.prefixRules\.1\.prefix field/)
+  })
+
+  test('removing the per-minute limit frees the messages it held at once', async ({ client, assert }) => {
+    const only = await phone(client, 'Only')
+    await settings.update({ sending: { simPerMinuteLimit: 1 } })
+    await flush()
+    const ids: string[] = []
+    for (let index = 0; index < 3; index++) ids.push((await sendAs(client, { to: '+33612345678', body: `r${index}` })).body().accepted[0].id)
+    await flush()
+    assert.lengthOf(only.driver.sent, 1)
+    assert.deepInclude(await message(client, ids[2]), { holdReason: 'sim_rate' })
+    ;(await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ sending: { simPerMinuteLimit: null } })).assertStatus(200)
+    await flush()
+    assert.lengthOf(only.driver.sent, 3)
+    assert.deepInclude(await message(client, ids[2]), { status: 'delivered', holdReason: null, heldUntil: null })
+  })
+})
