@@ -22,7 +22,7 @@ export default class DevicesProvider {
     container.singleton(PairingFailures, () => new PairingFailures())
     container.singleton(PhonePresence, () => new PhonePresence())
     container.singleton(RoutingCursor, () => new RoutingCursor())
-    container.singleton(ReportQueue, () => new ReportQueue())
+    container.singleton(ReportQueue, (resolver) => new ReportQueue(() => resolver.make(SettingsStore)))
     container.singleton(DeviceHub, async (resolver) => new DeviceHub(await resolver.make(Secrets), await resolver.make('logger')))
   }
 

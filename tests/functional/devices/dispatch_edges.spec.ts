@@ -176,6 +176,44 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
     assert.match(refused.body().error.message, /^The sending\.prefixRules\.1\.prefix field/)
   })
 
+  test("sent today counts SMS that left: a failed attempt's count is given back, and frees a quota", async ({ client, assert }) => {
+    const failing = await simulatedPhone(client, { name: 'Failing', failureRate: 1 })
+    agents.push(failing.agent)
+    await flush()
+    ;(await client.patch(`/api/v1/devices/${failing.deviceId}`).header('x-api-key', testKeys.admin).json({ sims: [{ slot: 0, dailyQuota: 1 }] })).assertStatus(200)
+    const first = (await sendAs(client, { to: '+33612345678', body: 'fails' })).body().accepted[0].id
+    const second = (await sendAs(client, { to: '+33612345679', body: 'next' })).body().accepted[0].id
+    await flush()
+    // Both were handed to the SIM in turn: the first failure gave its count back.
+    assert.deepInclude(await message(client, first), { status: 'queued', attempts: 1, errorCode: 'GENERIC_FAILURE' })
+    assert.deepInclude(await message(client, second), { status: 'queued', attempts: 1, errorCode: 'GENERIC_FAILURE' })
+    assert.lengthOf(failing.driver.sent, 0)
+    const device = (await client.get(`/api/v1/devices/${failing.deviceId}`).header('x-api-key', testKeys.read)).body()
+    assert.equal(device.sims[0].sentToday, 0)
+  })
+
+  test("an order moved off a phone away for 5 minutes is not counted on that phone's SIM", async ({ client, assert }) => {
+    const mute = await rawPhone(client, 'Mute')
+    await flush()
+    const id = (await sendAs(client, { to: '+33612345678', body: 'moved' })).body().accepted[0].id
+    await flush()
+    assert.deepEqual(mute.orders, [id])
+    const counted = (await client.get(`/api/v1/devices/${mute.deviceId}`).header('x-api-key', testKeys.read)).body()
+    assert.equal(counted.sims[0].sentToday, 1)
+    sockets.pop()!.close()
+    const helper = await phone(client, 'Helper')
+    for (let minute = 0; minute < 6; minute++) {
+      await clock.advance(60_000)
+      helper.agent.heartbeat()
+      await flush()
+    }
+    assert.deepInclude(await message(client, id), { status: 'delivered', deviceId: helper.deviceId })
+    const muteAfter = (await client.get(`/api/v1/devices/${mute.deviceId}`).header('x-api-key', testKeys.read)).body()
+    const helperAfter = (await client.get(`/api/v1/devices/${helper.deviceId}`).header('x-api-key', testKeys.read)).body()
+    assert.equal(muteAfter.sims[0].sentToday, 0)
+    assert.equal(helperAfter.sims[0].sentToday, 1)
+  })
+
   test('removing the per-minute limit frees the messages it held at once', async ({ client, assert }) => {
     const only = await phone(client, 'Only')
     await settings.update({ sending: { simPerMinuteLimit: 1 } })

@@ -7,7 +7,7 @@ import type { Settings } from '#core/settings/settings_sections'
 import type { TextOptions } from '#modules/devices/models/device'
 import { countSegments } from '#modules/messages/services/segment_counter'
 import { DeviceHub } from '#modules/devices/services/device_hub'
-import { dayIn, keptRecentOrders, parseRecentOrders } from '#modules/devices/services/sim_usage'
+import { dayIn, giveBackSimUse, keptRecentOrders, parseRecentOrders } from '#modules/devices/services/sim_usage'
 import { applyTextOptions, effectiveTextOptions } from '#modules/devices/services/text_options'
 import { affectedRows } from '#core/database/affected_rows'
 
@@ -149,15 +149,29 @@ export class Dispatcher {
   async requeueOrdersOf(deviceId: number, orderedUpTo?: Date): Promise<number> {
     const query = db.from('messages').where('device_id', String(deviceId)).where('status', 'queued').whereNotNull('ordered_at')
     if (orderedUpTo) query.where('ordered_at', '<=', orderedUpTo.toISOString())
-    const requeued = affectedRows(
-      await query.update({
-        ordered_at: null,
-        device_id: db.knexRawQuery('CASE WHEN forced_device_id IS NULL THEN NULL ELSE device_id END'),
-        sim_slot: db.knexRawQuery('forced_sim_slot'),
-      })
-    )
-    if (requeued) await emitter.emit('messages:queued', { count: requeued })
-    return requeued
+    const orders: Array<{ id: number; sim_slot: number | null; ordered_at: string }> = await query.select('id', 'sim_slot', 'ordered_at')
+    if (!orders.length) return 0
+    // Guarded again: a report may have come in between the two statements.
+    const requeued = new Set<number>()
+    for (let start = 0; start < orders.length; start += 500) {
+      const chunk = orders.slice(start, start + 500)
+      const rows = await db.rawQuery(
+        `UPDATE messages SET ordered_at = NULL, sim_slot = forced_sim_slot,
+           device_id = CASE WHEN forced_device_id IS NULL THEN NULL ELSE device_id END
+         WHERE id IN (${chunk.map(() => '?').join(', ')}) AND status = 'queued' AND ordered_at IS NOT NULL
+         RETURNING id`,
+        chunk.map((order) => order.id)
+      )
+      for (const row of rows) requeued.add(row.id)
+    }
+    // Never sent by this phone: its SIMs' counts of the day are given back.
+    const { timezone } = await this.settings.get('sending')
+    const unsent = orders
+      .filter((order) => requeued.has(order.id) && order.sim_slot !== null)
+      .map((order) => ({ deviceId, slot: order.sim_slot!, orderedAt: order.ordered_at }))
+    if (await giveBackSimUse(db.connection(), unsent, timezone)) await emitter.emit('devices:quota_changed', { deviceId })
+    if (requeued.size) await emitter.emit('messages:queued', { count: requeued.size })
+    return requeued.size
   }
 
   /**

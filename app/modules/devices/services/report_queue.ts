@@ -1,6 +1,8 @@
 import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { SettingsStore } from '#core/settings/settings_store'
+import { giveBackSimUse } from '#modules/devices/services/sim_usage'
 
 /** Waits before attempts 2, 3, 4, ... of a message whose attempt failed. */
 export const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 1_800_000]
@@ -21,6 +23,7 @@ type Announcement =
   | { event: 'message.delivered'; data: { id: string; status: 'delivered'; at: Date } }
   | { event: 'message.failed'; data: { id: string; status: 'failed'; at: Date } }
   | { event: 'devices:retry_due'; data: { at: Date } }
+  | { event: 'devices:quota_changed'; data: { deviceId: number } }
 
 /** Rows per multi-row statement (4 bound values each). */
 const CHUNK = 200
@@ -42,6 +45,8 @@ const BATCH = 2000
 export class ReportQueue {
   #waiting: Waiting[] = []
   #writing = false
+
+  constructor(private settings: () => Promise<SettingsStore>) {}
 
   /** Resolves once what the report says is stored (the phone's frame may then be acked). */
   add(report: OrderReport): Promise<void> {
@@ -110,9 +115,9 @@ export class ReportQueue {
       announcements.push({ event: 'message.delivered', data: { id: String(row.id), status: 'delivered', at: delivered.get(row.id)!.at } })
     }
 
-    for (const report of reports) {
-      if (report.kind === 'failed') announcements.push(...(await db.transaction((trx) => this.#failed(report, trx))))
-    }
+    const failures = reports.filter((report) => report.kind === 'failed')
+    const { timezone } = failures.length ? await (await this.settings()).get('sending') : { timezone: 'UTC' }
+    for (const report of failures) announcements.push(...(await db.transaction((trx) => this.#failed(report, timezone, trx))))
     return announcements
   }
 
@@ -135,15 +140,21 @@ export class ReportQueue {
   }
 
   /** An attempt failed: queued again after a growing wait, or failed after the last attempt. */
-  async #failed(report: Extract<OrderReport, { kind: 'failed' }>, trx: TransactionClientContract): Promise<Announcement[]> {
+  async #failed(report: Extract<OrderReport, { kind: 'failed' }>, timezone: string, trx: TransactionClientContract): Promise<Announcement[]> {
     const message = await trx
       .from('messages')
       .where('id', report.messageId)
       .where('device_id', String(report.deviceId))
       .where((query) => query.where('status', 'dispatched').orWhere((queued) => queued.where('status', 'queued').whereNotNull('ordered_at')))
-      .select('status', 'attempts', 'forced_device_id', 'forced_sim_slot')
+      .select('status', 'attempts', 'forced_device_id', 'forced_sim_slot', 'sim_slot', 'ordered_at')
       .first()
     if (!message) return []
+    // The SMS did not leave: its SIM's count of the day is given back.
+    const announcements: Announcement[] = []
+    if (message.ordered_at && message.sim_slot !== null) {
+      const unsent = { deviceId: report.deviceId, slot: message.sim_slot, orderedAt: message.ordered_at }
+      if (await giveBackSimUse(trx, [unsent], timezone)) announcements.push({ event: 'devices:quota_changed', data: { deviceId: report.deviceId } })
+    }
     const attempts = message.attempts + (message.status === 'queued' ? 1 : 0)
     const now = report.at.getTime()
     if (attempts < report.maxAttempts) {
@@ -159,7 +170,7 @@ export class ReportQueue {
         sim_slot: message.forced_sim_slot ?? null,
         updated_at: report.at.toISOString(),
       })
-      return [{ event: 'devices:retry_due', data: { at: retryAt } }]
+      return [...announcements, { event: 'devices:retry_due', data: { at: retryAt } }]
     }
     await trx.from('messages').where('id', report.messageId).where('status', message.status).update({
       status: 'failed',
@@ -169,7 +180,7 @@ export class ReportQueue {
       ordered_at: null,
       updated_at: report.at.toISOString(),
     })
-    return [{ event: 'message.failed', data: { id: String(report.messageId), status: 'failed', at: report.at } }]
+    return [...announcements, { event: 'message.failed', data: { id: String(report.messageId), status: 'failed', at: report.at } }]
   }
 }
 

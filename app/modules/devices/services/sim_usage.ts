@@ -1,3 +1,6 @@
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { affectedRows } from '#core/database/affected_rows'
+
 /**
  * When a SIM was handed SMS, for the minimum interval and the per-minute limit per SIM. The
  * times live on the SIM's row (`device_sims.recent_orders`, epoch milliseconds, oldest first):
@@ -35,4 +38,40 @@ export function dayIn(timezone: string, date: Date): string {
     dayFormats.set(timezone, format)
   }
   return format.format(date)
+}
+
+/** An order counted against its SIM's day that turned out not to be sent. */
+export interface UnsentOrder {
+  deviceId: number
+  slot: number
+  /** When it was handed to the phone (ISO 8601): the day it was counted on. */
+  orderedAt: string
+}
+
+/**
+ * A SIM's day count is taken when an order is handed out, so a quota is never overshot while
+ * reports are on the way. An order that failed or went to another phone was not sent: its
+ * count is given back, on the day it was counted (a count of an earlier day is gone already).
+ */
+export async function giveBackSimUse(client: QueryClientContract, orders: UnsentOrder[], timezone: string): Promise<number> {
+  const perSimDay = new Map<string, { deviceId: number; slot: number; day: string; count: number }>()
+  for (const order of orders) {
+    const day = dayIn(timezone, new Date(order.orderedAt))
+    const key = `${order.deviceId}:${order.slot}:${day}`
+    const entry = perSimDay.get(key) ?? { deviceId: order.deviceId, slot: order.slot, day, count: 0 }
+    entry.count++
+    perSimDay.set(key, entry)
+  }
+  let given = 0
+  for (const entry of perSimDay.values()) {
+    given += affectedRows(
+      await client
+        .from('device_sims')
+        .where('device_id', entry.deviceId)
+        .where('slot', entry.slot)
+        .where('sent_day', entry.day)
+        .update({ sent_today: client.knexRawQuery('MAX(sent_today - ?, 0)', [entry.count]) })
+    )
+  }
+  return given
 }
