@@ -27,10 +27,15 @@ export function applyTextOptions(text: string, options: EffectiveTextOptions): s
   if (options.uppercase) result = result.toUpperCase()
   if (options.stripDiacritics) {
     result = [...result]
-      .map((character) => (GSM_ACCENTED.has(character) ? character : character.normalize('NFD').replace(/[\u0300-\u036f]/g, '')))
+      .map((character) =>
+        GSM_ACCENTED.has(character) ? character : (STROKED[character] ?? character.normalize('NFD').replace(/[\u0300-\u036f]/g, ''))
+      )
       .join('')
   }
   return result
 }
 
 const GSM_ACCENTED = new Set([...'éèàùìòÇÉÄÖÑÜäöñüßÅåÆæØø'])
+
+/** Letters with a stroke or bar are not "letter + accent" to Unicode: NFD leaves them whole. */
+const STROKED: Record<string, string> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', Ŧ: 'T', ŧ: 't', ı: 'i' }
