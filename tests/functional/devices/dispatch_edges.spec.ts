@@ -214,6 +214,29 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
     assert.equal(helperAfter.sims[0].sentToday, 1)
   })
 
+  test('a refused device credential gets the error format with a request id', async ({ assert }) => {
+    const http = await import('node:http')
+    const url = new URL('/api/v1/devices/socket', process.env.GATEWAY_PUBLIC_URL!)
+    const answer = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      const request = http.request(url, {
+        headers: { 'connection': 'Upgrade', 'upgrade': 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'authorization': 'Bearer dev_1.nope' },
+      })
+      request.on('response', (response) => {
+        let body = ''
+        response.on('data', (chunk) => (body += chunk))
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }))
+      })
+      request.on('upgrade', () => reject(new Error('upgraded with a bad credential')))
+      request.on('error', reject)
+      request.end()
+    })
+    assert.equal(answer.status, 401)
+    const error = JSON.parse(answer.body).error
+    assert.equal(error.code, 'INVALID_DEVICE_CREDENTIAL')
+    assert.match(error.requestId, /^[0-9a-f-]{36}$/)
+    assert.equal(answer.headers['x-request-id'], error.requestId)
+  })
+
   test('removing the per-minute limit frees the messages it held at once', async ({ client, assert }) => {
     const only = await phone(client, 'Only')
     await settings.update({ sending: { simPerMinuteLimit: 1 } })

@@ -85,7 +85,15 @@ export class DeviceHub {
   handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     void this.#authenticate(request).then((device) => {
       if (device === null) {
-        socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Type: application/json\r\n\r\n{"error":{"code":"INVALID_DEVICE_CREDENTIAL","message":"Unknown or revoked device credential"}}')
+        // The API's error format, request id included, though no HTTP context exists yet.
+        const requestId = randomUUID()
+        const body = JSON.stringify({
+          error: { code: 'INVALID_DEVICE_CREDENTIAL', message: 'Unknown or revoked device credential: pair the phone again', requestId },
+        })
+        socket.end(
+          `HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n\r\n${body}`
+        )
         return
       }
       this.#server.handleUpgrade(request, socket, head, (webSocket) => this.#accept(device, webSocket))
