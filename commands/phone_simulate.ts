@@ -1,10 +1,12 @@
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { runPhone } from '../agent/src/run_phone.js'
+import { SIMULATOR_FLAGS } from '../agent/src/simulator_flags.js'
 
 /**
  * Pairs a simulated phone with a running gateway and keeps it connected, so a newcomer can send
- * a first SMS end to end in minutes, without a phone.
+ * a first SMS end to end in minutes, without a phone. The simulator flags are those of the agent
+ * bin (agent/src/simulator_flags.ts), checked there.
  */
 export default class PhoneSimulate extends BaseCommand {
   static commandName = 'phone:simulate'
@@ -14,6 +16,11 @@ export default class PhoneSimulate extends BaseCommand {
     '  node ace phone:simulate --pair 7KQ4M2XD',
     'Later runs reconnect with the credential the first run printed:',
     '  node ace phone:simulate --credential dev_1.xxxx',
+    'Two SIMs, slow and unreliable sends, a reply every 30 s:',
+    '  node ace phone:simulate --credential dev_1.xxxx --sims 2 --latency 1500 \\',
+    '    --failure-rate 0.1 --delivery-rate 0.8 --inbound-every 30',
+    'A refused pairing code or credential stops it with a non-zero exit status.',
+    'A refused credential (unpaired, or the gateway lost its secret.key): pair again.',
   ]
   static options: CommandOptions = { startApp: false, staysAlive: true }
 
@@ -29,27 +36,53 @@ export default class PhoneSimulate extends BaseCommand {
   @flags.string({ description: 'The phone name shown in the dashboard', default: 'Simulated phone' })
   declare name: string
 
-  @flags.number({ description: 'Share of sends that fail, 0 to 1', default: 0 })
-  declare failureRate: number
+  @flags.string({ description: 'Keep handled orders in this file, so a restarted phone never sends one twice' })
+  declare state?: string
 
-  @flags.number({ description: 'Share of sent messages that get a delivery receipt, 0 to 1', default: 1 })
-  declare deliveryRate: number
+  @flags.string({ description: SIMULATOR_FLAGS['sims'] })
+  declare sims?: string
+
+  @flags.string({ description: SIMULATOR_FLAGS['latency'] })
+  declare latency?: string
+
+  @flags.string({ flagName: 'failure-rate', description: SIMULATOR_FLAGS['failure-rate'] })
+  declare failureRate?: string
+
+  @flags.string({ flagName: 'delivery-rate', description: SIMULATOR_FLAGS['delivery-rate'] })
+  declare deliveryRate?: string
+
+  @flags.string({ flagName: 'inbound-every', description: SIMULATOR_FLAGS['inbound-every'] })
+  declare inboundEvery?: string
 
   async run() {
-    const phone = await runPhone(
-      {
-        gateway: this.gateway,
-        pairingCode: this.pair,
-        credential: this.credential,
-        name: this.name,
-        failureRate: this.failureRate,
-        deliveryRate: this.deliveryRate,
-      },
-      (line) => this.logger.info(line)
-    )
-    await new Promise<void>((resolve) => {
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve())
-    })
-    await phone.stop()
+    try {
+      const phone = await runPhone(
+        {
+          gateway: this.gateway,
+          pairingCode: this.pair,
+          credential: this.credential,
+          name: this.name,
+          stateFile: this.state,
+          simulator: {
+            'sims': this.sims,
+            'latency': this.latency,
+            'failure-rate': this.failureRate,
+            'delivery-rate': this.deliveryRate,
+            'inbound-every': this.inboundEvery,
+          },
+        },
+        (line) => this.logger.info(line)
+      )
+      const signalled = new Promise<void>((resolve) => {
+        for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve())
+      })
+      await Promise.race([phone.ended, signalled]).finally(() => phone.stop())
+    } catch (error) {
+      // One line, not Ace's rendering of a thrown error. Ace takes a staysAlive command's exit
+      // status from a terminate hook it adds only after run() returns: set the process's here.
+      this.logger.error((error as Error).message)
+      this.exitCode = 1
+      process.exitCode = 1
+    }
   }
 }

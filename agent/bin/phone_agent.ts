@@ -1,38 +1,75 @@
 /*
- * The phone agent on its own:
- *   node build/agent/bin/phone_agent.js --gateway URL --pair CODE [--driver simulator|termux|modem]
- *   (modem: --device /dev/ttyUSB2 [--baud 115200])
- * Later runs: --credential <the credential the first run printed>.
+ * The phone agent on its own (no gateway code): `node build/agent/bin/phone_agent.js --help`.
  */
 import { parseArgs } from 'node:util'
 import { runPhone } from '../src/run_phone.js'
+import { SIMULATOR_FLAGS } from '../src/simulator_flags.js'
 
-const { values } = parseArgs({
-  options: {
-    gateway: { type: 'string', default: 'http://127.0.0.1:3000' },
-    driver: { type: 'string', default: 'simulator' },
-    device: { type: 'string' },
-    baud: { type: 'string' },
-    pair: { type: 'string' },
-    credential: { type: 'string' },
-    name: { type: 'string' },
-    'failure-rate': { type: 'string' },
-    'delivery-rate': { type: 'string' },
-  },
-})
+const USAGE = `Usage: phone_agent.js --gateway URL (--pair CODE | --credential CREDENTIAL) [options]
 
-const phone = await runPhone(
-  {
-    gateway: values.gateway!,
-    driver: values.driver === 'termux' || values.driver === 'modem' ? values.driver : 'simulator',
-    modemPath: values.device,
-    modemBaudRate: values.baud ? Number(values.baud) : undefined,
-    pairingCode: values.pair,
-    credential: values.credential,
-    name: values.name,
-    failureRate: values['failure-rate'] ? Number(values['failure-rate']) : undefined,
-    deliveryRate: values['delivery-rate'] ? Number(values['delivery-rate']) : undefined,
-  },
-  (line) => console.log(`[phone] ${line}`)
-)
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void phone.stop().then(() => process.exit(0)))
+  --gateway URL          The gateway address (default http://127.0.0.1:3000)
+  --pair CODE            A pairing code (first run); prints the credential for later runs
+  --credential VALUE     The credential printed by an earlier run
+  --name NAME            The phone name shown in the dashboard
+  --driver NAME          simulator (default), termux (Android phone under Termux) or modem
+  --device PATH          modem: the serial device, e.g. /dev/ttyUSB2
+  --baud RATE            modem: the serial speed, e.g. 115200
+  --state FILE           Keep handled orders in FILE, so a restarted agent never sends one twice
+${Object.entries(SIMULATOR_FLAGS)
+  .map(([flag, description]) => `  --${`${flag} N`.padEnd(21)}simulator: ${description}`)
+  .join('\n')}
+  --help                 This text
+
+Exits non-zero with one line on stderr when it cannot go on (bad flag, pairing refused,
+credential refused: the phone must then be paired again).`
+
+try {
+  const { values } = parseArgs({
+    options: {
+      'gateway': { type: 'string', default: 'http://127.0.0.1:3000' },
+      'driver': { type: 'string', default: 'simulator' },
+      'device': { type: 'string' },
+      'baud': { type: 'string' },
+      'pair': { type: 'string' },
+      'credential': { type: 'string' },
+      'name': { type: 'string' },
+      'state': { type: 'string' },
+      'help': { type: 'boolean' },
+      ...(Object.fromEntries(Object.keys(SIMULATOR_FLAGS).map((flag) => [flag, { type: 'string' }])) as Record<keyof typeof SIMULATOR_FLAGS, { type: 'string' }>),
+    },
+  })
+  if (values.help) {
+    console.log(USAGE)
+    process.exit(0)
+  }
+  if (values.driver !== 'simulator' && values.driver !== 'termux' && values.driver !== 'modem') {
+    throw new Error(`--driver must be simulator, termux or modem (got "${values.driver}")`)
+  }
+  if (values.baud !== undefined && !/^[1-9]\d*$/.test(values.baud)) throw new Error(`--baud must be a whole number (got "${values.baud}")`)
+  const phone = await runPhone(
+    {
+      gateway: values.gateway!,
+      driver: values.driver,
+      modemPath: values.device,
+      modemBaudRate: values.baud ? Number(values.baud) : undefined,
+      pairingCode: values.pair,
+      credential: values.credential,
+      name: values.name,
+      stateFile: values.state,
+      simulator: {
+        'sims': values.sims,
+        'latency': values.latency,
+        'failure-rate': values['failure-rate'],
+        'delivery-rate': values['delivery-rate'],
+        'inbound-every': values['inbound-every'],
+      },
+    },
+    (line) => console.log(`[phone] ${line}`)
+  )
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void phone.stop())
+  await phone.ended
+  process.exit(0)
+} catch (error) {
+  console.error(`[phone] ${(error as Error).message}`)
+  process.exit(1)
+}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import WebSocket from 'ws'
+import { HandledOrders } from './handled_orders.js'
 import type { SendOrder, SmsDriver } from './sms_driver.js'
 
 /**
@@ -15,67 +16,126 @@ export interface AgentOptions {
   driver: SmsDriver
   heartbeatMs?: number
   statusEveryMs?: number
+  /** Where handled orders are remembered (default: in memory only). */
+  handled?: HandledOrders
+  /** Told when the state file could not be written (the order is carried out anyway). */
+  onStateError?: (error: Error) => void
 }
 
-type Outcome = 'sent' | 'failed' | 'sending'
+/** The gateway answered the socket request with an HTTP status instead of upgrading. */
+export class SocketRefused extends Error {
+  constructor(readonly status: number) {
+    super(`socket refused: ${status}`)
+  }
+}
 
 export class PhoneAgent {
+  /** The newest socket, possibly still connecting. */
   #socket: WebSocket | null = null
+  /** The socket the gateway welcomed: the only one frames go out on. */
+  #live: WebSocket | null = null
+  #connecting: Promise<void> | null = null
   /** Up frames not acked yet, in the order they were made. */
   readonly #unacked = new Map<string, Record<string, unknown>>()
-  /** What happened to each order, by messageId. */
-  readonly #orders = new Map<string, Outcome>()
+  readonly #handled: HandledOrders
   #timers: NodeJS.Timeout[] = []
   #idleWaiters: Array<() => void> = []
+  #closeWaiters: Array<(code: number) => void> = []
   #working = 0
 
   constructor(private options: AgentOptions) {
+    this.#handled = options.handled ?? new HandledOrders()
     options.driver.onInbound((sms) => this.#report({ type: 'inbound', ...sms }))
     options.driver.onDelivered((messageId) => this.#report({ type: 'delivered', messageId }))
   }
 
   static async pair(gatewayUrl: string, code: string, device: { name: string; model?: string; appVersion?: string; sims: SmsDriver['sims'] extends () => infer S ? S : never }) {
-    const response = await fetch(`${gatewayUrl.replace(/\/+$/, '')}/api/v1/devices/pair`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ code, ...device }),
-    })
-    const body = (await response.json()) as any
-    if (response.status !== 201) throw new Error(`pairing refused: ${body?.error?.code ?? response.status}`)
+    const url = `${gatewayUrl.replace(/\/+$/, '')}/api/v1/devices/pair`
+    let response: Response
+    try {
+      response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, ...device }) })
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause
+      throw new Error(`cannot reach the gateway at ${gatewayUrl} (${cause?.code ?? cause?.message ?? (error as Error).message})`)
+    }
+    const body = (await response.json().catch(() => null)) as any
+    if (response.status !== 201) {
+      const reason = body?.error?.code ? `${body.error.code}${body.error.message ? ` (${body.error.message})` : ''}` : `HTTP ${response.status}`
+      throw new Error(`pairing refused: ${reason}`)
+    }
     return body as { device: { id: string; name: string }; credential: string }
   }
 
-  /** Connects and resolves once the gateway said welcome. */
+  /**
+   * Connects and resolves once the gateway said welcome. Single flight: a call while another is
+   * under way shares it. Two sockets opened at once replace each other at the gateway, and a
+   * gateway restart used to crash the agent that way.
+   */
   connect(): Promise<void> {
+    this.#connecting ??= this.#open().finally(() => (this.#connecting = null))
+    return this.#connecting
+  }
+
+  #open(): Promise<void> {
     const url = `${this.options.gatewayUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/api/v1/devices/socket`
+    const socket = new WebSocket(url, { headers: { authorization: `Bearer ${this.options.credential}` } })
+    this.#socket = socket
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url, { headers: { authorization: `Bearer ${this.options.credential}` } })
-      this.#socket = socket
-      socket.once('unexpected-response', (_request, response) => reject(new Error(`socket refused: ${response.statusCode}`)))
-      socket.once('error', reject)
-      socket.on('message', (data) => this.#onFrame(JSON.parse(String(data)), resolve))
-      socket.on('close', () => this.#stopTimers())
+      socket.once('unexpected-response', (_request, response) => {
+        reject(new SocketRefused(response.statusCode ?? 0))
+        // With this listener ws leaves the handshake to us: end it (emits error, then close).
+        socket.terminate()
+      })
+      // Kept for the socket's life: an error is always followed by close, which is what counts.
+      socket.on('error', reject)
+      socket.on('message', (data) => {
+        let frame: Record<string, any>
+        try {
+          frame = JSON.parse(String(data))
+        } catch {
+          return
+        }
+        this.#onFrame(socket, frame, resolve)
+      })
+      socket.on('close', (code) => {
+        reject(new Error(`socket closed (${code}) before the welcome`))
+        // A replaced socket closing (4002) says nothing about the live one.
+        if (socket !== this.#live) return
+        this.#live = null
+        this.#stopTimers()
+        for (const waiter of this.#closeWaiters.splice(0)) waiter(code)
+      })
     })
   }
 
   get connected(): boolean {
-    return this.#socket?.readyState === WebSocket.OPEN
+    return this.#live?.readyState === WebSocket.OPEN
   }
 
-  /** Closes the socket; unacked frames are kept for the next connection. */
+  /** Resolves with the close code once the live socket closes (at once when there is none). */
+  disconnected(): Promise<number> {
+    if (!this.connected) return Promise.resolve(1006)
+    return new Promise((resolve) => this.#closeWaiters.push(resolve))
+  }
+
+  /** Closes the sockets; unacked frames are kept for the next connection. */
   async disconnect(): Promise<void> {
-    const socket = this.#socket
     this.#stopTimers()
-    if (!socket || socket.readyState === WebSocket.CLOSED) return
-    await new Promise<void>((resolve) => {
-      socket.once('close', () => resolve())
-      socket.close()
-    })
+    const sockets = new Set([this.#live, this.#socket].filter((socket) => socket && socket.readyState !== WebSocket.CLOSED) as WebSocket[])
+    await Promise.all(
+      [...sockets].map(
+        (socket) =>
+          new Promise<void>((resolve) => {
+            socket.once('close', () => resolve())
+            socket.close()
+          })
+      )
+    )
   }
 
-  /** Sends any frame (tests use it to replay or to speak out of turn). */
+  /** Sends any frame (tests use it to replay or to speak out of turn); dropped when offline. */
   send(frame: Record<string, unknown>) {
-    this.#socket?.send(JSON.stringify(frame))
+    this.#transmit(this.#live, frame)
   }
 
   heartbeat() {
@@ -92,10 +152,12 @@ export class PhoneAgent {
     return new Promise((resolve) => this.#idleWaiters.push(resolve))
   }
 
-  #onFrame(frame: Record<string, any>, welcomed: () => void) {
+  #onFrame(socket: WebSocket, frame: Record<string, any>, welcomed: () => void) {
     if (frame.type === 'welcome') {
-      // Whatever the gateway never acknowledged goes again, in order.
-      for (const pending of this.#unacked.values()) this.#socket?.send(JSON.stringify(pending))
+      if (socket !== this.#socket) return
+      this.#live = socket
+      // Whatever the gateway never acknowledged goes again, in order, on the socket welcomed.
+      for (const pending of this.#unacked.values()) this.#transmit(socket, pending)
       this.#startTimers()
       welcomed()
     } else if (frame.type === 'ack') {
@@ -107,27 +169,40 @@ export class PhoneAgent {
   }
 
   async #carryOut(order: SendOrder) {
-    const known = this.#orders.get(order.messageId)
+    const { messageId } = order
+    const known = this.#handled.outcome(messageId)
     if (known === 'sending') return
-    this.#report({ type: 'accepted', messageId: order.messageId })
-    // A repeated order (our acceptance was lost): report what happened, never send twice.
-    if (known) return this.#report({ type: known, messageId: order.messageId, ...(known === 'failed' ? { reason: 'GENERIC_FAILURE' } : {}) })
-    this.#orders.set(order.messageId, 'sending')
+    this.#report({ type: 'accepted', messageId })
+    // A repeated order (our acceptance or report was lost, or the agent restarted): report what
+    // happened, never send twice. Only a failed attempt (nothing left the phone) is tried again.
+    if (known === 'sent') return this.#report({ type: 'sent', messageId })
+    if (known === 'interrupted') return this.#report({ type: 'failed', messageId, reason: 'OUTCOME_UNKNOWN' })
     this.#working++
     try {
+      // Recorded before the driver sends: an agent killed mid-send must not send again.
+      await this.#record(messageId, 'sending')
       const outcome = await this.options.driver.send(order)
-      this.#orders.set(order.messageId, outcome.ok ? 'sent' : 'failed')
-      this.#report(outcome.ok ? { type: 'sent', messageId: order.messageId } : { type: 'failed', messageId: order.messageId, reason: outcome.reason })
+      await this.#record(messageId, outcome.ok ? 'sent' : 'failed')
+      this.#report(outcome.ok ? { type: 'sent', messageId } : { type: 'failed', messageId, reason: outcome.reason })
     } finally {
       this.#working--
       this.#checkIdle()
     }
   }
 
+  #record(messageId: string, outcome: 'sending' | 'sent' | 'failed') {
+    return this.#handled.record(messageId, outcome).catch((error: Error) => this.options.onStateError?.(error))
+  }
+
   #report(fields: Record<string, unknown>) {
     const frame = { id: randomUUID(), ...fields }
     this.#unacked.set(frame.id, frame)
-    if (this.connected) this.#socket!.send(JSON.stringify(frame))
+    this.#transmit(this.#live, frame)
+  }
+
+  /** Sends on an open socket only; otherwise the frame waits in #unacked for the next welcome. */
+  #transmit(socket: WebSocket | null, frame: Record<string, unknown>) {
+    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame))
   }
 
   #startTimers() {

@@ -1,7 +1,9 @@
-import { PhoneAgent } from './phone_agent.js'
+import { PhoneAgent, SocketRefused } from './phone_agent.js'
+import { HandledOrders } from './handled_orders.js'
 import { SimulatorDriver } from './drivers/simulator.js'
 import { TermuxDriver } from './drivers/termux.js'
 import { AtModemDriver } from './drivers/at_modem.js'
+import { simulatorSettings, type SimulatorFlagValues } from './simulator_flags.js'
 import type { SmsDriver } from './sms_driver.js'
 
 export interface PhoneOptions {
@@ -17,76 +19,132 @@ export interface PhoneOptions {
   pairingCode?: string
   credential?: string
   name?: string
-  failureRate?: number
-  deliveryRate?: number
-  latencyMs?: number
+  /** The simulator's flags as typed (see simulator_flags.ts); checked here. */
+  simulator?: SimulatorFlagValues
+  /** A file where handled orders are kept across restarts (docs/device-protocol.md §5). */
+  stateFile?: string
+  /** Wait between connection attempts (default 5 s). */
+  retryMs?: number
 }
+
+/** Ends the agent: retrying cannot help, the operator must act. */
+export class PhoneStopped extends Error {}
+
+/** A number's first characters only: logs never carry a full phone number. */
+const mask = (number: string) => `${number.slice(0, 4)}…`
 
 /**
  * Pairs (or reconnects) a phone and keeps it connected until stopped, reconnecting when the
  * socket drops. With the simulator driver: a first SMS end to end without a real phone.
+ * `ended` resolves after stop() and rejects with a PhoneStopped when the gateway refuses the
+ * phone for good (unpaired, or a credential it no longer knows).
  */
 export async function runPhone(options: PhoneOptions, log: (line: string) => void) {
-  const termux = options.driver === 'termux' ? new TermuxDriver() : null
-  if (options.driver === 'modem' && !options.modemPath) throw new Error('the modem driver needs the serial device (--device /dev/ttyUSB2)')
-  const modem = options.driver === 'modem' ? new AtModemDriver({ path: options.modemPath!, baudRate: options.modemBaudRate }) : null
-  const driver: SmsDriver =
-    termux ??
-    modem ??
-    new SimulatorDriver({
-      failureRate: options.failureRate,
-      deliveryRate: options.deliveryRate,
-      latencyMs: options.latencyMs ?? 200,
-      sims: [{ slot: 0, label: 'SIM 1', operator: 'Simulated' }],
-    })
-  await termux?.start()
-  await modem?.start()
+  const kind = options.driver ?? 'simulator'
+  if (kind !== 'simulator' && options.simulator && Object.values(options.simulator).some((value) => value !== undefined)) {
+    throw new Error(`--sims, --latency, --failure-rate, --delivery-rate and --inbound-every are for the simulator driver, not ${kind}`)
+  }
+  if (kind === 'modem' && !options.modemPath) throw new Error('the modem driver needs the serial device (--device /dev/ttyUSB2)')
+  const driver: SmsDriver & { start?(): unknown; stop?(): void } =
+    kind === 'termux'
+      ? new TermuxDriver()
+      : kind === 'modem'
+        ? new AtModemDriver({ path: options.modemPath!, baudRate: options.modemBaudRate })
+        : new SimulatorDriver(simulatorSettings(options.simulator ?? {}))
+  const handled = new HandledOrders(options.stateFile)
+  // Fails now, with a clear line, if the state file cannot be written.
+  await handled.save().catch((error: Error) => {
+    throw new Error(`cannot write the state file ${options.stateFile}: ${error.message}`)
+  })
+  // Started before pairing: a wrong serial device must not use up the single-use pairing code.
+  await driver.start?.()
   let credential = options.credential
   if (!credential) {
-    if (!options.pairingCode) throw new Error('give a pairing code (--pair) or the credential of an earlier run (--credential)')
-    const paired = await PhoneAgent.pair(options.gateway, options.pairingCode, {
-      name: options.name ?? (termux ? 'Android phone' : modem ? 'GSM modem' : 'Simulated phone'),
-      model: termux ? 'Termux' : modem ? 'AT modem' : 'Simulator',
-      appVersion: 'agent',
-      sims: driver.sims(),
-    })
-    credential = paired.credential
-    log(`paired as device ${paired.device.id}; to reconnect later use --credential ${credential}`)
+    try {
+      if (!options.pairingCode) throw new Error('give a pairing code (--pair) or the credential of an earlier run (--credential)')
+      const paired = await PhoneAgent.pair(options.gateway, options.pairingCode, {
+        name: options.name ?? { simulator: 'Simulated phone', termux: 'Android phone', modem: 'GSM modem' }[kind],
+        model: { simulator: 'Simulator', termux: 'Termux', modem: 'AT modem' }[kind],
+        appVersion: 'agent',
+        sims: driver.sims(),
+      })
+      credential = paired.credential
+      log(`paired as device ${paired.device.id}; to reconnect later use --credential ${credential}`)
+    } catch (error) {
+      driver.stop?.()
+      throw error
+    }
   }
-  const agent = new PhoneAgent({ gatewayUrl: options.gateway, credential, driver })
+  const agent = new PhoneAgent({
+    gatewayUrl: options.gateway,
+    credential,
+    driver,
+    handled,
+    onStateError: (error) => log(`cannot write the state file (${error.message})`),
+  })
   const originalSend = driver.send.bind(driver)
   driver.send = async (order) => {
     const outcome = await originalSend(order)
-    log(`SMS ${order.messageId} to ${order.to.slice(0, 4)}… from SIM ${order.simSlot}: ${outcome.ok ? 'sent' : `failed (${outcome.reason})`}`)
+    log(`SMS ${order.messageId} to ${mask(order.to)} from SIM ${order.simSlot}: ${outcome.ok ? 'sent' : `failed (${outcome.reason})`}`)
     return outcome
   }
+  driver.onInbound((sms) => log(`SMS received from ${mask(sms.from)} on SIM ${sms.simSlot}`))
+
+  const retryMs = options.retryMs ?? 5000
   let stopped = false
-  const connect = async () => {
+  let wake = () => {}
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, retryMs)
+      wake = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+  const pairAgain = 'the phone must be paired again (new pairing code, --pair CODE)'
+  // The one loop that connects: a second one beside it opened two sockets at once (the crash
+  // after a gateway restart). It waits between attempts, after a drop too, so two agents
+  // sharing a credential do not replace each other in a tight loop.
+  const keepConnected = async () => {
     while (!stopped) {
       try {
-        await agent.connect()
-        log('connected')
-        await agent.reportStatus()
-        return
+        if (!agent.connected) {
+          await agent.connect()
+          log('connected')
+          await agent.reportStatus()
+        }
+        const code = await agent.disconnected()
+        if (stopped) return
+        if (code === 4001) throw new PhoneStopped(`the gateway unpaired this phone (close code 4001); ${pairAgain}`)
+        log(`connection closed (${code}); reconnecting in ${retryMs / 1000} s`)
       } catch (error) {
-        log(`cannot connect (${(error as Error).message}); retrying in 5 s`)
-        await new Promise((resolve) => setTimeout(resolve, 5000))
+        if (stopped || error instanceof PhoneStopped) throw error
+        if (error instanceof SocketRefused && error.status === 401) {
+          throw new PhoneStopped(`the gateway refused this phone's credential (401: unpaired, or the gateway lost its secret.key); ${pairAgain}`)
+        }
+        log(`cannot connect (${(error as Error).message}); retrying in ${retryMs / 1000} s`)
       }
+      if (!stopped) await pause()
     }
   }
-  await connect()
-  const watchdog = setInterval(() => {
-    if (!stopped && !agent.connected) void connect()
-  }, 5000)
+  const ended = keepConnected()
+    .catch((error) => {
+      if (!stopped) throw error
+    })
+    .finally(async () => {
+      stopped = true
+      driver.stop?.()
+      await agent.disconnect()
+    })
   return {
     agent,
     driver,
+    ended,
     async stop() {
       stopped = true
-      clearInterval(watchdog)
-      termux?.stop()
-      modem?.stop()
+      wake()
       await agent.disconnect()
+      await ended.catch(() => {})
     },
   }
 }

@@ -11,8 +11,13 @@ export interface SimulatorOptions {
   deliveryRate?: number
   battery?: { level: number; charging: boolean }
   signal?: number
+  /** Once started, an inbound SMS every so many ms (default 0: none). */
+  inboundEveryMs?: number
   random?: () => number
 }
+
+/** A fictional number (555-01xx) for inbound SMS before anything was sent. */
+const FICTIONAL_SENDER = '+15555550123'
 
 /**
  * A phone that sends nothing over the air: for tests, benchmarks and demos. Every SMS it
@@ -23,6 +28,8 @@ export class SimulatorDriver implements SmsDriver {
   #inbound: Array<(sms: InboundSms) => void> = []
   #delivered: Array<(messageId: string) => void> = []
   #options: Required<Omit<SimulatorOptions, 'random'>> & { random: () => number }
+  #timer: NodeJS.Timeout | null = null
+  #generated = 0
 
   constructor(options: SimulatorOptions = {}) {
     this.#options = {
@@ -32,6 +39,7 @@ export class SimulatorDriver implements SmsDriver {
       deliveryRate: options.deliveryRate ?? 1,
       battery: options.battery ?? { level: 80, charging: false },
       signal: options.signal ?? 4,
+      inboundEveryMs: options.inboundEveryMs ?? 0,
       random: options.random ?? Math.random,
     }
   }
@@ -62,6 +70,22 @@ export class SimulatorDriver implements SmsDriver {
     const sms: InboundSms = { ref, from, body, receivedAt: new Date().toISOString(), simSlot }
     this.#inbound.forEach((listener) => listener(sms))
     return sms
+  }
+
+  /** Starts generating inbound SMS (with inboundEveryMs): replies from numbers it sent to. */
+  start() {
+    if (!this.#options.inboundEveryMs || this.#timer) return
+    this.#timer = setInterval(() => {
+      const { random, sims } = this.#options
+      const from = this.sent.length ? this.sent[Math.floor(random() * this.sent.length)].to : FICTIONAL_SENDER
+      this.receive(from, `Simulated reply ${++this.#generated}`, sims[Math.floor(random() * sims.length)].slot)
+    }, this.#options.inboundEveryMs)
+    this.#timer.unref()
+  }
+
+  stop() {
+    if (this.#timer) clearInterval(this.#timer)
+    this.#timer = null
   }
 
   onInbound(listener: (sms: InboundSms) => void) {

@@ -84,23 +84,16 @@ export class DeviceHub {
   /** The upgrade handler registered on the HTTP server for DEVICE_SOCKET_PATH. */
   handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     void this.#authenticate(request).then((device) => {
-      if (device === null) {
-        // The API's error format, request id included, though no HTTP context exists yet.
-        const requestId = randomUUID()
-        const body = JSON.stringify({
-          error: { code: 'INVALID_DEVICE_CREDENTIAL', message: 'Unknown or revoked device credential: pair the phone again', requestId },
-        })
-        socket.end(
-          `HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
-            `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n\r\n${body}`
-        )
-        return
+      if (device === 'unchecked') {
+        // Not the phone's fault: an agent that would give up on a refusal must try again.
+        return refuse(socket, 500, 'INTERNAL_ERROR', 'The credential could not be checked; try again shortly')
       }
+      if (device === null) return refuse(socket, 401, 'INVALID_DEVICE_CREDENTIAL', 'Unknown or revoked device credential: pair the phone again')
       this.#server.handleUpgrade(request, socket, head, (webSocket) => this.#accept(device, webSocket))
     })
   }
 
-  async #authenticate(request: IncomingMessage): Promise<{ id: number; name: string } | null> {
+  async #authenticate(request: IncomingMessage): Promise<{ id: number; name: string } | null | 'unchecked'> {
     const header = request.headers.authorization ?? ''
     const presented = header.startsWith('Bearer ') ? header.slice(7) : String(request.headers['x-device-credential'] ?? '')
     const parsed = parseDeviceCredential(presented)
@@ -110,7 +103,7 @@ export class DeviceHub {
       return device && credentialMatches(this.secrets, device.credentialSealed, parsed.secret) ? { id: device.id, name: device.name } : null
     } catch (error) {
       this.logger.error({ err: logSafeError(error) }, 'could not check a device credential')
-      return null
+      return 'unchecked'
     }
   }
 
@@ -169,4 +162,14 @@ export class DeviceHub {
   async settled(): Promise<void> {
     while (this.#queues.size || this.#storing.size) await Promise.all([...this.#queues.values(), ...this.#storing])
   }
+}
+
+/** Answers an upgrade it will not make in the API's error format, request id included. */
+function refuse(socket: Duplex, status: 401 | 500, code: string, message: string) {
+  const requestId = randomUUID()
+  const body = JSON.stringify({ error: { code, message, requestId } })
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Internal Server Error'}\r\nConnection: close\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n\r\n${body}`
+  )
 }

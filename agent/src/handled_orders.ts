@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs'
+import { rename, writeFile } from 'node:fs/promises'
+
+/**
+ * What became of each send order, by messageId. docs/device-protocol.md §5: the agent remembers
+ * the messageIds it handled for at least a day, so a repeated order never sends the SMS twice.
+ * With a state file this survives a restart of the agent.
+ *
+ * `interrupted`: the agent stopped while the driver was sending; whether the SMS left is unknown.
+ */
+export type OrderOutcome = 'sending' | 'sent' | 'failed' | 'interrupted'
+
+/** The period of docs/device-protocol.md §5 ("at least for a day"). */
+export const KEEP_HANDLED_MS = 24 * 60 * 60_000
+
+interface StateFile {
+  /** messageId → [outcome, epoch ms]. No phone number or text: the file only says what was done. */
+  orders: Record<string, [OrderOutcome, number]>
+}
+
+export class HandledOrders {
+  /** In the order they were last changed, so pruning stops at the first recent one. */
+  readonly #orders = new Map<string, { outcome: OrderOutcome; at: number }>()
+  #queued: Promise<void> | null = null
+  #last: Promise<void> = Promise.resolve()
+
+  constructor(
+    private file?: string,
+    private now: () => number = Date.now
+  ) {
+    if (!file) return
+    let state: StateFile
+    try {
+      state = JSON.parse(readFileSync(file, 'utf8'))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+      throw new Error(`cannot read the state file ${file}: ${(error as Error).message}`)
+    }
+    const entries = Object.entries(state.orders ?? {}).sort((a, b) => a[1][1] - b[1][1])
+    for (const [messageId, [outcome, at]] of entries) {
+      // A send under way when the agent stopped may or may not have left the phone.
+      this.#orders.set(messageId, { outcome: outcome === 'sending' ? 'interrupted' : outcome, at })
+    }
+    this.#prune()
+  }
+
+  outcome(messageId: string): OrderOutcome | undefined {
+    return this.#orders.get(messageId)?.outcome
+  }
+
+  /** Records an outcome; resolves once it is in the state file (at once without one). */
+  record(messageId: string, outcome: OrderOutcome): Promise<void> {
+    this.#orders.delete(messageId)
+    this.#orders.set(messageId, { outcome, at: this.now() })
+    this.#prune()
+    return this.save()
+  }
+
+  /**
+   * Writes the file whole: a temporary file renamed over it, so a crash mid-write leaves the old
+   * state, never half of one. One write at a time; changes made during a write share the next.
+   */
+  save(): Promise<void> {
+    const file = this.file
+    if (!file) return Promise.resolve()
+    if (!this.#queued) {
+      const write = this.#last.then(async () => {
+        this.#queued = null
+        const state: StateFile = { orders: {} }
+        for (const [messageId, { outcome, at }] of this.#orders) state.orders[messageId] = [outcome, at]
+        const temporary = `${file}.${process.pid}.tmp`
+        await writeFile(temporary, JSON.stringify(state), { mode: 0o600 })
+        await rename(temporary, file)
+      })
+      this.#queued = write
+      this.#last = write.catch(() => {})
+    }
+    return this.#queued
+  }
+
+  #prune() {
+    const cutoff = this.now() - KEEP_HANDLED_MS
+    for (const [messageId, { at }] of this.#orders) {
+      if (at >= cutoff) break
+      this.#orders.delete(messageId)
+    }
+  }
+}
