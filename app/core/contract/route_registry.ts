@@ -3,6 +3,7 @@ import type { NextFn } from '@adonisjs/core/types/http'
 import type { AccessGuard, ProtectedAccess } from '#core/http/access'
 import type { ApiErrorKind } from '#core/http/api_error'
 import { requireJsonBody } from '#core/http/body_guard_middleware'
+import { refuseUnknownFields } from '#core/contract/unknown_fields'
 import type { JsonSchema, RouteContract } from '#core/contract/route_contract'
 
 export type RouteMiddleware = (ctx: HttpContext, next: NextFn) => Promise<unknown>
@@ -96,6 +97,7 @@ export class RouteRegistry {
         })
       }
       route.use([requireJsonBody, bodyParser])
+      if (contract.body) route.use(refuseUnknownFields(contract.body.toJSONSchema() as JsonSchema))
     }
   }
 }

@@ -1,0 +1,42 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import { ApiError } from '#core/http/api_error'
+import type { JsonSchema } from '#core/contract/route_contract'
+
+export interface UnknownField {
+  /** Dotted path, list positions as numbers: `sending.prefixRules.0.slot`. */
+  field: string
+  /** The fields the schema names at that place. */
+  known: string[]
+}
+
+/** Where a body holds fields its schema does not name. */
+export function unknownFieldsOf(value: unknown, schema: JsonSchema | undefined, path = ''): UnknownField[] {
+  if (!schema || value === null || typeof value !== 'object') return []
+  if (Array.isArray(value)) {
+    const items = schema.items as JsonSchema | undefined
+    return value.flatMap((item, index) => unknownFieldsOf(item, items, `${path}${index}.`))
+  }
+  const properties = schema.properties as Record<string, JsonSchema> | undefined
+  if (!properties) return []
+  return Object.entries(value).flatMap(([key, field]) => {
+    if (Object.hasOwn(properties, key)) return unknownFieldsOf(field, properties[key], `${path}${key}.`)
+    return schema.additionalProperties === false ? [{ field: `${path}${key}`, known: Object.keys(properties) }] : []
+  })
+}
+
+/**
+ * Route middleware after the body parser: a field the route's body schema does not name is
+ * refused, as the OpenAPI document says (`additionalProperties: false`), rather than dropped
+ * in silence (a `simslot` typo would otherwise send from any SIM).
+ */
+export function refuseUnknownFields(schema: JsonSchema) {
+  return async (ctx: HttpContext, next: NextFn) => {
+    const unknown = unknownFieldsOf(ctx.request.body(), schema)
+    if (unknown.length) {
+      const details = unknown.slice(0, 20).map(({ field, known }) => ({ field, rule: 'unknown', message: `Unknown field ${field}; known here: ${known.join(', ')}` }))
+      throw new ApiError('VALIDATION_ERROR', details[0].message, details)
+    }
+    return next()
+  }
+}
