@@ -17,7 +17,13 @@ import {
 
 const TABLE = 'settings'
 
-type FieldError = { field: string; rule: string; message: string }
+export type FieldError = { field: string; rule: string; message: string }
+
+/**
+ * A module's own check of a validated section change, for what only the module can know (the
+ * settings name its rows): answers errors with fields relative to the section.
+ */
+export type SectionCheck = (change: Record<string, unknown>) => Promise<FieldError[]>
 
 /**
  * Typed settings sections with defaults, kept as one JSON row per section. Reads come from
@@ -28,6 +34,7 @@ export class SettingsStore {
   #cache: Settings | null = null
   /** Changes run one at a time, each merged onto what the previous one left. */
   #changes: Promise<unknown> = Promise.resolve()
+  readonly #checks = new Map<SettingsSectionName, SectionCheck[]>()
 
   constructor(
     private db: Database,
@@ -35,6 +42,11 @@ export class SettingsStore {
     private clock: Clock,
     private secrets: Secrets
   ) {}
+
+  /** Adds a module's check of a section (core cannot look into the module's tables). */
+  addCheck(section: SettingsSectionName, check: SectionCheck) {
+    this.#checks.set(section, [...(this.#checks.get(section) ?? []), check])
+  }
 
   /** The settings as the API answers them: secret fields masked. */
   async publicView(): Promise<Settings> {
@@ -174,7 +186,11 @@ export class SettingsStore {
       }))
     }
     try {
-      validated[section] = (await sectionValidators[section].validate(value)) as Record<string, unknown>
+      const change = (await sectionValidators[section].validate(value)) as Record<string, unknown>
+      const refused: FieldError[] = []
+      for (const check of this.#checks.get(section) ?? []) refused.push(...(await check(change)))
+      if (refused.length) return refused.map((error) => ({ ...error, field: `${section}.${error.field}` }))
+      validated[section] = change
       return []
     } catch (error) {
       if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error

@@ -11,6 +11,7 @@ import { PhoneReports } from '#modules/devices/services/phone_reports'
 import { Dispatcher, RoutingCursor } from '#modules/devices/services/dispatcher'
 import { DISPATCH_JOB, dispatchJob, livenessJob, quotaDayJob } from '#modules/devices/jobs/device_jobs'
 import { ReportQueue } from '#modules/devices/services/report_queue'
+import { checkRoutingSettings } from '#modules/devices/services/routing_settings_check'
 import { SettingsStore } from '#core/settings/settings_store'
 
 /** Paired phones: pairing and management, the phone socket, the dispatcher, liveness. */
@@ -49,6 +50,8 @@ export default class DevicesProvider {
       disconnected: async (deviceId) => (await reports()).disconnected(deviceId),
     })
     upgradeRoutes.add(DEVICE_SOCKET_PATH, hub.handleUpgrade)
+
+    ;(await container.make(SettingsStore)).addCheck('sending', checkRoutingSettings)
 
     const emitter = await container.make('emitter')
     emitter.on('messages:queued', () => this.#wakeDispatcher())

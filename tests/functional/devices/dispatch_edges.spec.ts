@@ -237,6 +237,36 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
     assert.equal(answer.headers['x-request-id'], error.requestId)
   })
 
+  test('routing settings naming a phone that is not paired, or a SIM it lacks, are refused', async ({ client, assert }) => {
+    const single = await phone(client, 'Single SIM')
+    const refused = await client
+      .patch('/api/v1/settings')
+      .header('x-api-key', testKeys.admin)
+      .json({
+        sending: {
+          priority: [{ deviceId: single.deviceId, simSlot: 0 }, { deviceId: '999999', simSlot: 0 }],
+          prefixRules: [{ prefix: '+33', deviceId: single.deviceId, simSlot: 1 }, { prefix: '+44', deviceId: single.deviceId }],
+        },
+      })
+    refused.assertStatus(400)
+    assert.equal(refused.body().error.code, 'VALIDATION_ERROR')
+    assert.deepEqual(
+      refused.body().error.details.map((detail: { field: string; rule: string }) => [detail.field, detail.rule]),
+      [
+        ['sending.priority.1.deviceId', 'exists'],
+        ['sending.prefixRules.0.simSlot', 'exists'],
+      ]
+    )
+    assert.match(refused.body().error.message, /999999/)
+    // Nothing of the refused change was kept.
+    assert.deepEqual((await settings.get('sending')).priority, [])
+    ;(await client
+      .patch('/api/v1/settings')
+      .header('x-api-key', testKeys.admin)
+      .json({ sending: { priority: [{ deviceId: single.deviceId, simSlot: 0 }], prefixRules: [{ prefix: '+44', deviceId: single.deviceId }] } })
+    ).assertStatus(200)
+  })
+
   test('removing the per-minute limit frees the messages it held at once', async ({ client, assert }) => {
     const only = await phone(client, 'Only')
     await settings.update({ sending: { simPerMinuteLimit: 1 } })
