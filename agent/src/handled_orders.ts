@@ -44,6 +44,11 @@ export class HandledOrders {
     this.#prune()
   }
 
+  /** Orders a stop cut mid-send (read from the state file). */
+  interrupted(): string[] {
+    return [...this.#orders].filter(([, { outcome }]) => outcome === 'interrupted').map(([messageId]) => messageId)
+  }
+
   outcome(messageId: string): OrderOutcome | undefined {
     return this.#orders.get(messageId)?.outcome
   }

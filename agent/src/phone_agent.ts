@@ -22,6 +22,9 @@ export interface AgentOptions {
   onStateError?: (error: Error) => void
 }
 
+/** Sent in `hello` and at pairing: the device's app version on the gateway. */
+export const AGENT_VERSION = '0.1.0'
+
 /** The gateway answered the socket request with an HTTP status instead of upgrading. */
 export class SocketRefused extends Error {
   constructor(readonly status: number) {
@@ -47,6 +50,9 @@ export class PhoneAgent {
     this.#handled = options.handled ?? new HandledOrders()
     options.driver.onInbound((sms) => this.#report({ type: 'inbound', ...sms }))
     options.driver.onDelivered((messageId) => this.#report({ type: 'delivered', messageId }))
+    // Cut mid-send by a stop: the gateway holds them as taken (dispatched) and would wait for a
+    // report forever. Whether the SMS left is unknown, so it is never sent again.
+    for (const messageId of this.#handled.interrupted()) this.#report({ type: 'failed', messageId, reason: 'OUTCOME_UNKNOWN' })
   }
 
   static async pair(gatewayUrl: string, code: string, device: { name: string; model?: string; appVersion?: string; sims: SmsDriver['sims'] extends () => infer S ? S : never }) {
@@ -156,8 +162,11 @@ export class PhoneAgent {
     if (frame.type === 'welcome') {
       if (socket !== this.#socket) return
       this.#live = socket
-      // Whatever the gateway never acknowledged goes again, in order, on the socket welcomed.
-      for (const pending of this.#unacked.values()) this.#transmit(socket, pending)
+      const pending = [...this.#unacked.values()]
+      // Says which agent this is first (the device's app version), then whatever the gateway
+      // never acknowledged goes again, in order, on the socket welcomed.
+      this.#report({ type: 'hello', appVersion: AGENT_VERSION })
+      for (const frame of pending) this.#transmit(socket, frame)
       this.#startTimers()
       welcomed()
     } else if (frame.type === 'ack') {

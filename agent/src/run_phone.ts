@@ -1,4 +1,4 @@
-import { PhoneAgent, SocketRefused } from './phone_agent.js'
+import { AGENT_VERSION, PhoneAgent, SocketRefused } from './phone_agent.js'
 import { HandledOrders } from './handled_orders.js'
 import { SimulatorDriver } from './drivers/simulator.js'
 import { TermuxDriver } from './drivers/termux.js'
@@ -65,7 +65,7 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
       const paired = await PhoneAgent.pair(options.gateway, options.pairingCode, {
         name: options.name ?? { simulator: 'Simulated phone', termux: 'Android phone', modem: 'GSM modem' }[kind],
         model: { simulator: 'Simulator', termux: 'Termux', modem: 'AT modem' }[kind],
-        appVersion: 'agent',
+        appVersion: AGENT_VERSION,
         sims: driver.sims(),
       })
       credential = paired.credential

@@ -60,6 +60,7 @@ export default class DevicesProvider {
     emitter.on('devices:unpaired', async ({ deviceId }) => {
       hub.disconnect(deviceId, CLOSE.unpaired, 'unpaired')
       await (await dispatcher()).requeueOrdersOf(deviceId)
+      await (await dispatcher()).failTakenOrdersOf(deviceId)
     })
     // A raised quota frees the messages waiting for one; new routing settings apply at once.
     emitter.on('devices:quota_changed', async () => {

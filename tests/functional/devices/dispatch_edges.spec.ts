@@ -10,7 +10,12 @@ import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices, pairingCode } from '#tests/helpers/devices'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
 import { settle, simulatedPhone, useDeviceJobs } from '#tests/helpers/phones'
-import type { PhoneAgent } from '../../../agent/src/phone_agent.js'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { AGENT_VERSION, PhoneAgent } from '../../../agent/src/phone_agent.js'
+import { HandledOrders } from '../../../agent/src/handled_orders.js'
+import { SimulatorDriver } from '../../../agent/src/drivers/simulator.js'
 
 /** Cases an outside check found: orders of unpaired phones, phones enabled again, late receipts. */
 test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inbound numbers', (group) => {
@@ -32,7 +37,7 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
     jobs = await useDeviceJobs(clock)
     agents = []
     sockets = []
-    events = emitter.fake(['message.sent', 'message.delivered', 'message.failed'])
+    events = emitter.fake(['message.sent', 'message.delivered', 'message.failed', 'device.offline'])
     return async () => {
       for (const socket of sockets) socket.close()
       for (const agent of agents) await agent.disconnect()
@@ -64,10 +69,20 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
       const frame = JSON.parse(String(data))
       if (frame.type === 'send') orders.push(frame.messageId)
     })
+    const acks: string[] = []
+    socket.on('message', (data) => {
+      const frame = JSON.parse(String(data))
+      if (frame.type === 'ack') acks.push(frame.of)
+    })
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)))
     await new Promise((resolve) => socket.once('open', resolve))
     let frames = 0
-    const say = (frame: Record<string, unknown>) => socket.send(JSON.stringify({ id: `t${++frames}`, ...frame }))
-    return { deviceId: String(paired.device.id), orders, say }
+    const say = (frame: Record<string, unknown>) => {
+      const id = `t${++frames}`
+      socket.send(JSON.stringify({ id, ...frame }))
+      return id
+    }
+    return { deviceId: String(paired.device.id), orders, say, acks, closed }
   }
 
   test('unpairing a phone sends its unaccepted orders to another at once; those forced to it fail', async ({ client, assert }) => {
@@ -265,6 +280,70 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
       .header('x-api-key', testKeys.admin)
       .json({ sending: { priority: [{ deviceId: single.deviceId, simSlot: 0 }], prefixRules: [{ prefix: '+44', deviceId: single.deviceId }] } })
     ).assertStatus(200)
+  })
+
+  test('an agent restarted after a stop cut a send reports it OUTCOME_UNKNOWN: the message fails at once, never sent twice', async ({ client, assert, cleanup }) => {
+    const folder = mkdtempSync(join(tmpdir(), 'agent-state-'))
+    cleanup(() => rmSync(folder, { recursive: true, force: true }))
+    const stateFile = join(folder, 'state.json')
+    const code = await pairingCode(client)
+    const slow = new SimulatorDriver({ latencyMs: 60_000 })
+    const paired = await PhoneAgent.pair(process.env.GATEWAY_PUBLIC_URL!, code, { name: 'Cut', sims: slow.sims() })
+    const first = new PhoneAgent({ gatewayUrl: process.env.GATEWAY_PUBLIC_URL!, credential: paired.credential, driver: slow, handled: new HandledOrders(stateFile) })
+    await first.connect()
+    await flush()
+    const id = (await sendAs(client, { to: '+33612345678', body: 'cut mid-send' })).body().accepted[0].id
+    await flush()
+    assert.equal((await message(client, id)).status, 'dispatched')
+    // The agent stops while its driver is still sending.
+    await first.disconnect()
+    await flush()
+
+    const driver = new SimulatorDriver()
+    const second = new PhoneAgent({ gatewayUrl: process.env.GATEWAY_PUBLIC_URL!, credential: paired.credential, driver, handled: new HandledOrders(stateFile) })
+    agents.push(second)
+    await second.connect()
+    await flush()
+    assert.deepInclude(await message(client, id), { status: 'failed', errorCode: 'OUTCOME_UNKNOWN', attempts: 1 })
+    assert.lengthOf(driver.sent, 0)
+    events.assertEmittedCount('message.failed', 1)
+    // The agent said which version it is.
+    const device = (await client.get(`/api/v1/devices/${paired.device.id}`).header('x-api-key', testKeys.read)).body()
+    assert.equal(device.appVersion, AGENT_VERSION)
+  })
+
+  test('unpairing fails the orders the phone took but never reported, and a connected phone goes offline once', async ({ client, assert }) => {
+    const raw = await rawPhone(client, 'Taker')
+    await flush()
+    const id = (await sendAs(client, { to: '+33612345678', body: 'taken' })).body().accepted[0].id
+    await flush()
+    raw.say({ type: 'accepted', messageId: id })
+    await flush()
+    assert.equal((await message(client, id)).status, 'dispatched')
+    ;(await client.delete(`/api/v1/devices/${raw.deviceId}`).header('x-api-key', testKeys.admin)).assertStatus(204)
+    await flush()
+    assert.equal(await raw.closed, 4001)
+    assert.deepInclude(await message(client, id), { status: 'failed', errorCode: 'OUTCOME_UNKNOWN' })
+    events.assertEmittedCount('message.failed', 1)
+    events.assertEmittedCount('device.offline', 1)
+    events.assertEmitted('device.offline', ({ data }) => data.deviceId === raw.deviceId && data.status === 'offline')
+  })
+
+  test('an inbound frame that cannot be stored is refused (4003, no ack); a time from the future is taken as now', async ({ client, assert }) => {
+    const raw = await rawPhone(client, 'Inbound')
+    await flush()
+    const future = raw.say({ type: 'inbound', ref: 'r1', from: '+33612345678', body: 'From the future', receivedAt: '2030-01-01T00:00:00.000Z' })
+    await flush()
+    assert.include(raw.acks, future)
+    const stored = (await client.get('/api/v1/messages').qs({ direction: 'in' }).header('x-api-key', testKeys.read)).body().data
+    assert.deepInclude(stored[0], { body: 'From the future', createdAt: clock.now().toISOString() })
+
+    const bad = raw.say({ type: 'inbound', ref: 'r2', from: '+33612345678' })
+    assert.equal(await raw.closed, 4003)
+    await flush()
+    assert.notInclude(raw.acks, bad)
+    const after = (await client.get('/api/v1/messages').qs({ direction: 'in' }).header('x-api-key', testKeys.read)).body().data
+    assert.lengthOf(after, 1)
   })
 
   test('removing the per-minute limit frees the messages it held at once', async ({ client, assert }) => {

@@ -60,8 +60,11 @@ export class DeviceRegistry {
   /** Unpairs: the credential stops working at once and an open connection is closed. */
   async unpair(id: number): Promise<void> {
     const device = await this.find(id)
+    const wasOnline = device.status === 'online'
     await device.delete()
     await emitter.emit('devices:unpaired', { deviceId: device.id })
+    // Its socket is closed: the phone is offline like any phone that loses its connection.
+    if (wasOnline) await emitter.emit('device.offline', { id: String(device.id), deviceId: String(device.id), status: 'offline', at: this.clock.now() })
     await this.activity.info('devices', `Phone "${device.name}" unpaired`, { deviceId: String(device.id) })
   }
 }

@@ -10,6 +10,7 @@ import { DeviceHub } from '#modules/devices/services/device_hub'
 import { dayIn, giveBackSimUse, keptRecentOrders, parseRecentOrders } from '#modules/devices/services/sim_usage'
 import { applyTextOptions, effectiveTextOptions } from '#modules/devices/services/text_options'
 import { affectedRows } from '#core/database/affected_rows'
+import { OUTCOME_UNKNOWN } from '#modules/devices/services/report_queue'
 
 /** Messages looked at per pass; the pass runs again at once while more are due. */
 const PASS_SIZE = 200
@@ -172,6 +173,21 @@ export class Dispatcher {
     if (await giveBackSimUse(db.connection(), unsent, timezone)) await emitter.emit('devices:quota_changed', { deviceId })
     if (requeued.size) await emitter.emit('messages:queued', { count: requeued.size })
     return requeued.size
+  }
+
+  /**
+   * Orders an unpaired phone had taken (dispatched) but not reported: no report can come now,
+   * and whether the SMS left is unknown, so they fail (OUTCOME_UNKNOWN) rather than go twice.
+   */
+  async failTakenOrdersOf(deviceId: number): Promise<number> {
+    const now = this.clock.now()
+    const failed: Array<{ id: number }> = await db.rawQuery(
+      `UPDATE messages SET status = 'failed', error_code = ?, failed_at = ?, ordered_at = NULL, updated_at = ?
+       WHERE device_id = ? AND status = 'dispatched' RETURNING id`,
+      [OUTCOME_UNKNOWN, now.toISOString(), now.toISOString(), String(deviceId)]
+    )
+    for (const { id } of failed) await emitter.emit('message.failed', { id: String(id), status: 'failed', at: now })
+    return failed.length
   }
 
   /**

@@ -13,10 +13,12 @@ import { ReportQueue } from '#modules/devices/services/report_queue'
 /** Spec, Events: device.low_battery at 15 % or below, once per crossing. */
 export const LOW_BATTERY_PERCENT = 15
 
-/** A frame taken in: `stored` resolves once what it says is stored (then it may be acked). */
-export interface TakenFrame {
-  stored: Promise<void>
-}
+/**
+ * A frame taken in: `stored` resolves once what it says is stored (then it may be acked), or
+ * `invalid` says why it cannot be stored (it is never acked: an ack would tell the phone it
+ * may forget it).
+ */
+export type TakenFrame = { stored: Promise<void> } | { invalid: string }
 
 const STORED: TakenFrame = { stored: Promise.resolve() }
 
@@ -73,7 +75,10 @@ export class PhoneReports {
         return { stored: this.queue.add({ kind: 'failed', deviceId, messageId, at, errorCode, maxAttempts }) }
       }
       case 'inbound':
-        await this.#inbound(deviceId, frame)
+        if (typeof frame.ref !== 'string' || !frame.ref.trim() || typeof frame.from !== 'string' || !frame.from.trim() || typeof frame.body !== 'string') {
+          return { invalid: 'an inbound frame needs ref, from and body, as text' }
+        }
+        await this.#inbound(deviceId, frame as UpFrame & { ref: string; from: string; body: string })
         return STORED
       default:
         // heartbeat, and types a newer agent knows: proof of life only.
@@ -114,8 +119,7 @@ export class PhoneReports {
   }
 
   /** An SMS arrived: one message per phone reference, in the number's conversation. */
-  async #inbound(deviceId: number, frame: UpFrame) {
-    if (typeof frame.ref !== 'string' || !frame.ref || typeof frame.from !== 'string' || typeof frame.body !== 'string') return
+  async #inbound(deviceId: number, frame: UpFrame & { ref: string; from: string; body: string }) {
     const ref = frame.ref.slice(0, 100)
     const exists = await db.from('messages').where('device_id', deviceId).where('inbound_ref', ref).first()
     if (exists) return
@@ -128,8 +132,11 @@ export class PhoneReports {
       // Short codes and alphanumeric senders are kept as the phone reported them.
       phone = frame.from.trim().slice(0, 16)
     }
-    const received = typeof frame.receivedAt === 'string' && !Number.isNaN(Date.parse(frame.receivedAt)) ? new Date(frame.receivedAt).toISOString() : this.#now()
     const now = this.#now()
+    // The phone's clock may be off: a time from the future is taken as now, so the SMS does not
+    // stay at the top of every list.
+    const reported = typeof frame.receivedAt === 'string' ? Date.parse(frame.receivedAt) : Number.NaN
+    const received = Number.isNaN(reported) || reported > Date.parse(now) ? now : new Date(reported).toISOString()
     const { encoding, segments } = countSegments(frame.body)
     const simSlot = frame.simSlot === 1 ? 1 : 0
     const { id, conversationId } = await db.transaction(async (trx) => {

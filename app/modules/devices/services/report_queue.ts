@@ -4,6 +4,9 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { SettingsStore } from '#core/settings/settings_store'
 import { giveBackSimUse } from '#modules/devices/services/sim_usage'
 
+/** A phone's failure reason saying it does not know whether the SMS left. */
+export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN'
+
 /** Waits before attempts 2, 3, 4, ... of a message whose attempt failed. */
 export const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 1_800_000]
 
@@ -157,7 +160,9 @@ export class ReportQueue {
     }
     const attempts = message.attempts + (message.status === 'queued' ? 1 : 0)
     const now = report.at.getTime()
-    if (attempts < report.maxAttempts) {
+    // The phone cannot tell whether the SMS left (it stopped mid-send): another attempt could
+    // send it twice, so the message fails now and the integrator decides (POST .../retry).
+    if (attempts < report.maxAttempts && report.errorCode !== OUTCOME_UNKNOWN) {
       const retryAt = new Date(now + RETRY_WAITS_MS[Math.min(attempts - 1, RETRY_WAITS_MS.length - 1)])
       await trx.from('messages').where('id', report.messageId).where('status', message.status).update({
         status: 'queued',
