@@ -97,10 +97,13 @@ export class RouteRegistry {
         })
       }
       route.use([requireJsonBody, bodyParser])
-      if (contract.body) route.use(refuseUnknownFields(contract.body.toJSONSchema() as JsonSchema))
+      route.use(refuseUnknownFields(contract.body ? (contract.body.toJSONSchema() as JsonSchema) : NO_FIELDS))
     }
   }
 }
+
+/** The body of a route that takes none: any field in it is refused, not ignored. */
+const NO_FIELDS: JsonSchema = { type: 'object', properties: {}, additionalProperties: false }
 
 /**
  * The router takes the first pattern that matches, so a literal segment must be registered

@@ -34,7 +34,7 @@ export function refuseUnknownFields(schema: JsonSchema) {
   return async (ctx: HttpContext, next: NextFn) => {
     const unknown = unknownFieldsOf(ctx.request.body(), schema)
     if (unknown.length) {
-      const details = unknown.slice(0, 20).map(({ field, known }) => ({ field, rule: 'unknown', message: `Unknown field ${field}; known here: ${known.join(', ')}` }))
+      const details = unknown.slice(0, 20).map(({ field, known }) => ({ field, rule: 'unknown', message: `Unknown field ${field}; ${known.length ? `known here: ${known.join(', ')}` : 'this endpoint takes no fields'}` }))
       throw new ApiError('VALIDATION_ERROR', details[0].message, details)
     }
     return next()

@@ -31,6 +31,14 @@ test.group('Unknown fields in a request body', (group) => {
     assert.equal(device.body().error.details[0].field, 'colour')
   })
 
+  test('an endpoint that takes no body refuses fields in one; an empty object is fine', async ({ client, assert }) => {
+    const refused = await client.post('/api/v1/devices/pairing-codes').header('x-api-key', testKeys.admin).json({ foo: 1 })
+    refused.assertStatus(400)
+    assert.deepInclude(refused.body().error.details[0], { field: 'foo', rule: 'unknown', message: 'Unknown field foo; this endpoint takes no fields' })
+    ;(await client.post('/api/v1/devices/pairing-codes').header('x-api-key', testKeys.admin).json({})).assertStatus(201)
+    ;(await client.post('/api/v1/devices/pairing-codes').header('x-api-key', testKeys.admin)).assertStatus(201)
+  })
+
   test('the walk follows objects and lists, and leaves open objects alone', ({ assert }) => {
     const schema = {
       type: 'object',
