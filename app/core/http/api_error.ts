@@ -31,6 +31,12 @@ export const apiErrors = {
   LAST_SUPERADMIN: { status: 409, code: 'LAST_SUPERADMIN', description: 'The last superadmin cannot be deleted or demoted' },
   MESSAGE_NOT_FAILED: { status: 409, code: 'MESSAGE_NOT_FAILED', description: 'Only a failed message can be retried' },
   INVALID_PAIRING_CODE: { status: 400, code: 'INVALID_PAIRING_CODE', description: 'The pairing code is unknown, expired or already used' },
+  PAIRING_THROTTLED: {
+    status: 429,
+    code: 'RATE_LIMITED',
+    description: 'Too many wrong pairing codes from this address: every code, a right one too, is refused until Retry-After (seconds)',
+  },
+  UPGRADE_REQUIRED: { status: 426, code: 'UPGRADE_REQUIRED', description: 'This address takes a WebSocket upgrade only' },
   WEBHOOK_INACTIVE: { status: 409, code: 'WEBHOOK_INACTIVE', description: 'Replay refused: the webhook is paused or switched off' },
   NOT_REPLAYABLE: { status: 409, code: 'NOT_REPLAYABLE', description: "Replay refused: a rule's call cannot be replayed" },
   INTERNAL_ERROR: { status: 500, code: 'INTERNAL_ERROR', description: 'Unexpected problem' },

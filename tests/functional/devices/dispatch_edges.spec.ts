@@ -346,6 +346,16 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
     assert.lengthOf(after, 1)
   })
 
+  test("the phones' socket asked without an upgrade answers 426 in the error format, and is documented", async ({ client, assert }) => {
+    const plain = await client.get('/api/v1/devices/socket')
+    plain.assertStatus(426)
+    assert.equal(plain.body().error.code, 'UPGRADE_REQUIRED')
+    assert.equal(plain.header('upgrade'), 'websocket')
+    const document = (await client.get('/api-docs/openapi.json')).body()
+    assert.property(document.paths['/api/v1/devices/socket'].get.responses, '426')
+    assert.include(document.paths['/api/v1/devices/pair'].post.responses['429'].description, 'pairing codes')
+  })
+
   test('removing the per-minute limit frees the messages it held at once', async ({ client, assert }) => {
     const only = await phone(client, 'Only')
     await settings.update({ sending: { simPerMinuteLimit: 1 } })

@@ -25,7 +25,7 @@ export class PairingAttempts {
     const entry = this.#current(ip)
     if (entry && entry.failures >= ALLOWED_FAILURES) {
       const retryAfter = String(Math.ceil((entry.firstAt + WINDOW_MS - this.clock.nowMs()) / 1000))
-      throw new ApiError('RATE_LIMITED', `Too many wrong pairing codes; retry after ${retryAfter} s`, undefined, { 'Retry-After': retryAfter })
+      throw new ApiError('PAIRING_THROTTLED', `Too many wrong pairing codes; retry after ${retryAfter} s`, undefined, { 'Retry-After': retryAfter })
     }
   }
 
