@@ -25,7 +25,11 @@ export function deviceRoutes(registry: RouteRegistry) {
       appVersion: { type: ['string', 'null'] },
       enabled: { type: 'boolean' },
       status: { enum: ['online', 'offline'] },
-      lastSeenAt: { type: ['string', 'null'], format: 'date-time' },
+      lastSeenAt: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description: "The phone's last frame, to within 30 s (it is written at most every 30 s while frames keep coming)",
+      },
       battery: {
         oneOf: [{ type: 'null' }, { type: 'object', required: ['level', 'charging'], properties: { level: { type: 'integer' }, charging: { type: 'boolean' } } }],
       },
