@@ -70,6 +70,7 @@ try {
   await phone.ended
   process.exit(0)
 } catch (error) {
-  console.error(`[phone] ${(error as Error).message}`)
+  // One line, whatever the source (node's argument parser writes several).
+  console.error(`[phone] ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}`)
   process.exit(1)
 }
