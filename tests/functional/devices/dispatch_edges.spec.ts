@@ -153,6 +153,8 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
     await flush()
     only.driver.receive('06 12 34 56 78', 'Reply in local form', 0, 'local-1')
     only.driver.receive('MyBank', 'Your code', 0, 'alpha-1')
+    // A short code would pass as a "possible" French number once completed: it stays as sent.
+    only.driver.receive('36665', 'Short code', 0, 'short-1')
     await flush()
     const inbox = (await client.get(`/api/v1/conversations/${conversationId}/messages`).header('x-api-key', testKeys.read)).body().data
     assert.deepInclude(
@@ -162,7 +164,7 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
     const alpha = (await client.get('/api/v1/messages').qs({ direction: 'in' }).header('x-api-key', testKeys.read)).body().data
     assert.includeMembers(
       alpha.map((item: any) => item.phone),
-      ['MyBank', '+33612345678']
+      ['MyBank', '36665', '+33612345678']
     )
   })
 
@@ -310,6 +312,8 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
     // The agent said which version it is.
     const device = (await client.get(`/api/v1/devices/${paired.device.id}`).header('x-api-key', testKeys.read)).body()
     assert.equal(device.appVersion, AGENT_VERSION)
+    // It may have left: its SIM's count of the day stays.
+    assert.equal(device.sims[0].sentToday, 1)
   })
 
   test('unpairing fails the orders the phone took but never reported, and a connected phone goes offline once', async ({ client, assert }) => {

@@ -152,16 +152,19 @@ export class Dispatcher {
     if (orderedUpTo) query.where('ordered_at', '<=', orderedUpTo.toISOString())
     const orders: Array<{ id: number; sim_slot: number | null; ordered_at: string }> = await query.select('id', 'sim_slot', 'ordered_at')
     if (!orders.length) return 0
-    // Guarded again: a report may have come in between the two statements.
+    // Guarded again, on the order as it was read: a report may have come in between the two
+    // statements, or the message may have gone back to the queue and out to another phone.
     const requeued = new Set<number>()
-    for (let start = 0; start < orders.length; start += 500) {
-      const chunk = orders.slice(start, start + 500)
+    for (let start = 0; start < orders.length; start += 300) {
+      const chunk = orders.slice(start, start + 300)
       const rows = await db.rawQuery(
-        `UPDATE messages SET ordered_at = NULL, sim_slot = forced_sim_slot,
+        `WITH r(id, ordered_at) AS (VALUES ${chunk.map(() => '(?, ?)').join(', ')})
+         UPDATE messages SET ordered_at = NULL, sim_slot = forced_sim_slot,
            device_id = CASE WHEN forced_device_id IS NULL THEN NULL ELSE device_id END
-         WHERE id IN (${chunk.map(() => '?').join(', ')}) AND status = 'queued' AND ordered_at IS NOT NULL
-         RETURNING id`,
-        chunk.map((order) => order.id)
+         FROM r
+         WHERE messages.id = r.id AND messages.ordered_at = r.ordered_at AND messages.device_id = ? AND messages.status = 'queued'
+         RETURNING messages.id`,
+        [...chunk.flatMap((order) => [order.id, order.ordered_at]), String(deviceId)]
       )
       for (const row of rows) requeued.add(row.id)
     }
@@ -363,6 +366,12 @@ export class Dispatcher {
         ]
       )
       for (const row of rows) stored.add(row.id)
+    }
+    // A message that changed meanwhile (deleted, cancelled) was not ordered: its count goes back.
+    const dropped = prepared.filter((order) => !stored.has(order.message.id))
+    if (dropped.length) {
+      const unsent = dropped.map((order) => ({ deviceId: order.carrier.device.id, slot: order.carrier.slot, orderedAt: now }))
+      await giveBackSimUse(db.connection(), unsent, sending.timezone)
     }
     for (const order of prepared) {
       if (!stored.has(order.message.id)) continue

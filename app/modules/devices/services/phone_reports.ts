@@ -126,8 +126,11 @@ export class PhoneReports {
     let phone: string
     try {
       // Phones often report a local sender in its dialled form (0612345678): completed with
-      // Settings > Reception's prefix, it joins the number's one conversation.
-      phone = this.phoneNumbers.normalize(frame.from, (await this.settings.get('reception')).localPrefix)
+      // Settings > Reception's prefix, it joins the number's one conversation. Only a number
+      // dialled with the trunk 0 is completed: a short code (36665) would pass as "possible".
+      const from = frame.from.trim()
+      const localPrefix = from.startsWith('0') ? (await this.settings.get('reception')).localPrefix : null
+      phone = this.phoneNumbers.normalize(from, localPrefix)
     } catch {
       // Short codes and alphanumeric senders are kept as the phone reported them.
       phone = frame.from.trim().slice(0, 16)

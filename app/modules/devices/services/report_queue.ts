@@ -120,7 +120,14 @@ export class ReportQueue {
 
     const failures = reports.filter((report) => report.kind === 'failed')
     const { timezone } = failures.length ? await (await this.settings()).get('sending') : { timezone: 'UTC' }
-    for (const report of failures) announcements.push(...(await db.transaction((trx) => this.#failed(report, timezone, trx))))
+    for (const report of failures) {
+      for (const announcement of await db.transaction((trx) => this.#failed(report, timezone, trx))) {
+        const repeated =
+          announcement.event === 'devices:quota_changed' &&
+          announcements.some((known) => known.event === 'devices:quota_changed' && known.data.deviceId === announcement.data.deviceId)
+        if (!repeated) announcements.push(announcement)
+      }
+    }
     return announcements
   }
 
@@ -152,9 +159,10 @@ export class ReportQueue {
       .select('status', 'attempts', 'forced_device_id', 'forced_sim_slot', 'sim_slot', 'ordered_at')
       .first()
     if (!message) return []
-    // The SMS did not leave: its SIM's count of the day is given back.
+    // The SMS did not leave: its SIM's count of the day is given back (not when the phone cannot
+    // tell whether it left: the quota must not be overshot).
     const announcements: Announcement[] = []
-    if (message.ordered_at && message.sim_slot !== null) {
+    if (message.ordered_at && message.sim_slot !== null && report.errorCode !== OUTCOME_UNKNOWN) {
       const unsent = { deviceId: report.deviceId, slot: message.sim_slot, orderedAt: message.ordered_at }
       if (await giveBackSimUse(trx, [unsent], timezone)) announcements.push({ event: 'devices:quota_changed', data: { deviceId: report.deviceId } })
     }

@@ -1,5 +1,4 @@
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import { affectedRows } from '#core/database/affected_rows'
 
 /**
  * When a SIM was handed SMS, for the minimum interval and the per-minute limit per SIM. The
@@ -52,8 +51,9 @@ export interface UnsentOrder {
  * A SIM's day count is taken when an order is handed out, so a quota is never overshot while
  * reports are on the way. An order that failed or went to another phone was not sent: its
  * count is given back, on the day it was counted (a count of an earlier day is gone already).
+ * Answers whether a SIM with a daily quota got room back (messages waiting for one may go).
  */
-export async function giveBackSimUse(client: QueryClientContract, orders: UnsentOrder[], timezone: string): Promise<number> {
+export async function giveBackSimUse(client: QueryClientContract, orders: UnsentOrder[], timezone: string): Promise<boolean> {
   const perSimDay = new Map<string, { deviceId: number; slot: number; day: string; count: number }>()
   for (const order of orders) {
     const day = dayIn(timezone, new Date(order.orderedAt))
@@ -62,16 +62,13 @@ export async function giveBackSimUse(client: QueryClientContract, orders: Unsent
     entry.count++
     perSimDay.set(key, entry)
   }
-  let given = 0
+  let quotaFreed = false
   for (const entry of perSimDay.values()) {
-    given += affectedRows(
-      await client
-        .from('device_sims')
-        .where('device_id', entry.deviceId)
-        .where('slot', entry.slot)
-        .where('sent_day', entry.day)
-        .update({ sent_today: client.knexRawQuery('MAX(sent_today - ?, 0)', [entry.count]) })
+    const rows = await client.rawQuery(
+      `UPDATE device_sims SET sent_today = MAX(sent_today - ?, 0) WHERE device_id = ? AND slot = ? AND sent_day = ? RETURNING daily_quota`,
+      [entry.count, entry.deviceId, entry.slot, entry.day]
     )
+    if (rows.some((row: { daily_quota: number | null }) => row.daily_quota !== null)) quotaFreed = true
   }
-  return given
+  return quotaFreed
 }
