@@ -20,7 +20,7 @@ export interface UpFrame {
 export interface FrameHandlers {
   connected(deviceId: number): Promise<void>
   /** Takes a frame in (in order); `stored` resolves once what it says is stored. */
-  frame(deviceId: number, frame: UpFrame): Promise<{ stored: Promise<void> } | { invalid: string }>
+  frame(deviceId: number, frame: UpFrame): Promise<{ stored: Promise<void> }>
   disconnected(deviceId: number): Promise<void>
 }
 
@@ -126,13 +126,8 @@ export class DeviceHub {
         return
       }
       this.#inOrder(deviceId, async () => {
-        const taken = await this.#handlers!.frame(deviceId, frame)
-        if ('invalid' in taken) {
-          this.logger.warn({ deviceId, type: frame.type }, `a phone sent a frame that cannot be stored: ${taken.invalid}`)
-          socket.close(CLOSE.invalidFrame, taken.invalid)
-          return
-        }
-        const acked = taken.stored.then(
+        const { stored } = await this.#handlers!.frame(deviceId, frame)
+        const acked = stored.then(
           () => {
             if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'ack', id: randomUUID(), of: frame.id }))
           },

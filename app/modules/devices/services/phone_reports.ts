@@ -13,14 +13,22 @@ import { ReportQueue } from '#modules/devices/services/report_queue'
 /** Spec, Events: device.low_battery at 15 % or below, once per crossing. */
 export const LOW_BATTERY_PERCENT = 15
 
-/**
- * A frame taken in: `stored` resolves once what it says is stored (then it may be acked), or
- * `invalid` says why it cannot be stored (it is never acked: an ack would tell the phone it
- * may forget it).
- */
-export type TakenFrame = { stored: Promise<void> } | { invalid: string }
+/** A frame taken in: `stored` resolves once what it says is stored (then it may be acked). */
+export interface TakenFrame {
+  stored: Promise<void>
+}
 
 const STORED: TakenFrame = { stored: Promise.resolve() }
+
+/**
+ * An SMS a phone reported, kept even when the frame lacks a field: refusing it would make the
+ * phone send it again on every connection, and dropping it after an ack would lose the SMS.
+ * The frame's own id stands in for a missing `ref` (a repeated frame keeps its id).
+ */
+function inboundOf(frame: UpFrame): UpFrame & { ref: string; from: string; body: string } {
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : null)
+  return { ...frame, ref: text(frame.ref) ?? `frame:${frame.id}`, from: text(frame.from) ?? 'unknown', body: typeof frame.body === 'string' ? frame.body : '' }
+}
 
 function changed(result: unknown): boolean {
   return affectedRows(result) > 0
@@ -75,10 +83,7 @@ export class PhoneReports {
         return { stored: this.queue.add({ kind: 'failed', deviceId, messageId, at, errorCode, maxAttempts }) }
       }
       case 'inbound':
-        if (typeof frame.ref !== 'string' || !frame.ref.trim() || typeof frame.from !== 'string' || !frame.from.trim() || typeof frame.body !== 'string') {
-          return { invalid: 'an inbound frame needs ref, from and body, as text' }
-        }
-        await this.#inbound(deviceId, frame as UpFrame & { ref: string; from: string; body: string })
+        await this.#inbound(deviceId, inboundOf(frame))
         return STORED
       default:
         // heartbeat, and types a newer agent knows: proof of life only.
