@@ -14,13 +14,31 @@ export type OrderOutcome = 'sending' | 'sent' | 'failed' | 'interrupted'
 export const KEEP_HANDLED_MS = 24 * 60 * 60_000
 
 interface StateFile {
-  /** messageId → [outcome, epoch ms]. No phone number or text: the file only says what was done. */
-  orders: Record<string, [OrderOutcome, number]>
+  /**
+   * messageId → [outcome, epoch ms, failure reason, reported]. No phone number or text: the
+   * file only says what was done, and whether the gateway acknowledged the report of it.
+   */
+  orders: Record<string, [OrderOutcome, number, (string | null)?, boolean?]>
+}
+
+interface Entry {
+  outcome: OrderOutcome
+  at: number
+  reason?: string
+  /** The gateway acknowledged the report of the outcome. */
+  reported: boolean
+}
+
+/** An outcome the gateway has not acknowledged yet. */
+export interface UnreportedOutcome {
+  messageId: string
+  outcome: 'sent' | 'failed' | 'interrupted'
+  reason?: string
 }
 
 export class HandledOrders {
   /** In the order they were last changed, so pruning stops at the first recent one. */
-  readonly #orders = new Map<string, { outcome: OrderOutcome; at: number }>()
+  readonly #orders = new Map<string, Entry>()
   #queued: Promise<void> | null = null
   #last: Promise<void> = Promise.resolve()
 
@@ -37,16 +55,33 @@ export class HandledOrders {
       throw new Error(`cannot read the state file ${file}: ${(error as Error).message}`)
     }
     const entries = Object.entries(state.orders ?? {}).sort((a, b) => a[1][1] - b[1][1])
-    for (const [messageId, [outcome, at]] of entries) {
-      // A send under way when the agent stopped may or may not have left the phone.
-      this.#orders.set(messageId, { outcome: outcome === 'sending' ? 'interrupted' : outcome, at })
+    for (const [messageId, [outcome, at, reason, reported]] of entries) {
+      // A send under way when the agent stopped may or may not have left the phone: the gateway
+      // must hear so. A file without the flag (an older agent's) counts as reported.
+      if (outcome === 'sending') this.#orders.set(messageId, { outcome: 'interrupted', at, reported: false })
+      else this.#orders.set(messageId, { outcome, at, reason: reason ?? undefined, reported: reported ?? true })
     }
     this.#prune()
   }
 
-  /** Orders a stop cut mid-send (read from the state file). */
-  interrupted(): string[] {
-    return [...this.#orders].filter(([, { outcome }]) => outcome === 'interrupted').map(([messageId]) => messageId)
+  /**
+   * Outcomes whose report the gateway never acknowledged, a stop having come first (read from
+   * the state file): without them the gateway would wait for those messages forever.
+   */
+  unreported(): UnreportedOutcome[] {
+    const pending: UnreportedOutcome[] = []
+    for (const [messageId, { outcome, reason, reported }] of this.#orders) {
+      if (!reported && outcome !== 'sending') pending.push({ messageId, outcome, reason })
+    }
+    return pending
+  }
+
+  /** The gateway acknowledged the report of this order's outcome. */
+  markReported(messageId: string): Promise<void> {
+    const entry = this.#orders.get(messageId)
+    if (!entry || entry.reported) return Promise.resolve()
+    entry.reported = true
+    return this.save()
   }
 
   outcome(messageId: string): OrderOutcome | undefined {
@@ -54,9 +89,9 @@ export class HandledOrders {
   }
 
   /** Records an outcome; resolves once it is in the state file (at once without one). */
-  record(messageId: string, outcome: OrderOutcome): Promise<void> {
+  record(messageId: string, outcome: OrderOutcome, reason?: string): Promise<void> {
     this.#orders.delete(messageId)
-    this.#orders.set(messageId, { outcome, at: this.now() })
+    this.#orders.set(messageId, { outcome, at: this.now(), reason, reported: false })
     this.#prune()
     return this.save()
   }
@@ -72,7 +107,7 @@ export class HandledOrders {
       const write = this.#last.then(async () => {
         this.#queued = null
         const state: StateFile = { orders: {} }
-        for (const [messageId, { outcome, at }] of this.#orders) state.orders[messageId] = [outcome, at]
+        for (const [messageId, { outcome, at, reason, reported }] of this.#orders) state.orders[messageId] = [outcome, at, reason ?? null, reported]
         const temporary = `${file}.${process.pid}.tmp`
         await writeFile(temporary, JSON.stringify(state), { mode: 0o600 })
         await rename(temporary, file)

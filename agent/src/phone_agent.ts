@@ -41,6 +41,8 @@ export class PhoneAgent {
   /** Up frames not acked yet, in the order they were made. */
   readonly #unacked = new Map<string, Record<string, unknown>>()
   readonly #handled: HandledOrders
+  /** Frames reporting an order's outcome, by frame id: their ack is remembered. */
+  readonly #outcomeFrames = new Map<string, string>()
   #timers: NodeJS.Timeout[] = []
   #idleWaiters: Array<() => void> = []
   #closeWaiters: Array<(code: number) => void> = []
@@ -50,9 +52,13 @@ export class PhoneAgent {
     this.#handled = options.handled ?? new HandledOrders()
     options.driver.onInbound((sms) => this.#report({ type: 'inbound', ...sms }))
     options.driver.onDelivered((messageId) => this.#report({ type: 'delivered', messageId }))
-    // Cut mid-send by a stop: the gateway holds them as taken (dispatched) and would wait for a
-    // report forever. Whether the SMS left is unknown, so it is never sent again.
-    for (const messageId of this.#handled.interrupted()) this.#report({ type: 'failed', messageId, reason: 'OUTCOME_UNKNOWN' })
+    // Outcomes a stop kept from the gateway: it holds those messages as taken (dispatched) and
+    // would wait for a report forever. One cut mid-send may or may not have left: it is
+    // reported OUTCOME_UNKNOWN and never sent again.
+    for (const { messageId, outcome, reason } of this.#handled.unreported()) {
+      if (outcome === 'sent') this.#reportOutcome(messageId, { type: 'sent' })
+      else this.#reportOutcome(messageId, { type: 'failed', reason: outcome === 'interrupted' ? 'OUTCOME_UNKNOWN' : reason ?? 'GENERIC_FAILURE' })
+    }
   }
 
   static async pair(gatewayUrl: string, code: string, device: { name: string; model?: string; appVersion?: string; sims: SmsDriver['sims'] extends () => infer S ? S : never }) {
@@ -171,6 +177,11 @@ export class PhoneAgent {
       welcomed()
     } else if (frame.type === 'ack') {
       this.#unacked.delete(frame.of)
+      const messageId = this.#outcomeFrames.get(frame.of)
+      if (messageId !== undefined) {
+        this.#outcomeFrames.delete(frame.of)
+        void this.#handled.markReported(messageId).catch((error: Error) => this.options.onStateError?.(error))
+      }
       this.#checkIdle()
     } else if (frame.type === 'send') {
       void this.#carryOut({ messageId: String(frame.messageId), to: frame.to, text: frame.text, simSlot: frame.simSlot })
@@ -184,29 +195,35 @@ export class PhoneAgent {
     this.#report({ type: 'accepted', messageId })
     // A repeated order (our acceptance or report was lost, or the agent restarted): report what
     // happened, never send twice. Only a failed attempt (nothing left the phone) is tried again.
-    if (known === 'sent') return this.#report({ type: 'sent', messageId })
-    if (known === 'interrupted') return this.#report({ type: 'failed', messageId, reason: 'OUTCOME_UNKNOWN' })
+    if (known === 'sent') return this.#reportOutcome(messageId, { type: 'sent' })
+    if (known === 'interrupted') return this.#reportOutcome(messageId, { type: 'failed', reason: 'OUTCOME_UNKNOWN' })
     this.#working++
     try {
       // Recorded before the driver sends: an agent killed mid-send must not send again.
       await this.#record(messageId, 'sending')
       const outcome = await this.options.driver.send(order)
-      await this.#record(messageId, outcome.ok ? 'sent' : 'failed')
-      this.#report(outcome.ok ? { type: 'sent', messageId } : { type: 'failed', messageId, reason: outcome.reason })
+      await this.#record(messageId, outcome.ok ? 'sent' : 'failed', outcome.ok ? undefined : outcome.reason)
+      this.#reportOutcome(messageId, outcome.ok ? { type: 'sent' } : { type: 'failed', reason: outcome.reason })
     } finally {
       this.#working--
       this.#checkIdle()
     }
   }
 
-  #record(messageId: string, outcome: 'sending' | 'sent' | 'failed') {
-    return this.#handled.record(messageId, outcome).catch((error: Error) => this.options.onStateError?.(error))
+  #record(messageId: string, outcome: 'sending' | 'sent' | 'failed', reason?: string) {
+    return this.#handled.record(messageId, outcome, reason).catch((error: Error) => this.options.onStateError?.(error))
   }
 
-  #report(fields: Record<string, unknown>) {
+  /** Reports an order's outcome; its ack is written to the state file (see HandledOrders). */
+  #reportOutcome(messageId: string, outcome: { type: 'sent' } | { type: 'failed'; reason: string }) {
+    this.#outcomeFrames.set(this.#report({ ...outcome, messageId }), messageId)
+  }
+
+  #report(fields: Record<string, unknown>): string {
     const frame = { id: randomUUID(), ...fields }
     this.#unacked.set(frame.id, frame)
     this.#transmit(this.#live, frame)
+    return frame.id
   }
 
   /** Sends on an open socket only; otherwise the frame waits in #unacked for the next welcome. */

@@ -9,8 +9,8 @@ import { useManualClock } from '#tests/helpers/clock'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices, pairingCode } from '#tests/helpers/devices'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
-import { settle, simulatedPhone, useDeviceJobs } from '#tests/helpers/phones'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { eventually, settle, simulatedPhone, useDeviceJobs } from '#tests/helpers/phones'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AGENT_VERSION, PhoneAgent } from '../../../agent/src/phone_agent.js'
@@ -314,6 +314,40 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
     assert.equal(device.appVersion, AGENT_VERSION)
     // It may have left: its SIM's count of the day stays.
     assert.equal(device.sims[0].sentToday, 1)
+  })
+
+  test('an outcome whose report a stop kept from the gateway is reported when the agent starts again', async ({ client, assert, cleanup }) => {
+    const folder = mkdtempSync(join(tmpdir(), 'agent-state-'))
+    cleanup(() => rmSync(folder, { recursive: true, force: true }))
+    const stateFile = join(folder, 'state.json')
+    const code = await pairingCode(client)
+    const slow = new SimulatorDriver({ latencyMs: 60_000 })
+    const paired = await PhoneAgent.pair(process.env.GATEWAY_PUBLIC_URL!, code, { name: 'Unreported', sims: slow.sims() })
+    const first = new PhoneAgent({ gatewayUrl: process.env.GATEWAY_PUBLIC_URL!, credential: paired.credential, driver: slow })
+    await first.connect()
+    await flush()
+    const id = (await sendAs(client, { to: '+33612345678', body: 'sent, report lost' })).body().accepted[0].id
+    await flush()
+    assert.equal((await message(client, id)).status, 'dispatched')
+    await first.disconnect()
+    // What an agent killed between writing the outcome and the gateway's ack leaves behind.
+    writeFileSync(stateFile, JSON.stringify({ orders: { [id]: ['sent', Date.now(), null, false] } }))
+
+    const second = new PhoneAgent({
+      gatewayUrl: process.env.GATEWAY_PUBLIC_URL!,
+      credential: paired.credential,
+      driver: new SimulatorDriver(),
+      handled: new HandledOrders(stateFile),
+    })
+    agents.push(second)
+    await second.connect()
+    await flush()
+    assert.deepInclude(await message(client, id), { status: 'sent', attempts: 1 })
+    events.assertEmittedCount('message.sent', 1)
+    // Acknowledged now: written down, so a third start does not report it again.
+    const entry = () => JSON.parse(readFileSync(stateFile, 'utf8')).orders[id]
+    await eventually(() => entry()[3] === true)
+    assert.equal(entry()[0], 'sent')
   })
 
   test('unpairing fails the orders the phone took but never reported, and a connected phone goes offline once', async ({ client, assert }) => {
