@@ -58,7 +58,10 @@ export default class DevicesProvider {
     emitter.on('devices:available', () => this.#wakeDispatcher())
     emitter.on('devices:retry_due', ({ at }) => this.#wakeDispatcher(at))
     emitter.on('devices:unpaired', async ({ deviceId }) => {
-      hub.disconnect(deviceId, CLOSE.unpaired, 'unpaired')
+      // The phone's last frames (an `accepted` on its way) are stored first: an order it took
+      // is not handed to another phone, and one it reported sent is not failed.
+      await hub.disconnect(deviceId, CLOSE.unpaired, 'unpaired')
+      await hub.settled()
       await (await dispatcher()).requeueOrdersOf(deviceId)
       await (await dispatcher()).failTakenOrdersOf(deviceId)
     })

@@ -34,7 +34,7 @@ export function livenessJob(deps: {
       const online = await db.from('devices').where('status', 'online').select('id')
       for (const { id } of online) {
         if ((presence.lastFrameAt.get(id) ?? 0) > silentSince) continue
-        hub.disconnect(id, 1000, 'silent for 5 minutes')
+        void hub.disconnect(id, 1000, 'silent for 5 minutes')
         const updated = await db.from('devices').where('id', id).where('status', 'online').update({ status: 'offline' })
         if (affectedRows(updated)) {
           await emitter.emit('device.offline', { id: String(id), deviceId: String(id), status: 'offline', at: now })

@@ -66,8 +66,19 @@ export class DeviceHub {
     return true
   }
 
-  disconnect(deviceId: number, code: number, reason: string) {
-    this.#sockets.get(deviceId)?.close(code, reason)
+  /** Closes a phone's socket; resolves once it is closed (a phone that does not answer is cut). */
+  async disconnect(deviceId: number, code: number, reason: string): Promise<void> {
+    const socket = this.#sockets.get(deviceId)
+    if (!socket || socket.readyState === socket.CLOSED) return
+    await new Promise<void>((resolve) => {
+      const cut = setTimeout(() => socket.terminate(), 1000)
+      cut.unref()
+      socket.once('close', () => {
+        clearTimeout(cut)
+        resolve()
+      })
+      socket.close(code, reason)
+    })
   }
 
   /** Closes every phone socket (code 1001) and refuses new ones. */

@@ -38,6 +38,8 @@ class RefusedDestination extends Error {
   }
 }
 
+type Agents = { http: http.Agent; https: https.Agent }
+
 /** A call refused by a kept-open connection the receiver had closed meanwhile. */
 class StaleConnection extends Error {
   readonly code: string | undefined
@@ -59,7 +61,7 @@ export class DeliveryClient {
    * Connections are kept open between calls to the same receiver: a new TCP (and TLS) handshake
    * per delivery would cost more than the call. Every new connection is judged at connect time.
    */
-  readonly #agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) }
+  readonly #agents: Agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) }
 
   constructor(
     private policy: DestinationPolicy,
@@ -86,10 +88,12 @@ export class DeliveryClient {
       abort.abort()
     })
     try {
-      const { status, answer } = await this.#send(call, abort.signal).catch((error) => {
-        // A kept-open connection the receiver closed just as the call went out: the call never
-        // reached it. Once more on a new connection, within the same time limit.
-        if (error instanceof StaleConnection && !abort.signal.aborted) return this.#send(call, abort.signal)
+      const { status, answer } = await this.#send(call, abort.signal, this.#agents).catch((error) => {
+        // A kept-open connection the receiver closed just as the call went out (its idle
+        // timeout): once more, on a connection of its own (the pool may hold more stale ones),
+        // within the same time limit. Deliveries are at least once: a receiver that did get
+        // the first call sees the same X-Delivery-Id twice.
+        if (error instanceof StaleConnection && !abort.signal.aborted) return this.#send(call, abort.signal, false)
         throw error
       })
       return finish({ ok: status >= 200 && status < 300, httpStatus: status, answer, error: null })
@@ -126,14 +130,15 @@ export class DeliveryClient {
     })
   }
 
-  #send(call: OutgoingCall, signal: AbortSignal): Promise<{ status: number; answer: string }> {
+  #send(call: OutgoingCall, signal: AbortSignal, agents: Agents | false): Promise<{ status: number; answer: string }> {
     return new Promise((resolve, reject) => {
       const stream = got.stream(call.url, {
         method: call.method as Method,
         headers: Object.fromEntries([['user-agent', 'sms-gateway-webhooks'], ...call.headers]),
         body: call.body,
         dnsLookup: this.#lookup,
-        agent: this.#agents,
+        // false: a new connection, closed after the call.
+        agent: agents ? agents : { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) },
         followRedirect: false,
         throwHttpErrors: false,
         retry: { limit: 0 },
