@@ -16,6 +16,8 @@ export default class PhoneSimulate extends BaseCommand {
     '  node ace phone:simulate --pair 7KQ4M2XD',
     'Later runs reconnect with the credential the first run printed:',
     '  node ace phone:simulate --credential dev_1.xxxx',
+    'Or keep it in a state file (with the orders handled, mode 0600), printed nowhere:',
+    '  node ace phone:simulate --pair 7KQ4M2XD --state phone.json   then   --state phone.json',
     'Two SIMs, slow and unreliable sends, a reply every 30 s:',
     '  node ace phone:simulate --credential dev_1.xxxx --sims 2 --latency 1500 \\',
     '    --failure-rate 0.1 --delivery-rate 0.8 --inbound-every 30',
@@ -36,7 +38,7 @@ export default class PhoneSimulate extends BaseCommand {
   @flags.string({ description: 'The phone name shown in the dashboard', default: 'Simulated phone' })
   declare name: string
 
-  @flags.string({ description: 'Keep handled orders in this file, so a restarted phone never sends one twice' })
+  @flags.string({ description: 'Keep the credential and handled orders in this file: a restart needs only --state, never sends an order twice' })
   declare state?: string
 
   @flags.string({ description: SIMULATOR_FLAGS['sims'] })

@@ -5,16 +5,18 @@ import { parseArgs } from 'node:util'
 import { runPhone } from '../src/run_phone.js'
 import { SIMULATOR_FLAGS } from '../src/simulator_flags.js'
 
-const USAGE = `Usage: phone_agent.js --gateway URL (--pair CODE | --credential CREDENTIAL) [options]
+const USAGE = `Usage: phone_agent.js --gateway URL (--pair CODE | --credential CREDENTIAL | --state FILE) [options]
 
   --gateway URL          The gateway address (default http://127.0.0.1:3000)
-  --pair CODE            A pairing code (first run); prints the credential for later runs
+  --pair CODE            A pairing code (first run); prints the credential for later runs,
+                         or keeps it in the --state file
   --credential VALUE     The credential printed by an earlier run
   --name NAME            The phone name shown in the dashboard
   --driver NAME          simulator (default), termux (Android phone under Termux) or modem
   --device PATH          modem: the serial device, e.g. /dev/ttyUSB2
   --baud RATE            modem: the serial speed, e.g. 115200
-  --state FILE           Keep handled orders in FILE, so a restarted agent never sends one twice
+  --state FILE           Keep the credential and handled orders in FILE (mode 0600): a restart
+                         needs only --state FILE and never sends an order twice
 ${Object.entries(SIMULATOR_FLAGS)
   .map(([flag, description]) => `  --${`${flag} N`.padEnd(21)}simulator: ${description}`)
   .join('\n')}

@@ -14,6 +14,8 @@ export type OrderOutcome = 'sending' | 'sent' | 'failed' | 'interrupted'
 export const KEEP_HANDLED_MS = 24 * 60 * 60_000
 
 interface StateFile {
+  /** The phone's device credential, so a restart needs only the file (mode 0600). */
+  credential?: string
   /**
    * messageId → [outcome, epoch ms, failure reason, reported]. No phone number or text: the
    * file only says what was done, and whether the gateway acknowledged the report of it.
@@ -39,6 +41,8 @@ export interface UnreportedOutcome {
 export class HandledOrders {
   /** In the order they were last changed, so pruning stops at the first recent one. */
   readonly #orders = new Map<string, Entry>()
+  /** The device credential kept in the state file (null: none kept). */
+  credential: string | null = null
   #queued: Promise<void> | null = null
   #last: Promise<void> = Promise.resolve()
 
@@ -54,6 +58,7 @@ export class HandledOrders {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
       throw new Error(`cannot read the state file ${file}: ${(error as Error).message}`)
     }
+    if (typeof state.credential === 'string') this.credential = state.credential
     const entries = Object.entries(state.orders ?? {}).sort((a, b) => a[1][1] - b[1][1])
     for (const [messageId, [outcome, at, reason, reported]] of entries) {
       // A send under way when the agent stopped may or may not have left the phone: the gateway
@@ -106,7 +111,7 @@ export class HandledOrders {
     if (!this.#queued) {
       const write = this.#last.then(async () => {
         this.#queued = null
-        const state: StateFile = { orders: {} }
+        const state: StateFile = { ...(this.credential ? { credential: this.credential } : {}), orders: {} }
         for (const [messageId, { outcome, at, reason, reported }] of this.#orders) state.orders[messageId] = [outcome, at, reason ?? null, reported]
         const temporary = `${file}.${process.pid}.tmp`
         await writeFile(temporary, JSON.stringify(state), { mode: 0o600 })

@@ -58,10 +58,12 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
   })
   // Started before pairing: a wrong serial device must not use up the single-use pairing code.
   await driver.start?.()
-  let credential = options.credential
+  let credential = options.credential ?? (options.pairingCode ? undefined : handled.credential ?? undefined)
   if (!credential) {
     try {
-      if (!options.pairingCode) throw new Error('give a pairing code (--pair) or the credential of an earlier run (--credential)')
+      if (!options.pairingCode) {
+        throw new Error('give a pairing code (--pair), the credential of an earlier run (--credential), or the --state file of an earlier run')
+      }
       const paired = await PhoneAgent.pair(options.gateway, options.pairingCode, {
         name: options.name ?? { simulator: 'Simulated phone', termux: 'Android phone', modem: 'GSM modem' }[kind],
         model: { simulator: 'Simulator', termux: 'Termux', modem: 'AT modem' }[kind],
@@ -69,11 +71,23 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
         sims: driver.sims(),
       })
       credential = paired.credential
-      log(`paired as device ${paired.device.id}; to reconnect later use --credential ${credential}`)
+      if (options.stateFile) {
+        // Kept in the state file (0600), not printed: a terminal or a journal is no place for it.
+        handled.credential = credential
+        await handled.save()
+        log(`paired as device ${paired.device.id}; the credential is kept in ${options.stateFile}: to reconnect later use --state ${options.stateFile}`)
+      } else {
+        log(`paired as device ${paired.device.id}; to reconnect later use --credential ${credential} (or pair with --state FILE to keep it there)`)
+      }
     } catch (error) {
       driver.stop?.()
       throw error
     }
+  }
+  if (options.stateFile && handled.credential !== credential) {
+    // A credential given on the command line is kept too: next time --state alone will do.
+    handled.credential = credential
+    await handled.save()
   }
   const agent = new PhoneAgent({
     gatewayUrl: options.gateway,

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import app from '@adonisjs/core/services/app'
@@ -69,6 +69,22 @@ test.group('Phone agent commands (real processes against the gateway)', (group) 
       assert.match(lines.at(-1)!, /401.*must be paired again/)
       assert.isFalse(lines.some((line) => line.includes('retrying')), lines.join('\n'))
     }
+  }).timeout(90_000)
+
+  test('with --state the credential is kept in the file, printed nowhere, and a restart needs only the file', async ({ client, assert }) => {
+    const stateFile = join(dataDir, 'phone.json')
+    const first = await run('bin', ['--gateway', gateway(), '--pair', await pairingCode(client), '--state', stateFile], (output) => output.includes('connected'))
+    assert.equal(first.status, 0, first.lines.join('\n'))
+    const kept = JSON.parse(readFileSync(stateFile, 'utf8')).credential
+    assert.match(kept, /^dev_\d+\./)
+    assert.isFalse(first.lines.some((line) => line.includes(kept)), first.lines.join('\n'))
+    assert.equal(statSync(stateFile).mode & 0o777, 0o600)
+
+    const again = await run('ace', ['--gateway', gateway(), '--state', stateFile], (output) => output.includes('connected'))
+    assert.equal(again.status, 0, again.lines.join('\n'))
+    assert.isTrue(again.lines.some((line) => line.includes('connected')), again.lines.join('\n'))
+    const devices = (await client.get('/api/v1/devices').header('x-api-key', testKeys.read)).body().data
+    assert.lengthOf(devices, 1)
   }).timeout(90_000)
 
   test('bad simulator flag values: one clear line and a non-zero exit', async ({ assert }) => {
