@@ -9,6 +9,8 @@ import Device from '#modules/devices/models/device'
 import { credentialMatches, parseDeviceCredential } from '#modules/devices/services/device_credentials'
 
 export const DEVICE_SOCKET_PATH = '/api/v1/devices/socket'
+/** A phone that does not answer the close handshake within this is cut. */
+const CUT_UNANSWERED_CLOSE_MS = 200
 
 /** A frame from a phone: a type, an id, and the fields of its type (docs/device-protocol.md). */
 export interface UpFrame {
@@ -71,7 +73,7 @@ export class DeviceHub {
     const socket = this.#sockets.get(deviceId)
     if (!socket || socket.readyState === socket.CLOSED) return
     await new Promise<void>((resolve) => {
-      const cut = setTimeout(() => socket.terminate(), 1000)
+      const cut = setTimeout(() => socket.terminate(), CUT_UNANSWERED_CLOSE_MS)
       cut.unref()
       socket.once('close', () => {
         clearTimeout(cut)
@@ -83,10 +85,7 @@ export class DeviceHub {
 
   /** Closes every phone socket (code 1001) and refuses new ones. */
   async close() {
-    for (const socket of this.#sockets.values()) socket.close(CLOSE.stopping, 'gateway stopping')
-    // A phone that does not answer the close handshake is cut.
-    await new Promise((resolve) => setTimeout(resolve, 200).unref())
-    for (const socket of this.#sockets.values()) socket.terminate()
+    await Promise.all([...this.#sockets.keys()].map((deviceId) => this.disconnect(deviceId, CLOSE.stopping, 'gateway stopping')))
     this.#server.close()
     // Their last frames (and "offline") are stored before the database closes.
     await this.settled()
