@@ -21,6 +21,8 @@ export default defineConfig({
     () => import('#modules/webhooks/webhooks_provider'),
     () => import('#modules/exports/exports_provider'),
     () => import('#modules/backups/backups_provider'),
+    () => import('#modules/campaigns/campaigns_provider'),
+    () => import('#modules/automation/automation_provider'),
   ],
 
   preloads: [() => import('#start/kernel'), () => import('#start/routes')],

@@ -1,9 +1,9 @@
 import { access } from '#core/http/access'
-import { permissions } from '#core/http/permissions'
+import { corePermissions } from '#core/http/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { settingsChangeValidator, settingsSectionNames, settingsSections } from '#core/settings/settings_sections'
+import { settingsCatalogue } from '#core/settings/settings_catalogue'
 import { listActivityValidator } from '#core/activity/activity_validators'
 import { activityLevels } from '#core/activity/activity_entry'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
@@ -14,22 +14,29 @@ const SettingsController = () => import('#core/settings/settings_controller')
 const ActivityController = () => import('#core/activity/activity_controller')
 const TechnicalLogController = () => import('#core/system/technical_log_controller')
 
+function sectionsAnswering422(): string {
+  const names = settingsCatalogue.sectionNames.filter((name) => settingsCatalogue.outOfRangeIs422(name))
+  return names.length ? names.map((name) => `the ${name} block`).join(', ') : 'no section'
+}
+
 /** The platform's own endpoints: health, self-description, settings, activity, technical log. */
 export function coreRoutes(registry: RouteRegistry) {
   registry.describeTag('System', 'Health, self-description and the technical log')
-  registry.describeTag('Settings', 'Typed settings sections: general, sending, reception, notifications, backup')
+  registry.describeTag('Settings', `Typed settings sections: ${settingsCatalogue.sectionNames.join(', ')}`)
   registry.describeTag('Activity', 'What happened, for the operator: info, warnings and errors written by every module')
   // The answer always carries every field of every section: the change schemas, all required.
+  // Every module has added its sections and fields by now (providers' register()).
+  const settingsChangeValidator = settingsCatalogue.changeValidator
   const settingsSchema = registry.addSchema('Settings', {
     type: 'object',
-    required: settingsSectionNames,
+    required: settingsCatalogue.sectionNames,
     properties: Object.fromEntries(
-      settingsSectionNames.map((name) => [
+      settingsCatalogue.sectionNames.map((name) => [
         name,
         {
           ...settingsChangeValidator.toJSONSchema().properties?.[name],
-          required: Object.keys(settingsSections[name].defaults),
-          description: `Defaults: ${JSON.stringify(settingsSections[name].defaults)}`,
+          required: settingsCatalogue.fieldNames(name),
+          description: `Defaults: ${JSON.stringify(settingsCatalogue.defaults(name))}`,
         },
       ])
     ),
@@ -101,7 +108,7 @@ export function coreRoutes(registry: RouteRegistry) {
       operationId: 'getSettings',
       summary: 'Settings in force',
       tag: 'Settings',
-      access: permissions['settings.read'],
+      access: corePermissions['settings.read'],
       answer: { status: 200, description: 'Every section with its values', schema: settingsSchema },
       handler: [SettingsController, 'show'],
     },
@@ -112,10 +119,10 @@ export function coreRoutes(registry: RouteRegistry) {
       summary: 'Change settings',
       description:
         'Partial: send only the sections and fields to change; an omitted field is left unchanged. An unknown section or ' +
-        'field is refused. A value out of range in the backup block answers 422; elsewhere 400. Changes apply within a ' +
-        'minute, without restart.',
+        `field is refused. A value out of range in ${sectionsAnswering422()} answers 422; elsewhere 400. Changes apply ` +
+        'within a minute, without restart.',
       tag: 'Settings',
-      access: permissions['settings.change'],
+      access: corePermissions['settings.change'],
       body: settingsChangeValidator,
       answer: { status: 200, description: 'Settings in force, every section', schema: settingsSchema },
       errors: ['SETTING_OUT_OF_RANGE'],
@@ -127,7 +134,7 @@ export function coreRoutes(registry: RouteRegistry) {
       operationId: 'listActivity',
       summary: 'Activity log, newest first',
       tag: 'Activity',
-      access: permissions['activity.read'],
+      access: corePermissions['activity.read'],
       query: listActivityValidator,
       answer: { status: 200, description: 'A page of entries', schema: pageOf(activityEntry) },
       handler: [ActivityController, 'index'],
@@ -139,7 +146,7 @@ export function coreRoutes(registry: RouteRegistry) {
       summary: "The gateway's own log, newest line first",
       description: 'Redacted like the log itself: no secrets, SMS text or full phone numbers.',
       tag: 'System',
-      access: permissions['technicalLog.read'],
+      access: corePermissions['technicalLog.read'],
       query: pageQueryValidator,
       answer: { status: 200, description: 'A page of log lines', schema: pageOf(technicalLogLine) },
       handler: [TechnicalLogController, 'index'],

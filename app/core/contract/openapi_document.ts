@@ -1,4 +1,4 @@
-import { apiErrors, type ApiErrorKind } from '#core/http/api_error'
+import { errorCatalogue, type ApiErrorKind } from '#core/http/api_error'
 import type { JsonSchema, RouteContract } from '#core/contract/route_contract'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { errorObjectSchema } from '#core/contract/schemas'
@@ -87,13 +87,13 @@ function responsesOf(contract: RouteContract, registry: RouteRegistry): Record<s
   }
   const byStatus = new Map<number, ApiErrorKind[]>()
   for (const kind of errorsOf(contract, registry)) {
-    const status = apiErrors[kind].status
+    const status = errorCatalogue.get(kind).status
     byStatus.set(status, [...(byStatus.get(status) ?? []), kind])
   }
   for (const [status, kinds] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const codes = [...new Set(kinds.map((kind) => apiErrors[kind].code))]
+    const codes = [...new Set(kinds.map((kind) => errorCatalogue.get(kind).code))]
     responses[status] = {
-      description: kinds.map((kind) => `${apiErrors[kind].code}: ${apiErrors[kind].description}`).join('. '),
+      description: kinds.map((kind) => `${errorCatalogue.get(kind).code}: ${errorCatalogue.get(kind).description}`).join('. '),
       headers: requestIdHeader,
       'x-error-codes': codes,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -114,7 +114,9 @@ function operationOf(contract: RouteContract, registry: RouteRegistry): JsonSche
     description: [contract.description, accessNote].filter(Boolean).join('\n\n'),
     tags: [contract.tag],
     security: access.kind === 'public' ? [] : [...registry.securitySchemes.keys()].map((name) => ({ [name]: [] })),
-    ...(access.kind === 'protected' ? { 'x-scope': access.scope, 'x-roles': access.roles } : {}),
+    ...(access.kind === 'protected'
+      ? { 'x-scope': access.scope, 'x-roles': access.roles, ...(access.permission ? { 'x-permission': access.permission } : {}) }
+      : {}),
     parameters: [
       ...pathParameters(contract),
       ...queryParameters(contract),

@@ -4,10 +4,12 @@ import type { JsonSchema } from '#core/contract/route_contract'
 /**
  * Fills a gap of VineJS `toJSONSchema()` (STACK.md #10): a rule that checks nothing and only
  * adds `extra` to the field's JSON schema, for dates and custom rules that come out empty.
+ * A function is read when the schema is built, for lists that modules fill at start (the
+ * public events).
  */
-export const documentedAs = vine.createRule<JsonSchema>(() => {}, {
+export const documentedAs = vine.createRule<JsonSchema | (() => JsonSchema)>(() => {}, {
   toJSONSchema: (schema, extra) => {
-    Object.assign(schema, extra)
+    Object.assign(schema, typeof extra === 'function' ? extra() : extra)
   },
 })
 

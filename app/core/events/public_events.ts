@@ -1,28 +1,24 @@
 /**
- * The public event catalogue (spec, Events). Modules emit these on the AdonisJS emitter; the
- * webhooks module subscribes to them. The spec's row printed as `{base_url}` is
- * `device.online` (ARCHITECTURE.md, Spec notes).
+ * The public event catalogue (spec, Events): the events a webhook may subscribe to. Each module
+ * declares the events it emits with `definePublicEvents` and registers them from its provider's
+ * `register()`; the webhooks module subscribes to whatever the catalogue holds. Declaration
+ * merging makes each name a typed AdonisJS event:
+ *
+ *   export const messageEvents = definePublicEvents({ 'message.sent': { family: 'Messages', ... } })
+ *   declare module '#core/events/public_events' {
+ *     interface PublicEventNames extends NamesOf<typeof messageEvents> {}
+ *   }
  */
-export const publicEvents = {
-  'message.received': { family: 'Messages', description: 'An SMS was received by a phone' },
-  'message.sent': { family: 'Messages', description: 'A phone confirmed sending' },
-  'message.delivered': { family: 'Messages', description: 'Carrier confirmed delivery' },
-  'message.failed': { family: 'Messages', description: 'A message was given up after its last attempt' },
-  'message.deleted': { family: 'Messages', description: 'An operator deleted a message' },
-  'device.online': { family: 'Phones', description: 'A silent phone answers again' },
-  'device.offline': { family: 'Phones', description: 'A phone lost its connection or sent nothing for 5 minutes' },
-  'device.low_battery': { family: 'Phones', description: 'Battery went to 15 % or below (once per crossing)' },
-  'campaign.completed': { family: 'Campaigns', description: 'Every recipient reached a final state' },
-  'rule.triggered': { family: 'Automation and links', description: 'An automation rule matched an incoming SMS and ran its actions' },
-  'link.clicked': { family: 'Automation and links', description: 'A short link was opened' },
-  'license.offline': { family: 'Licence', description: 'The gateway cannot reach the license server' },
-  'license.reconnected': { family: 'Licence', description: 'The license server answers again' },
-  'backup.completed': { family: 'Backups', description: 'A backup was written' },
-  'backup.failed': { family: 'Backups', description: 'A backup attempt produced nothing usable' },
-} as const
+export interface PublicEventNames {}
 
-export type PublicEventName = keyof typeof publicEvents
-export const publicEventNames = Object.keys(publicEvents) as PublicEventName[]
+export type PublicEventName = keyof PublicEventNames & string
+export type NamesOf<Table> = { [Name in keyof Table]: true }
+
+export interface PublicEventDefinition {
+  /** The dashboard family it is listed under (spec, Events: Messages, Phones, Campaigns...). */
+  family: string
+  description: string
+}
 
 /**
  * What an event carries (spec, Webhook call body). Never SMS text, a full phone number or a
@@ -38,8 +34,41 @@ export interface PublicEvent {
   status?: string
 }
 
+export function definePublicEvents<Name extends string>(events: Record<Name, PublicEventDefinition>): Record<Name, PublicEventDefinition> {
+  return events
+}
+
+/**
+ * Every public event of the running gateway. A module-level catalogue, like the error kinds:
+ * validators and the OpenAPI document read it lazily, once every provider has registered.
+ */
+class PublicEventCatalogue {
+  readonly #events = new Map<string, PublicEventDefinition>()
+
+  add(events: Record<string, PublicEventDefinition>): void {
+    for (const [name, definition] of Object.entries(events)) {
+      if (this.#events.has(name)) throw new Error(`Public event ${name} is defined twice`)
+      this.#events.set(name, definition)
+    }
+  }
+
+  names(): PublicEventName[] {
+    return [...this.#events.keys()] as PublicEventName[]
+  }
+
+  has(name: string): name is PublicEventName {
+    return this.#events.has(name)
+  }
+
+  get(name: PublicEventName): PublicEventDefinition | undefined {
+    return this.#events.get(name)
+  }
+}
+
+export const publicEventCatalogue = new PublicEventCatalogue()
+
 export function isPublicEventName(name: string): name is PublicEventName {
-  return Object.hasOwn(publicEvents, name)
+  return publicEventCatalogue.has(name)
 }
 
 declare module '@adonisjs/core/types' {

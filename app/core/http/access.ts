@@ -14,7 +14,7 @@ export type Role = (typeof roles)[number]
  */
 export type RouteAccess =
   | { kind: 'public' }
-  | { kind: 'protected'; scope: Scope | null; roles: readonly Role[]; write: boolean }
+  | { kind: 'protected'; scope: Scope | null; roles: readonly Role[]; write: boolean; permission?: string }
 
 /** The roles that match a scope when a route does not list its own (spec, Roles table). */
 const rolesForScope: Record<Scope, readonly Role[]> = {

@@ -1,54 +1,90 @@
 /**
- * Every refusal the API can answer, with its HTTP status. Codes come from the spec's Errors
- * table; a code may stand under several statuses (VALIDATION_ERROR is 400, 409 for a taken
- * unique name, 422 for an out-of-range backup setting), so an entry is the pair.
+ * A refusal the API can answer: its HTTP status, its stable code (spec, Errors) and the sentence
+ * the OpenAPI document shows beside it. A code may stand under several statuses
+ * (VALIDATION_ERROR is 400, 409 for a taken unique name, 422 for an out-of-range backup
+ * setting), so a kind is the pair.
  */
-export const apiErrors = {
+export interface ErrorKindDefinition {
+  status: number
+  code: string
+  description: string
+}
+
+/**
+ * The names of every error kind, one key per kind. Core declares its own below; a module adds
+ * its kinds with `defineErrorKinds` and declaration merging, so `new ApiError('EMPTY_BODY', ...)`
+ * is checked by the compiler wherever the kind comes from:
+ *
+ *   export const messageErrors = defineErrorKinds({ EMPTY_BODY: { status: 400, ... } })
+ *   declare module '#core/http/api_error' {
+ *     interface ApiErrorKinds extends KindsOf<typeof messageErrors> {}
+ *   }
+ */
+export interface ApiErrorKinds extends KindsOf<typeof coreErrors> {}
+
+export type ApiErrorKind = keyof ApiErrorKinds & string
+export type KindsOf<Table> = { [Name in keyof Table]: true }
+export type ErrorDetails = Record<string, unknown> | Array<Record<string, unknown>>
+
+export function defineErrorKinds<Name extends string>(kinds: Record<Name, ErrorKindDefinition>): Record<Name, ErrorKindDefinition> {
+  return kinds
+}
+
+/**
+ * The platform's own refusals: the access layer, validation, the body guard, unknown routes
+ * and identifiers, rate limits, settings. A module registers its own from its provider.
+ */
+const coreErrors = defineErrorKinds({
   MISSING_API_KEY: { status: 401, code: 'MISSING_API_KEY', description: 'X-API-KEY header absent' },
   INVALID_API_KEY: { status: 403, code: 'INVALID_API_KEY', description: 'Key unknown or revoked' },
-  IP_NOT_ALLOWED: { status: 403, code: 'IP_NOT_ALLOWED', description: "Call from an address outside the key's allowed list" },
   FORBIDDEN_SCOPE: { status: 403, code: 'FORBIDDEN_SCOPE', description: 'Key scope or account role does not cover the operation' },
-  VALIDATION_ERROR: { status: 400, code: 'VALIDATION_ERROR', description: 'Field missing, malformed or out of range; details names it' },
-  NAME_TAKEN: { status: 409, code: 'VALIDATION_ERROR', description: 'A name that must be unique is taken' },
-  SETTING_OUT_OF_RANGE: { status: 422, code: 'VALIDATION_ERROR', description: 'Backup setting value out of range' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', description: 'The body is not sent as application/json' },
-  INVALID_PHONE: { status: 400, code: 'INVALID_PHONE', description: 'Number not in E.164 format' },
-  EMPTY_BODY: { status: 400, code: 'EMPTY_BODY', description: 'Message has no text' },
-  CONTACT_BLACKLISTED: { status: 403, code: 'CONTACT_BLACKLISTED', description: 'A recipient opted out. Nothing queued' },
-  SCHEDULED_AT_IN_PAST: { status: 422, code: 'SCHEDULED_AT_IN_PAST', description: 'scheduledAt not in the future' },
-  NOT_FOUND: { status: 404, code: 'NOT_FOUND', description: 'Identifier or route unknown' },
-  IDEMPOTENCY_CONFLICT: { status: 409, code: 'IDEMPOTENCY_CONFLICT', description: 'Idempotency-Key already used with a different body' },
-  PAYLOAD_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', description: 'Body over 2 MiB' },
-  RATE_LIMITED: { status: 429, code: 'RATE_LIMITED', description: 'Per-minute limit or daily quota exceeded; Retry-After in seconds' },
-  LICENSE_BLOCKED: { status: 403, code: 'LICENSE_BLOCKED', description: 'License withdrawn. Reads work, writes refused' },
-  INVALID_CREDENTIALS: { status: 401, code: 'INVALID_CREDENTIALS', description: 'Unknown address or wrong password' },
   INVALID_CSRF_TOKEN: {
     status: 403,
     code: 'INVALID_CSRF_TOKEN',
     description: 'A cookie-authenticated write without the X-XSRF-TOKEN header echoing the XSRF-TOKEN cookie',
   },
-  ALREADY_SET_UP: { status: 409, code: 'ALREADY_SET_UP', description: 'The first account exists already: sign in instead' },
-  LAST_SUPERADMIN: { status: 409, code: 'LAST_SUPERADMIN', description: 'The last superadmin cannot be deleted or demoted' },
-  MESSAGE_NOT_FAILED: { status: 409, code: 'MESSAGE_NOT_FAILED', description: 'Only a failed message can be retried' },
-  INVALID_PAIRING_CODE: { status: 400, code: 'INVALID_PAIRING_CODE', description: 'The pairing code is unknown, expired or already used' },
-  PAIRING_THROTTLED: {
-    status: 429,
-    code: 'RATE_LIMITED',
-    description: 'Too many wrong pairing codes from this address: every code, a right one too, is refused until Retry-After (seconds)',
-  },
-  UPGRADE_REQUIRED: { status: 426, code: 'UPGRADE_REQUIRED', description: 'This address takes a WebSocket upgrade only' },
-  WEBHOOK_INACTIVE: { status: 409, code: 'WEBHOOK_INACTIVE', description: 'Replay refused: the webhook is paused or switched off' },
-  NOT_REPLAYABLE: { status: 409, code: 'NOT_REPLAYABLE', description: "Replay refused: a rule's call cannot be replayed" },
+  VALIDATION_ERROR: { status: 400, code: 'VALIDATION_ERROR', description: 'Field missing, malformed or out of range; details names it' },
+  NAME_TAKEN: { status: 409, code: 'VALIDATION_ERROR', description: 'A name that must be unique is taken' },
+  SETTING_OUT_OF_RANGE: { status: 422, code: 'VALIDATION_ERROR', description: 'A value out of range in a settings section that answers 422 (the backup block)' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', description: 'The body is not sent as application/json' },
+  INVALID_PHONE: { status: 400, code: 'INVALID_PHONE', description: 'Number not in E.164 format' },
+  NOT_FOUND: { status: 404, code: 'NOT_FOUND', description: 'Identifier or route unknown' },
+  PAYLOAD_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', description: 'Body over 2 MiB' },
+  RATE_LIMITED: { status: 429, code: 'RATE_LIMITED', description: 'Per-minute limit or daily quota exceeded; Retry-After in seconds' },
   INTERNAL_ERROR: { status: 500, code: 'INTERNAL_ERROR', description: 'Unexpected problem' },
-  BACKUP_UNREADABLE: { status: 422, code: 'BACKUP_UNREADABLE', description: 'File damaged or not a backup of this product' },
-  BACKUP_SCHEMA_TOO_RECENT: { status: 422, code: 'BACKUP_SCHEMA_TOO_RECENT', description: 'Copy made by a newer gateway version' },
-  BACKUP_FAILED: { status: 503, code: 'BACKUP_FAILED', description: 'The backup failed' },
-} as const satisfies Record<string, { status: number; code: string; description: string }>
+})
 
-export type ApiErrorKind = keyof typeof apiErrors
-export type ApiErrorEntry = (typeof apiErrors)[ApiErrorKind]
+/**
+ * Every error kind the running gateway knows. A plain module-level catalogue rather than a
+ * container service: an ApiError is thrown anywhere, synchronously, far from any container.
+ * Modules add their kinds in their provider's `register()`, before any request is served.
+ */
+class ErrorCatalogue {
+  readonly #kinds = new Map<string, ErrorKindDefinition>()
 
-export type ErrorDetails = Record<string, unknown> | Array<Record<string, unknown>>
+  add(kinds: Record<string, ErrorKindDefinition>): void {
+    for (const [name, definition] of Object.entries(kinds)) {
+      const known = this.#kinds.get(name)
+      if (known && (known.status !== definition.status || known.code !== definition.code)) {
+        throw new Error(`Error kind ${name} is defined twice, differently`)
+      }
+      this.#kinds.set(name, definition)
+    }
+  }
+
+  get(kind: ApiErrorKind): ErrorKindDefinition {
+    const definition = this.#kinds.get(kind)
+    if (!definition) throw new Error(`Unknown error kind ${kind}: is its module's provider registered?`)
+    return definition
+  }
+
+  entries(): Array<[ApiErrorKind, ErrorKindDefinition]> {
+    return [...this.#kinds] as Array<[ApiErrorKind, ErrorKindDefinition]>
+  }
+}
+
+export const errorCatalogue = new ErrorCatalogue()
+errorCatalogue.add(coreErrors)
 
 /**
  * A refusal with a stable code. Thrown anywhere below a controller; the exception handler turns
@@ -56,6 +92,7 @@ export type ErrorDetails = Record<string, unknown> | Array<Record<string, unknow
  * never carry SMS text, a full phone number or a key.
  */
 export class ApiError extends Error {
+  readonly kind: ApiErrorKind
   readonly status: number
   readonly code: string
   readonly details?: ErrorDetails
@@ -64,8 +101,10 @@ export class ApiError extends Error {
   constructor(kind: ApiErrorKind, message: string, details?: ErrorDetails, headers: Record<string, string> = {}) {
     super(message)
     this.name = 'ApiError'
-    this.status = apiErrors[kind].status
-    this.code = apiErrors[kind].code
+    const definition = errorCatalogue.get(kind)
+    this.kind = kind
+    this.status = definition.status
+    this.code = definition.code
     this.details = details
     this.headers = headers
   }

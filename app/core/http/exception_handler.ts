@@ -1,6 +1,6 @@
 import { errors as vineErrors } from '@vinejs/vine'
 import { ExceptionHandler, type HttpContext } from '@adonisjs/core/http'
-import { ApiError, apiErrors, type ApiErrorKind, type ErrorDetails } from '#core/http/api_error'
+import { ApiError, errorCatalogue, type ApiErrorKind, type ErrorDetails } from '#core/http/api_error'
 import { logSafeError } from '#core/logging/redaction'
 
 interface ErrorAnswer {
@@ -49,7 +49,7 @@ function isReadingBody(ctx: HttpContext): boolean {
 }
 
 function answerFor(kind: ApiErrorKind, message: string, details?: ErrorDetails): ErrorAnswer {
-  const { status, code } = apiErrors[kind]
+  const { status, code } = errorCatalogue.get(kind)
   return { status, code, message, details }
 }
 

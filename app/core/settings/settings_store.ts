@@ -4,16 +4,7 @@ import type { EmitterService } from '@adonisjs/core/types'
 import type { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import type { Secrets } from '#core/secrets/secrets'
-import {
-  SECRET_MASK,
-  secretSettingFields,
-  sectionValidators,
-  sectionsRefusedWith422,
-  settingsSectionNames,
-  settingsSections,
-  type Settings,
-  type SettingsSectionName,
-} from '#core/settings/settings_sections'
+import { SECRET_MASK, settingsCatalogue, type Settings, type SettingsSectionName } from '#core/settings/settings_catalogue'
 
 const TABLE = 'settings'
 
@@ -50,11 +41,11 @@ export class SettingsStore {
 
   /** The settings as the API answers them: secret fields masked. */
   async publicView(): Promise<Settings> {
-    const settings = (await this.all()) as Record<string, Record<string, unknown>>
-    for (const [section, fields] of Object.entries(secretSettingFields)) {
-      for (const field of fields ?? []) settings[section][field] = settings[section][field] ? SECRET_MASK : null
+    const settings = (await this.all()) as unknown as Record<string, Record<string, unknown>>
+    for (const section of settingsCatalogue.sectionNames) {
+      for (const field of settingsCatalogue.secretFields(section)) settings[section][field] = settings[section][field] ? SECRET_MASK : null
     }
-    return settings as Settings
+    return settings as unknown as Settings
   }
 
   /** A secret field in clear, for the service that uses it; null when unset or unreadable. */
@@ -89,7 +80,7 @@ export class SettingsStore {
   async #apply(change: unknown): Promise<Settings> {
     const validated = await this.#validate(change)
     const current = await this.all()
-    const next = structuredClone(current) as Record<SettingsSectionName, Record<string, unknown>>
+    const next = structuredClone(current) as unknown as Record<SettingsSectionName, Record<string, unknown>>
     const changed = Object.keys(validated) as SettingsSectionName[]
     const now = this.clock.now().toISOString()
     await this.db.transaction(async (trx) => {
@@ -103,7 +94,7 @@ export class SettingsStore {
           .merge()
       }
     })
-    this.#cache = next as Settings
+    this.#cache = next as unknown as Settings
     if (changed.length) await this.emitter.emit('settings:changed', { sections: changed })
     return this.all()
   }
@@ -111,7 +102,7 @@ export class SettingsStore {
   /** Secret fields are stored sealed; the mask sent back keeps the stored value. */
   #sealSecrets(section: SettingsSectionName, change: Record<string, unknown>): Record<string, unknown> {
     const sealed = { ...change }
-    for (const field of secretSettingFields[section] ?? []) {
+    for (const field of settingsCatalogue.secretFields(section)) {
       if (!(field in sealed)) continue
       const value = sealed[field]
       if (value === SECRET_MASK) delete sealed[field]
@@ -129,8 +120,8 @@ export class SettingsStore {
     const rows: Array<{ section: string; value: string }> = await this.db.from(TABLE).select('section', 'value')
     const stored = new Map(rows.map((row) => [row.section, row.value]))
     const settings = {} as Record<SettingsSectionName, Record<string, unknown>>
-    for (const name of settingsSectionNames) {
-      const defaults = structuredClone(settingsSections[name].defaults) as Record<string, unknown>
+    for (const name of settingsCatalogue.sectionNames) {
+      const defaults = settingsCatalogue.defaults(name) as unknown as Record<string, unknown>
       const raw = stored.get(name)
       let saved: Record<string, unknown> = {}
       try {
@@ -141,7 +132,7 @@ export class SettingsStore {
       // Only known fields survive: a field dropped from the code is not served back.
       settings[name] = Object.fromEntries(Object.keys(defaults).map((key) => [key, key in saved ? saved[key] : defaults[key]]))
     }
-    return settings as Settings
+    return settings as unknown as Settings
   }
 
   async #validate(change: unknown): Promise<Partial<Record<SettingsSectionName, Record<string, unknown>>>> {
@@ -152,14 +143,14 @@ export class SettingsStore {
     let only422 = true
     const validated: Partial<Record<SettingsSectionName, Record<string, unknown>>> = {}
     for (const [name, value] of Object.entries(change)) {
-      if (!settingsSectionNames.includes(name as SettingsSectionName)) {
-        errors.push({ field: name, rule: 'section', message: `Unknown settings section ${name}; known: ${settingsSectionNames.join(', ')}` })
+      if (!settingsCatalogue.has(name)) {
+        errors.push({ field: name, rule: 'section', message: `Unknown settings section ${name}; known: ${settingsCatalogue.sectionNames.join(', ')}` })
         only422 = false
         continue
       }
       const section = name as SettingsSectionName
       const sectionErrors = await this.#validateSection(section, value, validated)
-      if (sectionErrors.length && !sectionsRefusedWith422.includes(section)) only422 = false
+      if (sectionErrors.length && !settingsCatalogue.outOfRangeIs422(section)) only422 = false
       errors.push(...sectionErrors)
     }
     if (errors.length) {
@@ -176,7 +167,7 @@ export class SettingsStore {
     if (!value || typeof value !== 'object' || Array.isArray(value)) {
       return [{ field: section, rule: 'object', message: `The ${section} section must be an object` }]
     }
-    const known = Object.keys(settingsSections[section].defaults)
+    const known = settingsCatalogue.fieldNames(section)
     const unknown = Object.keys(value).filter((key) => !known.includes(key))
     if (unknown.length) {
       return unknown.map((key) => ({
@@ -186,7 +177,7 @@ export class SettingsStore {
       }))
     }
     try {
-      const change = (await sectionValidators[section].validate(value)) as Record<string, unknown>
+      const change = (await settingsCatalogue.sectionValidator(section).validate(value)) as Record<string, unknown>
       const refused: FieldError[] = []
       for (const check of this.#checks.get(section) ?? []) refused.push(...(await check(change)))
       if (refused.length) return refused.map((error) => ({ ...error, field: `${section}.${error.field}` }))

@@ -10,6 +10,10 @@ import { setupLicense } from '#modules/auth/license/license_setup'
 import { GatewayAccessGuard } from '#modules/auth/services/gateway_access_guard'
 import { signedInDashboard } from '#modules/auth/middleware/signed_in_dashboard'
 import { requireJsonBody } from '#core/http/body_guard_middleware'
+import { registerVocabulary } from '#core/contract/module_vocabulary'
+import { authErrors } from '#modules/auth/errors'
+import { authPermissions } from '#modules/auth/permissions'
+import { licenseEvents } from '#modules/auth/events'
 
 /**
  * The access module: dashboard accounts and sessions, API keys, scopes and roles, per-key rate
@@ -20,6 +24,7 @@ export default class AuthProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
+    registerVocabulary({ errors: authErrors, permissions: authPermissions, events: licenseEvents })
     const { container } = this.app
     // State shared by all requests; the services around it are made per request, so they
     // read the clock the container holds at that moment (tests swap in a ManualClock).

@@ -8,7 +8,7 @@ import { backupRoutes } from '#modules/backups/routes'
 import { BackupEngine } from '#modules/backups/services/backup_engine'
 import { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
 import { BackupAlerts } from '#modules/backups/services/backup_alerts'
-import { SendMessages } from '#modules/messages/services/send_messages'
+import { SendMessages } from '#modules/messages/public'
 import { AlertMailer } from '#core/notifications/alert_mailer'
 import { LiveNotices } from '#core/notifications/live_notices'
 import { JobRunner } from '#core/jobs/job_runner'
@@ -16,12 +16,18 @@ import { BackupSchedule } from '#modules/backups/services/backup_schedule'
 import { BACKUP_SCHEDULE_JOB, backupScheduleJob } from '#modules/backups/jobs/backup_schedule_job'
 import { RestorePreparation } from '#modules/backups/services/restore_preparation'
 import { reportRestoreOutcome } from '#modules/backups/services/restore_report'
+import { registerVocabulary } from '#core/contract/module_vocabulary'
+import { backupErrors } from '#modules/backups/errors'
+import { backupPermissions } from '#modules/backups/permissions'
+import { backupEvents } from '#modules/backups/events'
+import { backupSettings } from '#modules/backups/settings'
 
 /** Backups: the engine, the files of backups/, the failure alert. */
 export default class BackupsProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
+    registerVocabulary({ errors: backupErrors, permissions: backupPermissions, events: backupEvents, settings: backupSettings })
     const { container } = this.app
     container.singleton(BackupCatalogue, async (resolver) => new BackupCatalogue(await resolver.make('lucid.db'), DataFolder.current().backupsDir))
     container.singleton(BackupAlerts, async (resolver) => {

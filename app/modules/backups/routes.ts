@@ -1,4 +1,4 @@
-import { permissions } from '#core/http/permissions'
+import { backupPermissions } from '#modules/backups/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
@@ -47,7 +47,7 @@ export function backupRoutes(registry: RouteRegistry) {
         'One backup at a time: a request during another waits for it. A failure answers 503 BACKUP_FAILED with the ' +
         'attempt in details, emits backup.failed and sends the Backup failed alert. Does not shift the schedule.',
       tag: 'Backups',
-      access: permissions['backups.change'],
+      access: backupPermissions['backups.change'],
       answer: { status: 201, description: 'The successful attempt', schema: attempt },
       errors: ['BACKUP_FAILED'],
       handler: [BackupsController, 'store'],
@@ -58,7 +58,7 @@ export function backupRoutes(registry: RouteRegistry) {
       operationId: 'listBackups',
       summary: 'Available backups, newest first',
       tag: 'Backups',
-      access: permissions['backups.read'],
+      access: backupPermissions['backups.read'],
       answer: { status: 200, description: 'Every backup file (nextCursor is always null)', schema: pageOf(backup) },
       handler: [BackupsController, 'index'],
     },
@@ -68,7 +68,7 @@ export function backupRoutes(registry: RouteRegistry) {
       operationId: 'listBackupAttempts',
       summary: 'Every backup attempt, failures included, newest first',
       tag: 'Backups',
-      access: permissions['backups.read'],
+      access: backupPermissions['backups.read'],
       query: pageQueryValidator,
       answer: { status: 200, description: 'A page of attempts', schema: pageOf(attempt) },
       handler: [BackupsController, 'attempts'],
@@ -84,7 +84,7 @@ export function backupRoutes(registry: RouteRegistry) {
         'Preparing another replaces the earlier preparation. A failed swap never stops the gateway: it starts on its ' +
         'existing database and the logs say why.',
       tag: 'Backups',
-      access: permissions['backups.change'],
+      access: backupPermissions['backups.change'],
       params: nameParam,
       answer: {
         status: 202,
@@ -100,7 +100,7 @@ export function backupRoutes(registry: RouteRegistry) {
       operationId: 'getPendingRestore',
       summary: 'Whether a restore is prepared for the next start',
       tag: 'Backups',
-      access: permissions['backups.read'],
+      access: backupPermissions['backups.read'],
       answer: {
         status: 200,
         description: '{pending: true, name} or {pending: false}',
@@ -119,7 +119,7 @@ export function backupRoutes(registry: RouteRegistry) {
       operationId: 'cancelRestore',
       summary: 'Cancel a prepared restore',
       tag: 'Backups',
-      access: permissions['backups.change'],
+      access: backupPermissions['backups.change'],
       answer: { status: 204, description: 'Nothing prepared any more' },
       handler: [BackupsController, 'cancelRestore'],
     },
@@ -130,7 +130,7 @@ export function backupRoutes(registry: RouteRegistry) {
       summary: 'When automatic backups run, and the next one',
       description: 'Set with PATCH /settings {backup: {...}}; a change applies within a minute. nextRunAt is null when automatic backup is off.',
       tag: 'Backups',
-      access: permissions['backups.read'],
+      access: backupPermissions['backups.read'],
       answer: {
         status: 200,
         description: 'The schedule',
@@ -158,7 +158,7 @@ export function backupRoutes(registry: RouteRegistry) {
       summary: 'Download a backup file',
       description: 'Keeps working while the license is withdrawn.',
       tag: 'Backups',
-      access: permissions['backups.read'],
+      access: backupPermissions['backups.read'],
       params: nameParam,
       answer: { status: 200, description: 'The .db file', contentType: 'application/vnd.sqlite3', schema: { type: 'string', format: 'binary' } },
       errors: ['NOT_FOUND'],

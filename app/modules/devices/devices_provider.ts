@@ -13,12 +13,18 @@ import { DISPATCH_JOB, dispatchJob, livenessJob, quotaDayJob } from '#modules/de
 import { ReportQueue } from '#modules/devices/services/report_queue'
 import { checkRoutingSettings } from '#modules/devices/services/routing_settings_check'
 import { SettingsStore } from '#core/settings/settings_store'
+import { registerVocabulary } from '#core/contract/module_vocabulary'
+import { deviceErrors } from '#modules/devices/errors'
+import { devicePermissions } from '#modules/devices/permissions'
+import { deviceEvents } from '#modules/devices/events'
+import { deviceSettings } from '#modules/devices/settings'
 
 /** Paired phones: pairing and management, the phone socket, the dispatcher, liveness. */
 export default class DevicesProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
+    registerVocabulary({ errors: deviceErrors, permissions: devicePermissions, events: deviceEvents, settings: deviceSettings })
     const { container } = this.app
     container.singleton(PairingFailures, () => new PairingFailures())
     container.singleton(PhonePresence, () => new PhonePresence())

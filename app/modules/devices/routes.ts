@@ -1,5 +1,5 @@
 import { access } from '#core/http/access'
-import { permissions } from '#core/http/permissions'
+import { devicePermissions } from '#modules/devices/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
@@ -65,7 +65,7 @@ export function deviceRoutes(registry: RouteRegistry) {
       operationId: 'createPairingCode',
       summary: 'A one-time pairing code, valid 10 minutes, with its QR code',
       tag: 'Devices',
-      access: permissions['devices.pair'],
+      access: devicePermissions['devices.pair'],
       answer: {
         status: 201,
         description: 'The code (shown once) and the QR code data: JSON {gateway, code}, also as SVG',
@@ -122,7 +122,7 @@ export function deviceRoutes(registry: RouteRegistry) {
       operationId: 'listDevices',
       summary: 'Paired phones',
       tag: 'Devices',
-      access: permissions['devices.read'],
+      access: devicePermissions['devices.read'],
       query: pageQueryValidator,
       answer: { status: 200, description: 'A page of paired phones, newest first', schema: pageOf(device) },
       handler: [DevicesController, 'index'],
@@ -133,7 +133,7 @@ export function deviceRoutes(registry: RouteRegistry) {
       operationId: 'getDevice',
       summary: 'One paired phone',
       tag: 'Devices',
-      access: permissions['devices.read'],
+      access: devicePermissions['devices.read'],
       params: { id: 'Device identifier' },
       answer: { status: 200, description: 'The device', schema: device },
       errors: ['NOT_FOUND'],
@@ -145,7 +145,7 @@ export function deviceRoutes(registry: RouteRegistry) {
       operationId: 'updateDevice',
       summary: 'Rename, enable or disable a phone, set SIM daily quotas and text options',
       tag: 'Devices',
-      access: permissions['devices.change'],
+      access: devicePermissions['devices.change'],
       body: updateDeviceValidator,
       params: { id: 'Device identifier' },
       answer: { status: 200, description: 'The device', schema: device },
@@ -158,7 +158,7 @@ export function deviceRoutes(registry: RouteRegistry) {
       operationId: 'unpairDevice',
       summary: 'Unpair a phone: its credential stops working at once',
       tag: 'Devices',
-      access: permissions['devices.change'],
+      access: devicePermissions['devices.change'],
       params: { id: 'Device identifier' },
       answer: { status: 204, description: 'Unpaired' },
       errors: ['NOT_FOUND'],

@@ -1,7 +1,7 @@
-import { permissions } from '#core/http/permissions'
+import { exportPermissions } from '#modules/exports/permissions'
 import { defineRoutes, type RouteContract } from '#core/contract/route_contract'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { exportColumns, type ExportDataset } from '#modules/messages/services/export_rows'
+import { exportColumns, type ExportDataset } from '#modules/messages/public'
 import { exportQueryValidator } from '#modules/exports/validators/export_validators'
 
 const ExportsController = () => import('#modules/exports/controllers/exports_controller')
@@ -21,7 +21,7 @@ export function exportRoutes(registry: RouteRegistry) {
       'true/false and tags are joined by `;`.' +
       (dataset === 'conversations' ? ' Conversations carry no message text.' : ''),
     tag: 'Exports',
-    access: permissions['exports.data'],
+    access: exportPermissions['exports.data'],
     query: exportQueryValidator,
     answer: {
       status: 200,
@@ -55,7 +55,7 @@ export function exportRoutes(registry: RouteRegistry) {
         'Taken while the gateway keeps serving (VACUUM INTO on a read-only connection), streamed, and its temporary ' +
         'file removed afterwards. Needs temporary space of about the database size in the data folder.',
       tag: 'Exports',
-      access: permissions['exports.database'],
+      access: exportPermissions['exports.database'],
       answer: { status: 200, description: 'The SQLite database file', contentType: 'application/vnd.sqlite3', schema: { type: 'string', format: 'binary' } },
       handler: [ExportsController, 'database'],
     },

@@ -5,12 +5,18 @@ import { messageRoutes } from '#modules/messages/routes'
 import { IdempotencyLocks, IdempotentRequests } from '#modules/messages/services/idempotency'
 import { idempotencyExpiryJob } from '#modules/messages/jobs/idempotency_expiry_job'
 import { SendQueue } from '#modules/messages/services/send_queue'
+import { registerVocabulary } from '#core/contract/module_vocabulary'
+import { messageErrors } from '#modules/messages/errors'
+import { messagePermissions } from '#modules/messages/permissions'
+import { messageEvents } from '#modules/messages/events'
+import { messageSettings } from '#modules/messages/settings'
 
 /** Sending and reading messages, short links, contacts and conversations. */
 export default class MessagesProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
+    registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings })
     this.app.container.singleton(IdempotencyLocks, () => new IdempotencyLocks())
     this.app.container.singleton(SendQueue, () => new SendQueue(() => this.app.container.make(IdempotentRequests)))
   }

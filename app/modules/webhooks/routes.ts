@@ -1,7 +1,7 @@
-import { permissions } from '#core/http/permissions'
+import { webhookPermissions } from '#modules/webhooks/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
-import { publicEventNames } from '#core/events/public_events'
+import { publicEventCatalogue } from '#core/events/public_events'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
 import { MAX_ATTEMPTS } from '#modules/webhooks/models/webhook_delivery'
@@ -25,7 +25,7 @@ export function webhookRoutes(registry: RouteRegistry) {
       name: { type: 'string', minLength: 1, maxLength: 80 },
       url: { type: 'string', maxLength: 2000 },
       method: { enum: ['POST', 'PUT', 'PATCH'] },
-      events: { type: 'array', minItems: 1, items: { enum: publicEventNames } },
+      events: { type: 'array', minItems: 1, items: { enum: publicEventCatalogue.names() } },
       headers: {
         type: 'array',
         maxItems: 10,
@@ -82,7 +82,7 @@ export function webhookRoutes(registry: RouteRegistry) {
       operationId: 'listWebhookDeliveries',
       summary: 'The delivery log, newest first',
       tag: 'Webhooks',
-      access: permissions['webhooks.read'],
+      access: webhookPermissions['webhooks.read'],
       query: listDeliveriesValidator,
       answer: { status: 200, description: 'A page of deliveries and rule calls', schema: pageOf(delivery) },
       handler: [DeliveriesController, 'index'],
@@ -94,7 +94,7 @@ export function webhookRoutes(registry: RouteRegistry) {
       summary: 'Send a delivery again: same body, new X-Delivery-Id and signature',
       description: "Refused on a paused or switched-off webhook (WEBHOOK_INACTIVE) and for a rule's call (NOT_REPLAYABLE).",
       tag: 'Webhooks',
-      access: permissions['deliveries.replay'],
+      access: webhookPermissions['deliveries.replay'],
       params: { id: 'Delivery log entry identifier' },
       answer: { status: 201, description: 'The new delivery, pending', schema: delivery },
       errors: ['NOT_FOUND', 'WEBHOOK_INACTIVE', 'NOT_REPLAYABLE'],
@@ -109,7 +109,7 @@ export function webhookRoutes(registry: RouteRegistry) {
         'The signing secret is answered here only. Empty or absent: the gateway draws one. A URL whose host is a ' +
         'forbidden literal address or localhost is refused; a name is judged at every attempt once resolved.',
       tag: 'Webhooks',
-      access: permissions['webhooks.change'],
+      access: webhookPermissions['webhooks.change'],
       body: createWebhookValidator,
       answer: {
         status: 201,
@@ -125,7 +125,7 @@ export function webhookRoutes(registry: RouteRegistry) {
       operationId: 'listWebhooks',
       summary: 'Webhooks, newest first',
       tag: 'Webhooks',
-      access: permissions['webhooks.read'],
+      access: webhookPermissions['webhooks.read'],
       query: pageQueryValidator,
       answer: { status: 200, description: 'A page of webhooks', schema: pageOf(webhook) },
       handler: [WebhooksController, 'index'],
@@ -136,7 +136,7 @@ export function webhookRoutes(registry: RouteRegistry) {
       operationId: 'getWebhook',
       summary: 'One webhook',
       tag: 'Webhooks',
-      access: permissions['webhooks.read'],
+      access: webhookPermissions['webhooks.read'],
       params: { id: 'Webhook identifier' },
       answer: { status: 200, description: 'The webhook', schema: webhook },
       errors: ['NOT_FOUND'],
@@ -152,7 +152,7 @@ export function webhookRoutes(registry: RouteRegistry) {
         '`active: true` turns it back on with consecutiveFailures at 0. A non-empty secret replaces the current ' +
         'one from the next call, retries included; an empty one keeps it.',
       tag: 'Webhooks',
-      access: permissions['webhooks.change'],
+      access: webhookPermissions['webhooks.change'],
       params: { id: 'Webhook identifier' },
       body: updateWebhookValidator,
       answer: { status: 200, description: 'The webhook', schema: webhook },
@@ -165,7 +165,7 @@ export function webhookRoutes(registry: RouteRegistry) {
       operationId: 'deleteWebhook',
       summary: 'Delete a webhook and its delivery log',
       tag: 'Webhooks',
-      access: permissions['webhooks.change'],
+      access: webhookPermissions['webhooks.change'],
       params: { id: 'Webhook identifier' },
       answer: { status: 204, description: 'Deleted' },
       errors: ['NOT_FOUND'],

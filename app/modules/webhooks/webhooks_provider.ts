@@ -14,12 +14,16 @@ import { DeliveryWorker } from '#modules/webhooks/services/delivery_worker'
 import { DELIVERY_JOB, deliveryJob } from '#modules/webhooks/jobs/delivery_job'
 import { deliveryLogPurgeJob } from '#modules/webhooks/jobs/delivery_log_purge_job'
 import { recordPublicEvents } from '#modules/webhooks/listeners/record_public_events'
+import { registerVocabulary } from '#core/contract/module_vocabulary'
+import { webhookErrors } from '#modules/webhooks/errors'
+import { webhookPermissions } from '#modules/webhooks/permissions'
 
 /** Webhooks: subscriptions, the delivery engine (record, send, HTTP client under the destination policy). */
 export default class WebhooksProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
+    registerVocabulary({ errors: webhookErrors, permissions: webhookPermissions })
     const { container } = this.app
     container.singleton(DestinationPolicy, () => {
       return new DestinationPolicy({ allowPrivateNetworks: env.get('GATEWAY_WEBHOOKS_ALLOW_PRIVATE_NETWORKS') ?? true })

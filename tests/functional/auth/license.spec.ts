@@ -529,8 +529,8 @@ test.group('License gate', (group) => {
 
     const routes = registry.contracts.map((contract) => [contract.method, contract.path, contract.access])
     assert.deepEqual(routes, [
-      ['GET', '/api/v1/license', { kind: 'protected', scope: 'admin', roles: ['superadmin'], write: false }],
-      ['PUT', '/api/v1/license', { kind: 'protected', scope: null, roles: ['superadmin'], write: false }],
+      ['GET', '/api/v1/license', { kind: 'protected', scope: 'admin', roles: ['superadmin'], write: false, permission: 'license.read' }],
+      ['PUT', '/api/v1/license', { kind: 'protected', scope: null, roles: ['superadmin'], write: false, permission: 'license.change' }],
     ])
     assert.isTrue(registry.writeRouteErrors.has('LICENSE_BLOCKED'))
     assert.isTrue(registry.tags.has('License'))

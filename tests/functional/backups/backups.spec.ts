@@ -6,7 +6,7 @@ import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import { DataFolder } from '#core/data_folder/data_folder'
 import { SettingsStore } from '#core/settings/settings_store'
-import { settingsSections } from '#core/settings/settings_sections'
+import { settingsCatalogue } from '#core/settings/settings_catalogue'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging } from '#tests/helpers/messages'
 import { BackupEngine } from '#modules/backups/services/backup_engine'
@@ -21,10 +21,10 @@ test.group('Backups', (group) => {
     await db.from('backup_attempts').delete()
     await clearMessaging()
     const settings = await app.container.make(SettingsStore)
-    await settings.update({ backup: settingsSections.backup.defaults, notifications: settingsSections.notifications.defaults })
+    await settings.update({ backup: settingsCatalogue.defaults('backup'), notifications: settingsCatalogue.defaults('notifications') })
     return async () => {
       app.container.restore(BackupEngine)
-      await settings.update({ backup: settingsSections.backup.defaults, notifications: settingsSections.notifications.defaults })
+      await settings.update({ backup: settingsCatalogue.defaults('backup'), notifications: settingsCatalogue.defaults('notifications') })
     }
   })
 

@@ -7,7 +7,7 @@ import { DataFolder } from '#core/data_folder/data_folder'
 import { JobRunner } from '#core/jobs/job_runner'
 import type { ManualClock } from '#core/time/clock'
 import { SettingsStore } from '#core/settings/settings_store'
-import { settingsSections } from '#core/settings/settings_sections'
+import { settingsCatalogue } from '#core/settings/settings_catalogue'
 import { useManualClock } from '#tests/helpers/clock'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { BackupEngine } from '#modules/backups/services/backup_engine'
@@ -58,7 +58,7 @@ test.group('Backup schedule on the clock', (group) => {
       app.container.restore(JobRunner)
       app.container.restore(BackupEngine)
       restoreClock?.()
-      await settings.update({ backup: settingsSections.backup.defaults, sending: settingsSections.sending.defaults })
+      await settings.update({ backup: settingsCatalogue.defaults('backup'), sending: settingsCatalogue.defaults('sending') })
     }
   })
 

@@ -4,7 +4,7 @@ import emitter from '@adonisjs/core/services/emitter'
 import type { ApiClient } from '@japa/api-client'
 import WebSocket from 'ws'
 import { SettingsStore } from '#core/settings/settings_store'
-import { settingsSections } from '#core/settings/settings_sections'
+import { settingsCatalogue } from '#core/settings/settings_catalogue'
 import { useManualClock } from '#tests/helpers/clock'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices, pairingCode } from '#tests/helpers/devices'
@@ -31,7 +31,7 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
     await clearMessaging()
     await clearDevices()
     settings = await app.container.make(SettingsStore)
-    await settings.update({ sending: settingsSections.sending.defaults, reception: settingsSections.reception.defaults })
+    await settings.update({ sending: settingsCatalogue.defaults('sending'), reception: settingsCatalogue.defaults('reception') })
     const manual = useManualClock('2026-06-10T10:00:00.000Z')
     clock = manual.clock
     jobs = await useDeviceJobs(clock)
@@ -45,7 +45,7 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
       emitter.restore()
       await jobs.stop()
       manual.restore()
-      await settings.update({ sending: settingsSections.sending.defaults, reception: settingsSections.reception.defaults })
+      await settings.update({ sending: settingsCatalogue.defaults('sending'), reception: settingsCatalogue.defaults('reception') })
     }
   })
 

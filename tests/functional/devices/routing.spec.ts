@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import { SettingsStore } from '#core/settings/settings_store'
-import { settingsSections } from '#core/settings/settings_sections'
+import { settingsCatalogue } from '#core/settings/settings_catalogue'
 import { useManualClock } from '#tests/helpers/clock'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices } from '#tests/helpers/devices'
@@ -20,7 +20,7 @@ test.group('Dispatcher routing, quotas and holds', (group) => {
     await clearMessaging()
     await clearDevices()
     settings = await app.container.make(SettingsStore)
-    await settings.update({ sending: settingsSections.sending.defaults, general: settingsSections.general.defaults })
+    await settings.update({ sending: settingsCatalogue.defaults('sending'), general: settingsCatalogue.defaults('general') })
     const manual = useManualClock('2026-06-10T23:50:00.000Z')
     clock = manual.clock
     jobs = await useDeviceJobs(clock)
@@ -30,7 +30,7 @@ test.group('Dispatcher routing, quotas and holds', (group) => {
       await jobs.hub.settled()
       await jobs.stop()
       manual.restore()
-      await settings.update({ sending: settingsSections.sending.defaults, general: settingsSections.general.defaults })
+      await settings.update({ sending: settingsCatalogue.defaults('sending'), general: settingsCatalogue.defaults('general') })
     }
   })
 

@@ -9,7 +9,7 @@ import router from '@adonisjs/core/services/router'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { errorsOf, toOpenApiPath } from '#core/contract/openapi_document'
-import { apiErrors } from '#core/http/api_error'
+import { errorCatalogue } from '#core/http/api_error'
 
 const run = promisify(execFile)
 
@@ -78,12 +78,12 @@ test.group('OpenAPI contract', () => {
         assert.deepInclude(operation.security, { ApiKey: [] }, label)
         assert.equal(operation['x-scope'], contract.access.scope, label)
         for (const code of ['MISSING_API_KEY', 'INVALID_API_KEY', 'FORBIDDEN_SCOPE']) {
-          const status = Object.values(apiErrors).find((entry) => entry.code === code)!.status
+          const status = errorCatalogue.entries().map(([, entry]) => entry).find((entry) => entry.code === code)!.status
           assert.include(operation.responses[status]['x-error-codes'], code, label)
         }
       }
       for (const kind of errorsOf(contract, registry)) {
-        const { status, code } = apiErrors[kind]
+        const { status, code } = errorCatalogue.get(kind)
         assert.include(operation.responses[status]?.['x-error-codes'] ?? [], code, `${label} documents ${code}`)
         assert.equal(operation.responses[status].content['application/json'].schema.$ref, '#/components/schemas/Error')
       }

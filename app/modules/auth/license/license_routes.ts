@@ -1,4 +1,4 @@
-import { permissions } from '#core/http/permissions'
+import { authPermissions } from '#modules/auth/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { isoDateTimeSchema } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
@@ -43,7 +43,7 @@ export function licenseRoutes(registry: RouteRegistry) {
       operationId: 'getLicense',
       summary: 'License state',
       tag: 'License',
-      access: permissions['license.read'],
+      access: authPermissions['license.read'],
       answer: { status: 200, description: 'The license state and key status', schema: licenseStatus },
       handler: [LicenseController, 'show'],
     },
@@ -58,7 +58,7 @@ export function licenseRoutes(registry: RouteRegistry) {
         'withdrawn gateway recovers.',
       tag: 'License',
       // Not a write for the license gate on purpose: it must work while withdrawn.
-      access: permissions['license.change'],
+      access: authPermissions['license.change'],
       body: replaceLicenseKeyValidator,
       answer: { status: 200, description: 'The license state with the new key', schema: licenseStatus },
       handler: [LicenseController, 'update'],

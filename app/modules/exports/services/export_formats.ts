@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
-import type { ExportRow } from '#modules/messages/services/export_rows'
+import type { ExportRow } from '#modules/messages/public'
 
 export type ExportFormat = 'csv' | 'json'
 

@@ -4,7 +4,7 @@ import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import Conversation, { type ConversationState } from '#modules/messages/models/conversation'
 import Message, { type MessageCategory } from '#modules/messages/models/message'
-import { UserService } from '#modules/auth/services/user_service'
+import { UserService } from '#modules/auth/public'
 
 export interface ConversationFilters extends PageRequest {
   state?: ConversationState

@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { publicEventNames } from '#core/events/public_events'
+import { publicEventCatalogue } from '#core/events/public_events'
 import { pageQueryFields } from '#core/pagination/keyset_page'
 import { documentedAs } from '#core/contract/schemas'
 
@@ -37,6 +37,13 @@ const httpUrl = vine.createRule((value: unknown, _options: undefined, field: Fie
   }
 })
 
+/** A name from the public event catalogue, read when validating: modules register theirs at start. */
+const publicEventName = () =>
+  vine
+    .string()
+    .in(() => publicEventCatalogue.names())
+    .use(documentedAs(() => ({ enum: publicEventCatalogue.names() })))
+
 const fields = {
   name: vine.string().trim().minLength(1).maxLength(80),
   url: vine.string().trim().maxLength(2000).use(httpUrl()).use(documentedAs({ format: 'uri', description: 'http:// or https:// address, up to 2,000 characters' })),
@@ -47,7 +54,7 @@ const fields = {
     .in(['POST', 'PUT', 'PATCH'])
     .use(documentedAs({ enum: ['POST', 'PUT', 'PATCH'], description: 'POST (default), PUT or PATCH; GET is refused' })),
   events: vine
-    .array(vine.string().in(publicEventNames).use(documentedAs({ enum: publicEventNames })))
+    .array(publicEventName())
     .minLength(1)
     .distinct(),
   headers: vine
@@ -94,6 +101,6 @@ export const listDeliveriesValidator = vine.compile(
     ...pageQueryFields,
     webhookId: vine.string().regex(/^\d{1,16}$/).optional(),
     status: vine.enum(['pending', 'success', 'failed'] as const).optional(),
-    event: vine.string().in(publicEventNames).use(documentedAs({ enum: publicEventNames })).optional(),
+    event: publicEventName().optional(),
   })
 )

@@ -1,0 +1,14 @@
+import { access } from '#core/http/access'
+import { definePermissions } from '#core/http/permissions'
+
+/** Accounts and keys: account changes need a signed-in superadmin, never a key. */
+export const authPermissions = definePermissions({
+  'caller.read': access.read('read'),
+  'users.read': access.read('admin', ['superadmin']),
+  'users.change': access.write(null, ['superadmin']),
+  'apiKeys.read': access.read('admin', ['superadmin']),
+  'apiKeys.change': access.write(null, ['superadmin']),
+  'license.read': access.read('admin', ['superadmin']),
+  // Entering a license key must work while the license is withdrawn: not gated.
+  'license.change': { kind: 'protected', scope: null, roles: ['superadmin'], write: false },
+})

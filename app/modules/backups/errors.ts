@@ -1,0 +1,12 @@
+import { defineErrorKinds, type KindsOf } from '#core/http/api_error'
+
+/** Refusals of backups and restore preparation (spec, Errors). */
+export const backupErrors = defineErrorKinds({
+  BACKUP_UNREADABLE: { status: 422, code: 'BACKUP_UNREADABLE', description: 'File damaged or not a backup of this product' },
+  BACKUP_SCHEMA_TOO_RECENT: { status: 422, code: 'BACKUP_SCHEMA_TOO_RECENT', description: 'Copy made by a newer gateway version' },
+  BACKUP_FAILED: { status: 503, code: 'BACKUP_FAILED', description: 'The backup failed' },
+})
+
+declare module '#core/http/api_error' {
+  interface ApiErrorKinds extends KindsOf<typeof backupErrors> {}
+}

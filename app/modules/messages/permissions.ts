@@ -1,0 +1,18 @@
+import { access } from '#core/http/access'
+import { definePermissions } from '#core/http/permissions'
+
+/**
+ * Read scope reads; send scope sends and retries (operators send); deleting a message and
+ * changing contacts or conversations is configuration (admin). Exports of messages, contacts
+ * and conversations are open to every dashboard role (spec, Roles).
+ */
+export const messagePermissions = definePermissions({
+  'messages.read': access.read('read'),
+  'messages.send': access.write('send', ['operator', 'superadmin']),
+  'messages.delete': access.write('admin', ['operator', 'superadmin']),
+  'links.read': access.read('read'),
+  'conversations.read': access.read('read'),
+  'conversations.change': access.write('admin', ['operator', 'superadmin']),
+  'contacts.read': access.read('read'),
+  'contacts.change': access.write('admin', ['operator', 'superadmin']),
+})

@@ -1,0 +1,20 @@
+import vine from '@vinejs/vine'
+import { sectionFields } from '#core/contract/module_vocabulary'
+
+/** Settings > Sending: how many times a message is tried (spec, Message status: 4 by default). */
+const attemptDefaults = {
+  maxAttempts: 4,
+}
+
+type AttemptSettings = typeof attemptDefaults
+
+declare module '#core/settings/settings_catalogue' {
+  interface SendingSettings extends AttemptSettings {}
+}
+
+export const messageSettings = [
+  sectionFields('sending', {
+    defaults: attemptDefaults,
+    change: { maxAttempts: vine.number({ strict: true }).withoutDecimals().range([1, 10]) },
+  }),
+]
