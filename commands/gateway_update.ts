@@ -1,35 +1,23 @@
-import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { GatewayCommand } from '#core/service/gateway_command'
+import { InstallationUpdate } from '#core/service/installation_update'
 
 export default class GatewayUpdate extends GatewayCommand {
   static commandName = 'gateway:update'
-  static description = 'Install the newest published version (npm install -g <package>@latest) and restart the gateway'
+  static description = 'Update a git checkout from its upstream (fast-forward only), install, build and restart; undone if the new version does not answer'
   static help = [
-    'Uses your npm configuration (registry, proxy). The data folder is left as it is; the new version',
-    'migrates the database at start. Take a backup first: `gateway backup`.',
+    'Refused, with nothing changed, when the installation is not a git checkout (see docs/operations.md, "Updating"),',
+    'when tracked files have local changes, or when the branch has diverged from its upstream.',
+    'The new version migrates the database at start: take a backup first (`gateway backup`).',
   ]
   static options: CommandOptions = { startApp: false }
 
   async run() {
+    // A refusal or a failure (undone or not) is one line and exit code 1.
     await this.attempt(async () => {
-      const service = this.service()
-      const { name, version } = JSON.parse(readFileSync(join(fileURLToPath(this.app.appRoot), 'package.json'), 'utf8'))
-      this.logger.info(`installed: ${name} ${version}; installing ${name}@latest`)
-      const wasRunning = await service.stop()
-      const npm = spawnSync('npm', ['install', '--global', `${name}@latest`], { stdio: 'inherit' })
-      if (npm.status !== 0) {
-        this.logger.error('npm could not install the newest version: the installed one stays')
-        this.exitCode = 1
-      }
-      // Whatever npm did, a gateway that ran before runs again.
-      if (wasRunning || npm.status === 0) {
-        const pid = await service.start()
-        this.logger.success(`gateway started (pid ${pid})`)
-      }
+      const update = new InstallationUpdate({ root: fileURLToPath(this.app.appRoot), service: this.service(), log: (line) => this.logger.info(line) })
+      await update.run()
     })
   }
 }

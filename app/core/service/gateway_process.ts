@@ -14,6 +14,8 @@ export interface GatewayProcessOptions {
   /** Where /health answers: the configured port, on loopback. */
   port: number
   env?: NodeJS.ProcessEnv
+  /** How long a start may take before /health answers (default 60 s). */
+  startTimeoutMs?: number
 }
 
 /**
@@ -87,7 +89,8 @@ export class GatewayProcess {
   }
 
   async #waitForHealth(pid: number) {
-    const deadline = Date.now() + START_TIMEOUT_MS
+    const timeoutMs = this.options.startTimeoutMs ?? START_TIMEOUT_MS
+    const deadline = Date.now() + timeoutMs
     for (;;) {
       if (!isAlive(pid)) {
         rmSync(this.pidFile, { force: true })
@@ -96,7 +99,7 @@ export class GatewayProcess {
       try {
         if ((await fetch(`http://127.0.0.1:${this.options.port}/health`)).ok) return
       } catch {}
-      if (Date.now() > deadline) throw new Error(`the gateway did not answer on port ${this.options.port} within ${START_TIMEOUT_MS / 1000} s`)
+      if (Date.now() > deadline) throw new Error(`the gateway did not answer on port ${this.options.port} within ${timeoutMs / 1000} s`)
       await sleep(200)
     }
   }

@@ -1,5 +1,9 @@
 import { test } from '@japa/runner'
 import dns from 'node:dns'
+import http from 'node:http'
+import { spawnSync } from 'node:child_process'
+import type { AddressInfo } from 'node:net'
+import { networkInterfaces } from 'node:os'
 import app from '@adonisjs/core/services/app'
 import emitter from '@adonisjs/core/services/emitter'
 import { useManualClock } from '#tests/helpers/clock'
@@ -76,4 +80,152 @@ test.group('Webhook destination safety with the real policy', (group) => {
     const [entry] = await deliveries(client)
     assert.containsSubset(entry, { status: 'pending', attempts: 1, error: 'destination address is not allowed' })
   })
+})
+
+/**
+ * A receiver listening on every address, like a gateway started with HOST=0.0.0.0: whatever
+ * address of this machine a call goes to, it gets there.
+ */
+async function startEveryAddressReceiver() {
+  let calls = 0
+  const server = http.createServer((_request, response) => {
+    calls++
+    response.end('ok')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve))
+  return {
+    port: (server.address() as AddressInfo).port,
+    get calls() {
+      return calls
+    },
+    close() {
+      server.closeAllConnections()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+/**
+ * An address of this machine on an interface that is not loopback, in a private range the
+ * policy would otherwise allow: a veth pair created for the test (root and `ip` needed), with
+ * an address of 10.213/16 of its own, removed afterwards.
+ */
+function addInterfaceAddress() {
+  const name = `gwt${process.pid % 100_000}`
+  const address = `10.213.${(process.pid >> 8) & 0xff}.${(process.pid & 0xff) || 1}`
+  const ip = (...args: string[]) => {
+    const result = spawnSync('ip', args, { encoding: 'utf8' })
+    if (result.status !== 0) throw new Error(`ip ${args.join(' ')}: ${result.stderr || result.error}`)
+  }
+  spawnSync('ip', ['link', 'del', name])
+  ip('link', 'add', name, 'type', 'veth', 'peer', 'name', `${name}p`)
+  const remove = () => void spawnSync('ip', ['link', 'del', name])
+  try {
+    ip('addr', 'add', `${address}/32`, 'dev', name)
+    ip('link', 'set', name, 'up')
+    ip('link', 'set', `${name}p`, 'up')
+  } catch (error) {
+    remove()
+    throw error
+  }
+  return { address, remove }
+}
+
+const canAddInterface = process.getuid?.() === 0 && spawnSync('ip', ['-V']).status === 0
+
+/** The addresses this machine has now on interfaces other than loopback. */
+const interfaceAddresses = Object.values(networkInterfaces())
+  .flatMap((entries) => entries ?? [])
+  .filter((entry) => !entry.internal)
+  .map((entry) => entry.address.replace(/%.*$/, ''))
+
+const urlOf = (address: string, port = 8080) => `http://${address.includes(':') ? `[${address}]` : address}:${port}/hook`
+
+test.group("Webhook destination safety: the machine's own addresses and cloud metadata", (group) => {
+  let clock: ManualClock
+  let engine: Awaited<ReturnType<typeof useWebhookEngine>>
+  const names: Record<string, string> = {}
+  const save = (client: any, name: string, url: string) =>
+    client.post('/api/v1/webhooks').header('x-api-key', testKeys.admin).json({ name, url, events: ['device.online'] })
+
+  group.setup(() => useTestKeys())
+  group.each.setup(async () => {
+    await clearWebhooks()
+    const manual = useManualClock('2026-05-01T10:00:00.000Z')
+    clock = manual.clock
+    // The policy the gateway runs with, made before the test adds an address; only the name
+    // table is the test's (filled by the test once it knows the address).
+    engine = await useWebhookEngine(clock, {
+      policy: new DestinationPolicy({ allowPrivateNetworks: true }),
+      resolve: ((hostname: string, options: any, callback: any) => resolverOf(names)(hostname, options, callback)) as typeof dns.lookup,
+    })
+    return async () => {
+      await engine.stop()
+      manual.restore()
+    }
+  })
+
+  test('an address added to an interface while the gateway runs is refused when saved and when a name resolves to it', async ({ client, assert }) => {
+    const receiver = await startEveryAddressReceiver()
+    const added = addInterfaceAddress()
+    try {
+      // The address does reach this machine's receiver: what the policy must stop.
+      const probe = await fetch(urlOf(added.address, receiver.port))
+      assert.equal(probe.status, 200)
+      const reachable = receiver.calls
+
+      const literal = await save(client, 'Own address literal', urlOf(added.address, receiver.port))
+      assert.equal(literal.status(), 400)
+      assert.equal(literal.body().error.code, 'VALIDATION_ERROR')
+      assert.equal(literal.body().error.details[0].field, 'url')
+      assert.include(literal.body().error.message, 'destination address is not allowed (the machine itself)')
+
+      names['own.example.test'] = added.address
+      ;(await save(client, 'Own address by name', `http://own.example.test:${receiver.port}/hook`)).assertStatus(201)
+      await emitter.emit('device.online', { id: '4', deviceId: '4', status: 'online', at: clock.now() })
+      await engine.settle()
+      assert.equal(receiver.calls, reachable, "nothing reached the machine's own address")
+      const [entry] = await deliveries(client)
+      assert.containsSubset(entry, { status: 'pending', attempts: 1, httpStatus: null, detail: 'destination address is not allowed' })
+    } finally {
+      added.remove()
+      await receiver.close()
+    }
+  }).skip(!canAddInterface, 'adding an interface address needs root and iproute2')
+
+  test("this machine's address {$self} is refused when saved")
+    .with(interfaceAddresses)
+    .run(async ({ client, assert }, address) => {
+      const response = await save(client, `Own ${address}`, urlOf(address))
+      assert.equal(response.status(), 400, address)
+      assert.equal(response.body().error.details[0].field, 'url')
+    })
+
+  test('the machine itself in any spelling is refused when saved: {$self}')
+    .with(['0.0.0.0', '[::]', '[::ffff:0.0.0.0]'])
+    .run(async ({ client, assert }, host) => {
+      const response = await save(client, `Unspecified ${host}`, `http://${host}:8080/hook`)
+      assert.equal(response.status(), 400, host)
+    })
+
+  test('cloud metadata addresses are refused when saved: {$self}')
+    .with(['100.100.100.200', '168.63.129.16', '192.0.0.192', '[fd00:ec2::254]', '[::ffff:168.63.129.16]', '[::ffff:6464:64c8]', '2822734096'])
+    .run(async ({ client, assert }, host) => {
+      const response = await save(client, `Metadata ${host}`, `http://${host}/latest`)
+      assert.equal(response.status(), 400, host)
+      assert.equal(response.body().error.details[0].field, 'url')
+      assert.include(response.body().error.message, '(cloud metadata)')
+    })
+
+  test('a name resolving to a cloud metadata address is never connected to: {$self}')
+    .with(['100.100.100.200', '168.63.129.16', '192.0.0.192', 'fd00:ec2::254'])
+    .run(async ({ client, assert }, address) => {
+      // The policy refuses the resolved address before any socket opens: nothing leaves the machine.
+      names['metadata.example.test'] = address
+      ;(await save(client, `Metadata by name ${address}`, 'http://metadata.example.test/latest')).assertStatus(201)
+      await emitter.emit('device.online', { id: '4', deviceId: '4', status: 'online', at: clock.now() })
+      await engine.settle()
+      const [entry] = await deliveries(client)
+      assert.containsSubset(entry, { status: 'pending', attempts: 1, httpStatus: null, detail: 'destination address is not allowed' })
+    })
 })

@@ -1,8 +1,10 @@
 import { test } from '@japa/runner'
 import { DestinationPolicy } from '#modules/webhooks/services/destination_policy'
 
-const defaults = new DestinationPolicy({ allowPrivateNetworks: true })
-const noPrivate = new DestinationPolicy({ allowPrivateNetworks: false })
+/** Judged on ranges alone: this machine's interfaces (which vary) are not in the way. */
+const loopbackOnly = () => ['127.0.0.1', '::1']
+const defaults = new DestinationPolicy({ allowPrivateNetworks: true, ownAddresses: loopbackOnly })
+const noPrivate = new DestinationPolicy({ allowPrivateNetworks: false, ownAddresses: loopbackOnly })
 
 /**
  * Spec, Destination rules for webhook URLs, as URL hosts an operator could type: each is read
@@ -46,6 +48,13 @@ const table: Array<[host: string, expected: 'allowed' | 'never' | 'private' | 'r
   ['[64:ff9b::a9fe:a9fe]', 'never'],
   ['[fe80::1]', 'never'],
   ['[fd00:ec2::254]', 'never'],
+  ['100.100.100.200', 'never'],
+  ['168.63.129.16', 'never'],
+  ['2822734096', 'never'],
+  ['192.0.0.192', 'never'],
+  ['[::ffff:100.100.100.200]', 'never'],
+  ['[64:ff9b::a83f:8110]', 'never'],
+  ['[2002:c000:c0::]', 'never'],
   // Neither public nor private: multicast, broadcast, reserved.
   ['224.0.0.1', 'never'],
   ['255.255.255.255', 'never'],
@@ -103,6 +112,10 @@ test.group('Destination policy', () => {
       ['::1', false],
       ['::ffff:127.0.0.1', false],
       ['169.254.169.254', false],
+      ['100.100.100.200', false],
+      ['168.63.129.16', false],
+      ['192.0.0.192', false],
+      ['::ffff:168.63.129.16', false],
       ['fe80::1%eth0', false],
       ['10.1.2.3', true],
       ['93.184.216.34', true],
@@ -111,4 +124,21 @@ test.group('Destination policy', () => {
     .run(({ assert }, [address, allowed]) => {
       assert.equal(defaults.judgeAddress(address).allowed, allowed)
     })
+
+  test("the machine's own addresses are the machine itself in every notation, read at each judgement", ({ assert }) => {
+    let own = ['127.0.0.1', '::1', '192.168.1.20', '93.184.216.34', 'fd00::2', 'fe80::1%eth0']
+    const policy = new DestinationPolicy({ allowPrivateNetworks: true, ownAddresses: () => own })
+    for (const host of ['192.168.1.20', '3232235796', '[::ffff:192.168.1.20]', '[::ffff:c0a8:114]', '93.184.216.34', '[fd00::2]', '[fd00:0:0:0:0:0:0:2]']) {
+      const verdict = policy.judgeHost(new URL(`http://${host}/hook`).hostname)
+      assert.deepEqual(verdict, { allowed: false, reason: 'the machine itself' }, host)
+    }
+    assert.deepEqual(policy.judgeAddress('fd00::2'), { allowed: false, reason: 'the machine itself' })
+    // Its neighbours on the same networks are not the machine.
+    assert.isTrue(policy.judgeAddress('192.168.1.21').allowed)
+    assert.isTrue(policy.judgeAddress('fd00::3').allowed)
+    // An address the machine loses is allowed again; one it gains is refused from then on.
+    own = ['127.0.0.1', '::1', '192.168.1.21']
+    assert.isTrue(policy.judgeAddress('192.168.1.20').allowed)
+    assert.isFalse(policy.judgeAddress('192.168.1.21').allowed)
+  })
 })

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os'
 import ipaddr from 'ipaddr.js'
 
 /** The detail a refused destination leaves in the delivery log (spec, Errors). */
@@ -8,13 +9,23 @@ export type DestinationVerdict = { allowed: true } | { allowed: false; reason: s
 /** Ranges reached only on the operator's own networks (spec, Destination rules: "Yes by default"). */
 const PRIVATE_RANGES = new Set(['private', 'carrierGradeNat', 'uniqueLocal', 'deprecatedSiteLocal'])
 
-/** Cloud metadata services outside the link-local range (AWS's IPv6 endpoint). */
-const METADATA_ADDRESSES = [ipaddr.parse('fd00:ec2::254')]
+/**
+ * Cloud metadata and host services outside the link-local range, where a provider puts them in
+ * ranges that would otherwise pass: AWS's IPv6 endpoint, Alibaba Cloud (in 100.64/10), Azure's
+ * host service (a public address), Oracle Cloud (192.0.0.0/24).
+ */
+const METADATA_ADDRESSES = new Set(['fd00:ec2::254', '100.100.100.200', '168.63.129.16', '192.0.0.192'].map(normalized))
+
+/** Every address of every interface of this machine, read now: an address added since counts. */
+export function machineAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address))
+}
 
 /**
  * Which addresses a webhook may connect to (spec, Destination rules for webhook URLs): public
  * addresses yes; private ranges unless GATEWAY_WEBHOOKS_ALLOW_PRIVATE_NETWORKS=false; the
- * machine itself, unspecified, link-local and cloud metadata never. Anything that is neither
+ * machine itself (loopback and the address of each of its interfaces: with HOST=0.0.0.0 the
+ * gateway's own API answers on every one), unspecified, link-local and cloud metadata never. Anything that is neither
  * public unicast nor private (multicast, broadcast, reserved, documentation ranges) is refused
  * too: an allow-list, so a range nobody thought of is closed rather than open.
  *
@@ -22,7 +33,16 @@ const METADATA_ADDRESSES = [ipaddr.parse('fd00:ec2::254')]
  * resolved address at connect time), and on literal hosts in any notation.
  */
 export class DestinationPolicy {
-  constructor(readonly options: { allowPrivateNetworks: boolean }) {}
+  constructor(
+    readonly options: {
+      allowPrivateNetworks: boolean
+      /**
+       * The machine's own addresses, asked at every judgement (a DHCP lease, a VPN or a new
+       * interface adds some while the gateway runs). Tests give a fixed list.
+       */
+      ownAddresses?: () => string[]
+    }
+  ) {}
 
   judgeAddress(text: string): DestinationVerdict {
     let address: ipaddr.IPv4 | ipaddr.IPv6
@@ -47,11 +67,9 @@ export class DestinationPolicy {
   }
 
   #judge(address: ipaddr.IPv4 | ipaddr.IPv6): DestinationVerdict {
+    if (METADATA_ADDRESSES.has(address.toNormalizedString())) return { allowed: false, reason: 'cloud metadata' }
     if (address.kind() === 'ipv6') {
       const v6 = address as ipaddr.IPv6
-      if (METADATA_ADDRESSES.some((metadata) => metadata.toNormalizedString() === v6.toNormalizedString())) {
-        return { allowed: false, reason: 'cloud metadata' }
-      }
       // An IPv4 address wrapped in IPv6 (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4) is
       // the IPv4 address it carries.
       const embedded = embeddedIPv4(v6)
@@ -63,11 +81,28 @@ export class DestinationPolicy {
       }
     }
     const range = address.range()
+    // Loopback is refused by its range below; any other address of this machine only here.
+    if ((range === 'unicast' || PRIVATE_RANGES.has(range)) && this.#isOwnAddress(address)) return { allowed: false, reason: 'the machine itself' }
     if (range === 'unicast') return { allowed: true }
     if (PRIVATE_RANGES.has(range)) {
       return this.options.allowPrivateNetworks ? { allowed: true } : { allowed: false, reason: 'private network' }
     }
     return { allowed: false, reason: range }
+  }
+
+  #isOwnAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+    const text = address.toNormalizedString()
+    const own = this.options.ownAddresses ?? machineAddresses
+    return own().some((candidate) => normalized(candidate) === text)
+  }
+}
+
+/** One spelling per address (zone index dropped), so a comparison is a string equality. */
+function normalized(text: string): string {
+  try {
+    return ipaddr.parse(text.replace(/%.*$/, '')).toNormalizedString()
+  } catch {
+    return text
   }
 }
 
