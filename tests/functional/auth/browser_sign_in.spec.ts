@@ -38,7 +38,7 @@ class Browser {
 test.group('Sign-in as a browser does it (cookie jar, echoed XSRF-TOKEN)', (group) => {
   group.each.setup(async () => {
     await db.from('sessions').delete()
-    ;(await app.container.make(SignInAttempts)).clear()
+    await (await app.container.make(SignInAttempts)).clear()
   })
 
   test('a mistyped password can be corrected: later tries are judged on the password, never 403', async ({ assert }) => {
