@@ -13,6 +13,7 @@ export default defineConfig({
     () => import('@adonisjs/shield/shield_provider'),
     () => import('@adonisjs/auth/auth_provider'),
     () => import('@adonisjs/transmit/transmit_provider'),
+    () => import('@adonisjs/limiter/limiter_provider'),
     // Core first: modules build on its services (clock, jobs, settings, events, route contracts).
     () => import('#providers/core_provider'),
     () => import('#modules/auth/auth_provider'),

@@ -6,7 +6,7 @@ import { testKeys } from '#tests/helpers/callers'
 
 export async function clearDevices() {
   for (const table of ['device_sims', 'devices', 'pairing_codes']) await db.from(table).delete()
-  ;(await app.container.make(PairingFailures)).byIp.clear()
+  await (await app.container.make(PairingFailures)).clear()
 }
 
 export async function pairingCode(client: ApiClient): Promise<string> {

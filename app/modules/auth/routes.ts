@@ -88,8 +88,9 @@ export function authRoutes(registry: RouteRegistry) {
       operationId: 'signIn',
       summary: 'Sign in to the dashboard',
       description:
-        'Sets the session cookie (HttpOnly, SameSite=Lax, Secure over https) and the XSRF-TOKEN cookie. Repeated failures ' +
-        'for an address are slowed, then refused with 429 RATE_LIMITED and Retry-After.',
+        'Sets the session cookie (HttpOnly, SameSite=Lax, Secure over https) and the XSRF-TOKEN cookie; a failed try ' +
+        'sets neither. Needs X-XSRF-TOKEN only from a browser already signed in (403 INVALID_CSRF_TOKEN without it). ' +
+        'Repeated failures for an address are slowed, then refused with 429 RATE_LIMITED and Retry-After.',
       tag: 'Accounts',
       access: access.public(),
       body: signInValidator,

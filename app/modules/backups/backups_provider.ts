@@ -14,7 +14,7 @@ import { LiveNotices } from '#core/notifications/live_notices'
 import { JobRunner } from '#core/jobs/job_runner'
 import { BackupSchedule } from '#modules/backups/services/backup_schedule'
 import { BACKUP_SCHEDULE_JOB, backupScheduleJob } from '#modules/backups/jobs/backup_schedule_job'
-import { RestorePreparation } from '#modules/backups/services/restore_preparation'
+import { RestoreGate, RestorePreparation } from '#modules/backups/services/restore_preparation'
 import { reportRestoreOutcome } from '#modules/backups/services/restore_report'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
 import { backupErrors } from '#modules/backups/errors'
@@ -35,9 +35,11 @@ export default class BackupsProvider {
       const notices = new LiveNotices(() => container.make('transmit'))
       return new BackupAlerts(settings, () => container.make(SendMessages), new AlertMailer(settings), notices, await resolver.make('logger'))
     })
+    container.singleton(RestoreGate, () => new RestoreGate())
     container.bind(RestorePreparation, async (resolver) => {
       const clock = await resolver.make(Clock)
-      return new RestorePreparation(await resolver.make(BackupCatalogue), DataFolder.current().restoreDir, this.app.migrationsPath(), () => clock.now())
+      const [catalogue, gate] = await Promise.all([resolver.make(BackupCatalogue), resolver.make(RestoreGate)])
+      return new RestorePreparation(catalogue, gate, DataFolder.current().restoreDir, this.app.migrationsPath(), () => clock.now())
     })
     // Resolved per use: the clock and engine are the container's at that moment (tests swap them).
     container.bind(BackupSchedule, async (resolver) => {

@@ -81,8 +81,9 @@ export function backupRoutes(registry: RouteRegistry) {
       description:
         'Nothing is replaced now. At the next start, before anything opens the database, the current one is kept as ' +
         'gateway.db.pre-restore-<timestamp> and the prepared copy takes its place; an older schema is upgraded. ' +
-        'Preparing another replaces the earlier preparation. A failed swap never stops the gateway: it starts on its ' +
-        'existing database and the logs say why.',
+        'Preparing another replaces the earlier preparation. One preparation at a time: a request while one is being ' +
+        'checked (a double click, a retry) is refused with 409 RESTORE_IN_PROGRESS; GET /backups/restore then names the ' +
+        'one prepared. A failed swap never stops the gateway: it starts on its existing database and the logs say why.',
       tag: 'Backups',
       access: backupPermissions['backups.change'],
       params: nameParam,
@@ -91,7 +92,7 @@ export function backupRoutes(registry: RouteRegistry) {
         description: 'Prepared; restart the gateway to apply it',
         schema: { type: 'object', required: ['restartRequired'], properties: { restartRequired: { const: true } } },
       },
-      errors: ['NOT_FOUND', 'BACKUP_UNREADABLE', 'BACKUP_SCHEMA_TOO_RECENT'],
+      errors: ['NOT_FOUND', 'BACKUP_UNREADABLE', 'BACKUP_SCHEMA_TOO_RECENT', 'RESTORE_IN_PROGRESS'],
       handler: [BackupsController, 'prepareRestore'],
     },
     {
@@ -118,9 +119,11 @@ export function backupRoutes(registry: RouteRegistry) {
       path: '/api/v1/backups/restore',
       operationId: 'cancelRestore',
       summary: 'Cancel a prepared restore',
+      description: 'Refused with 409 RESTORE_IN_PROGRESS while a preparation is being checked: cancel once it is done.',
       tag: 'Backups',
       access: backupPermissions['backups.change'],
       answer: { status: 204, description: 'Nothing prepared any more' },
+      errors: ['RESTORE_IN_PROGRESS'],
       handler: [BackupsController, 'cancelRestore'],
     },
     {

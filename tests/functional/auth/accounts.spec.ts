@@ -10,7 +10,7 @@ test.group('First account and sign-in', (group) => {
   group.each.setup(async () => {
     await db.from('sessions').delete()
     await db.from('users').delete()
-    ;(await app.container.make(SignInAttempts)).clear()
+    await (await app.container.make(SignInAttempts)).clear()
   })
 
   test('setup creates the first account as superadmin and signs it in; refused with 409 once any exists', async ({ client, assert }) => {

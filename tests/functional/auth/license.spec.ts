@@ -552,7 +552,7 @@ test.group('License endpoints and the write gate over HTTP', (group) => {
   useLicenseFixtures(group)
   group.setup(() => useTestKeys())
   group.each.setup(async () => {
-    ;(await app.container.make(SignInAttempts)).clear()
+    await (await app.container.make(SignInAttempts)).clear()
     // Requests see our service (on a ManualClock, asking the fake server), not the app's own.
     return () => app.container.restore(LicenseService)
   })

@@ -114,6 +114,30 @@ test.group('Backups', (group) => {
     }
   })
 
+  test('a backups folder that cannot be written (a file in its place): 503 BACKUP_FAILED, the attempt recorded as failed', async ({ client, assert }) => {
+    writeFileSync(backupsDir(), 'a regular file where the backups folder should be')
+    const events: any[] = []
+    const listener = (payload: any) => events.push(payload)
+    emitter.on('backup.failed', listener)
+    try {
+      const response = await backup(client)
+      response.assertStatus(503)
+      assert.equal(response.body().error.code, 'BACKUP_FAILED')
+      const attempt = response.body().error.details.attempt
+      assert.containsSubset(attempt, { origin: 'manual', outcome: 'failed', reason: 'the backups folder cannot be written (EEXIST)', size: null })
+      assert.notInclude(JSON.stringify(response.body()), backupsDir(), 'no path in the answer')
+      assert.containsSubset((await attempts(client))[0], { id: attempt.id, outcome: 'failed', reason: attempt.reason })
+      assert.deepEqual(events.map((event) => event.status), ['failed'])
+      const activity = await client.get('/api/v1/activity').qs({ source: 'backups' }).header('x-api-key', testKeys.read)
+      assert.containsSubset(activity.body().data[0], { level: 'error' })
+      assert.include(activity.body().data[0].message, 'the backups folder cannot be written')
+      assert.equal(readFileSync(backupsDir(), 'utf8'), 'a regular file where the backups folder should be', 'the file is left alone')
+    } finally {
+      emitter.off('backup.failed', listener)
+      rmSync(backupsDir(), { force: true })
+    }
+  })
+
   test('a copy that does not read back as this product\'s database fails and is deleted', async ({ client, assert }) => {
     const engine = await app.container.make(BackupEngine)
     app.container.swap(BackupEngine, () => engine.with({ snapshot: async (_source, target) => writeFileSync(target, 'SQLite format 3\u0000 but not really') }))

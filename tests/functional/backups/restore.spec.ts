@@ -7,6 +7,15 @@ import db from '@adonisjs/lucid/services/db'
 import { DataFolder } from '#core/data_folder/data_folder'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { applyPendingRestore } from '#modules/backups/services/restore_swap'
+import { createHash } from 'node:crypto'
+import app from '@adonisjs/core/services/app'
+import { RestoreGate } from '#modules/backups/services/restore_preparation'
+
+/** A table of random bytes (about 16 MB) that makes a backup distinct and slow to check. */
+const PADDING = (label: string) =>
+  `CREATE TABLE test_padding (label TEXT, bytes BLOB);
+   WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 256)
+   INSERT INTO test_padding SELECT '${label}', randomblob(65536) FROM n;`
 
 test.group('Restore preparation', (group) => {
   group.setup(() => useTestKeys())
@@ -39,6 +48,64 @@ test.group('Restore preparation', (group) => {
     ;(await admin(client.delete('/api/v1/backups/restore'))).assertStatus(204)
     assert.deepEqual((await admin(client.get('/api/v1/backups/restore'))).body(), { pending: false })
     assert.deepEqual(readdirSync(DataFolder.current().restoreDir), [])
+  })
+
+  test('preparations at once: one at a time (409 RESTORE_IN_PROGRESS), and what is announced is what was checked', async ({ client, assert }) => {
+    const backupsDir = DataFolder.current().backupsDir
+    const names = [await takeBackup(client), 'other.db']
+    copyFileSync(join(backupsDir, names[0]), join(backupsDir, 'other.db'))
+    // Two different backups, big enough that checking one takes a while.
+    await execute(join(backupsDir, names[0]), PADDING('first'))
+    await execute(join(backupsDir, 'other.db'), PADDING('other'))
+
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, index) => admin(client.post(`/api/v1/backups/${names[(index + round) % 2]}/restore`)))
+      )
+      const statuses = answers.map((answer: any) => answer.status())
+      for (const answer of answers) {
+        if (answer.status() === 202) continue
+        assert.equal(answer.status(), 409, JSON.stringify(answer.body()))
+        assert.equal(answer.body().error.code, 'RESTORE_IN_PROGRESS')
+      }
+      assert.include(statuses, 202)
+      assert.include(statuses, 409)
+
+      const announced = (await admin(client.get('/api/v1/backups/restore'))).body()
+      assert.isTrue(announced.pending)
+      const restoreDir = DataFolder.current().restoreDir
+      assert.deepEqual(readdirSync(restoreDir).sort(), ['pending.db', 'pending.json'], 'no temporary file left behind')
+      const manifest = JSON.parse(readFileSync(join(restoreDir, 'pending.json'), 'utf8'))
+      assert.equal(manifest.name, announced.name)
+      const copy = readFileSync(join(restoreDir, 'pending.db'))
+      assert.isTrue(copy.equals(readFileSync(join(backupsDir, announced.name))), 'the prepared copy is the announced backup')
+      assert.equal(manifest.sha256, createHash('sha256').update(copy).digest('hex'))
+    }
+  }).timeout(60_000)
+
+  test('while a preparation runs, another and a cancellation are refused; a cut-short one leaves no file behind', async ({ client, assert }) => {
+    const name = await takeBackup(client)
+    const gate = await app.container.make(RestoreGate)
+    let finish = () => {}
+    const running = gate.exclusive(() => new Promise<void>((resolve) => (finish = resolve)))
+    try {
+      for (const request of [client.post(`/api/v1/backups/${name}/restore`), client.delete('/api/v1/backups/restore')]) {
+        const refused = await admin(request)
+        refused.assertStatus(409)
+        assert.equal(refused.body().error.code, 'RESTORE_IN_PROGRESS')
+      }
+      // An unknown name is still 404, whatever runs.
+      ;(await admin(client.post('/api/v1/backups/nothing-here.db/restore'))).assertStatus(404)
+    } finally {
+      finish()
+      await running
+    }
+    // A preparation cut short (the process stopped) left its temporary copy: the next one clears it.
+    mkdirSync(DataFolder.current().restoreDir, { recursive: true })
+    writeFileSync(join(DataFolder.current().restoreDir, 'pending-0a1b.db.partial'), 'cut short')
+    ;(await admin(client.post(`/api/v1/backups/${name}/restore`))).assertStatus(202)
+    assert.deepEqual(readdirSync(DataFolder.current().restoreDir).sort(), ['pending.db', 'pending.json'])
+    ;(await admin(client.delete('/api/v1/backups/restore'))).assertStatus(204)
   })
 
   test('an unknown name is 404; a damaged or foreign file is 422 BACKUP_UNREADABLE', async ({ client, assert }) => {

@@ -6,6 +6,11 @@ import { execute, firstApiKey, query, startGateway, stop } from '#tests/helpers/
 
 const TABLES = ['messages', 'conversations', 'contacts', 'users', 'api_keys']
 
+/** A table of random bytes (about 16 MB) that makes a backup slow to check. */
+const PADDING = `CREATE TABLE test_padding (bytes BLOB);
+  WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 256)
+  INSERT INTO test_padding SELECT randomblob(65536) FROM n;`
+
 /**
  * Every row of the tables a restore must bring back, in id order. A key's last use moves when
  * the test calls the restored gateway with it, so that one column is left out.
@@ -73,5 +78,53 @@ test.group('Restore round trip on a real gateway process', (group) => {
     const applied = await query<{ name: string }>(join(dataDir, 'gateway.db'), 'SELECT name FROM adonis_schema')
     assert.isTrue(applied.some((row) => row.name.endsWith('0009_backups_create_backup_attempts')))
     assert.isFalse(existsSync(join(dataDir, 'restore', 'pending.db')))
+  }).timeout(120_000)
+
+  test('preparations sent at once, then a restart: the backup restored is the one announced', async ({ assert }) => {
+    const dataDir = join(root, 'data')
+    let gateway = await startGateway(dataDir)
+    const key = await firstApiKey(gateway.port)
+    const call = (port: number, method: string, path: string, body?: unknown) =>
+      fetch(`http://127.0.0.1:${port}${path}`, {
+        method,
+        headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      })
+
+    // Two backups that differ: the second holds one more contact.
+    assert.equal((await call(gateway.port, 'POST', '/api/v1/contacts', { phone: '+33612345011', firstName: 'First' })).status, 201)
+    const first = ((await (await call(gateway.port, 'POST', '/api/v1/backups')).json()) as { name: string }).name
+    assert.equal((await call(gateway.port, 'POST', '/api/v1/contacts', { phone: '+33612345012', firstName: 'Second' })).status, 201)
+    const second = ((await (await call(gateway.port, 'POST', '/api/v1/backups')).json()) as { name: string }).name
+    assert.notEqual(first, second)
+    // Big enough that checking one takes a while, as a real database does.
+    for (const name of [first, second]) await execute(join(dataDir, 'backups', name), PADDING)
+    const expected = { [first]: await rowsOf(join(dataDir, 'backups', first)), [second]: await rowsOf(join(dataDir, 'backups', second)) }
+    assert.notDeepEqual(expected[first].contacts, expected[second].contacts)
+
+    // A double click on one, a retry on the other, all at once.
+    const answers = await Promise.all(
+      [first, second, first, second, second, first, first, second].map((name) => call(gateway.port, 'POST', `/api/v1/backups/${name}/restore`))
+    )
+    const statuses = answers.map((answer) => answer.status)
+    for (const answer of answers) {
+      if (answer.status === 202) continue
+      assert.equal(answer.status, 409)
+      assert.equal(((await answer.json()) as { error: { code: string } }).error.code, 'RESTORE_IN_PROGRESS')
+    }
+    assert.include(statuses, 202)
+    const announced = ((await (await call(gateway.port, 'GET', '/api/v1/backups/restore')).json()) as { pending: boolean; name: string }).name
+    assert.oneOf(announced, [first, second])
+    assert.equal(await stop(gateway.child, 'SIGTERM'), 0)
+
+    gateway = await startGateway(dataDir)
+    try {
+      assert.deepEqual(await (await call(gateway.port, 'GET', '/api/v1/backups/restore')).json(), { pending: false })
+      const activity = (await (await call(gateway.port, 'GET', '/api/v1/activity?source=backups')).json()) as { data: Array<{ message: string }> }
+      assert.isTrue(activity.data.some((entry) => entry.message.includes(`Backup ${announced} was restored at start`)), JSON.stringify(activity.data))
+    } finally {
+      assert.equal(await stop(gateway.child, 'SIGTERM'), 0)
+    }
+    assert.deepEqual((await rowsOf(join(dataDir, 'gateway.db'))).contacts, expected[announced].contacts)
   }).timeout(120_000)
 })

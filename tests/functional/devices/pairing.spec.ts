@@ -8,6 +8,7 @@ import { credentialMatches, parseDeviceCredential } from '#modules/devices/servi
 import { useManualClock } from '#tests/helpers/clock'
 import { asBrowser, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices, pairPhone, pairingCode } from '#tests/helpers/devices'
+import { PairingAttempts } from '#modules/devices/services/pairing_attempts'
 
 test.group('Pairing phones', (group) => {
   group.setup(() => useTestKeys())
@@ -78,6 +79,44 @@ test.group('Pairing phones', (group) => {
     const code = await pairingCode(client)
     ;(await client.post('/api/v1/devices/pair').json({ code, name: 'ok', sims: [{ slot: 0 }] })).assertStatus(201)
   })
+
+  test('the pairing throttle runs on the gateway clock: Retry-After counts down, the window ends', async ({ client, assert }) => {
+    const { clock, restore } = useManualClock('2026-07-01T10:00:00.000Z')
+    try {
+      const wrong = () => client.post('/api/v1/devices/pair').header('x-forwarded-for', '203.0.113.6').json({ code: 'WRONGCODE', name: 'x', sims: [{ slot: 0 }] })
+      for (let attempt = 0; attempt < 5; attempt++) (await wrong()).assertStatus(400)
+      await clock.advance(4 * 60_000)
+      const refused = await wrong()
+      refused.assertStatus(429)
+      assert.equal(refused.body().error.code, 'RATE_LIMITED')
+      assert.equal(refused.header('retry-after'), String(6 * 60))
+      // A right code is refused too until the window ends, then goes through.
+      const code = await pairingCode(client)
+      const right = () => client.post('/api/v1/devices/pair').header('x-forwarded-for', '203.0.113.6').json({ code, name: 'ok', sims: [{ slot: 0 }] })
+      ;(await right()).assertStatus(429)
+      await clock.advance(6 * 60_000)
+      ;(await right()).assertStatus(201)
+    } finally {
+      restore()
+    }
+  })
+
+  test('wrong codes from very many addresses do not grow memory without bound: the oldest records go', async ({ assert }) => {
+    const { restore } = useManualClock('2026-07-01T10:00:00.000Z')
+    try {
+      const attempts = await app.container.make(PairingAttempts)
+      for (let failure = 0; failure < 5; failure++) await attempts.recordFailure('192.0.2.1')
+      await assert.rejects(() => attempts.assertMayTry('192.0.2.1'))
+      // More distinct addresses than the throttle keeps (config/limiter.ts: 20 000 keys).
+      for (let index = 0; index < 25_000; index++) await attempts.recordFailure(`2001:db8::${index.toString(16)}`)
+      await attempts.assertMayTry('192.0.2.1')
+      // The newest are remembered, and the throttle still works.
+      for (let failure = 0; failure < 5; failure++) await attempts.recordFailure('2001:db8::ffff:1')
+      await assert.rejects(() => attempts.assertMayTry('2001:db8::ffff:1'))
+    } finally {
+      restore()
+    }
+  }).timeout(60_000)
 
   test('pair input is validated: SIM slots 0/1, distinct, at least one', async ({ client, assert }) => {
     const code = await pairingCode(client)

@@ -27,14 +27,14 @@ export default class SessionController {
 
   async signIn(ctx: HttpContext) {
     const { email, password } = await ctx.request.validateUsing(signInValidator)
-    const attempt = this.throttle.begin(email, ctx.request.ip())
+    const attempt = await this.throttle.begin(email, ctx.request.ip())
     let user: User
     try {
       user = await User.verifyCredentials(email.toLowerCase(), password)
     } catch {
       throw new ApiError('INVALID_CREDENTIALS', 'Unknown e-mail address or wrong password')
     }
-    this.throttle.succeeded(attempt)
+    await this.throttle.succeeded(attempt)
     await this.#signIn(ctx, user)
     return { user }
   }

@@ -5,6 +5,7 @@ import SessionMiddleware from '@adonisjs/session/session_middleware'
 import ShieldMiddleware from '@adonisjs/shield/shield_middleware'
 import InitializeAuthMiddleware from '@adonisjs/auth/initialize_auth_middleware'
 import { hasSessionCookie } from '#config/shield'
+import { SESSION_COOKIE_NAME } from '#config/session'
 
 /** Routes that may start a session for a caller who has none yet. */
 const SESSION_OPENERS = new Set(['/api/v1/auth/setup', '/api/v1/auth/login'])
@@ -27,8 +28,10 @@ export async function dashboardSession(ctx: HttpContext, next: NextFn) {
     app.container.make(ShieldMiddleware),
     app.container.make(InitializeAuthMiddleware),
   ])
+  // The auth context runs before the CSRF check: the check applies to signed-in sessions only
+  // (see config/shield.ts), so a browser whose session no one is signed in to can sign in again.
   const result = withCookie
-    ? await session.handle(ctx, () => shield.handle(ctx, () => auth.handle(ctx, next)))
+    ? await session.handle(ctx, () => auth.handle(ctx, () => shield.handle(ctx, next)))
     : // A first sign-in: the session (and its CSRF secret and XSRF-TOKEN cookie) is made only
       // when it succeeds, so failed attempts leave no session rows behind.
       await session.handle(ctx, async () => {
@@ -36,8 +39,18 @@ export async function dashboardSession(ctx: HttpContext, next: NextFn) {
         if (ctx.auth?.use('web').user) await shield.handle(ctx, async () => {})
         return answer
       })
+  // Nor a session cookie: it would name a session that does not exist.
+  if (!withCookie && !ctx.auth?.use('web').user) dropSessionCookie(ctx)
   markCookiesSecureOverHttps(ctx)
   return result
+}
+
+function dropSessionCookie(ctx: HttpContext) {
+  const cookies = ctx.response.getHeader('set-cookie')
+  if (!cookies) return
+  const kept = (Array.isArray(cookies) ? cookies : [String(cookies)]).filter((cookie) => !cookie.startsWith(`${SESSION_COOKIE_NAME}=`))
+  if (kept.length > 0) ctx.response.header('set-cookie', kept)
+  else ctx.response.removeHeader('set-cookie')
 }
 
 /** Spec'd cookie flags: Secure whenever the gateway is reached over https (directly or via a trusted proxy). */

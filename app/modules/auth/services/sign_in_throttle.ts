@@ -1,12 +1,8 @@
-import { inject } from '@adonisjs/core'
 import { createHash } from 'node:crypto'
-import { Clock } from '#core/time/clock'
+import { inject } from '@adonisjs/core'
+import limiter from '@adonisjs/limiter/services/main'
+import type { Limiter } from '@adonisjs/limiter'
 import { ApiError } from '#core/http/api_error'
-
-interface Attempts {
-  failures: number
-  lastFailureAt: number
-}
 
 interface Policy {
   /** Failures allowed back to back before each next try must wait 1 s, 2 s, 4 s... */
@@ -32,110 +28,108 @@ const policies = {
   address: { free: 20, maxWaitMs: MINUTE, lockAfter: null, lockMs: 0 },
 } satisfies Record<string, Policy>
 
-/** Failures are forgotten this long after the last one (or the end of a lock). */
-const MEMORY_MS = 15 * MINUTE
-/** Past this many remembered keys, stale ones are swept. */
-const SWEEP_ABOVE = 5000
+type Kind = keyof typeof policies
 
-/** Failed sign-ins, shared by every request (a container singleton). Keys are hashed. */
+/** Failures are counted in windows of this length, opened by a key's first failure. */
+const MEMORY = '15 mins'
+
+/**
+ * Failed sign-ins, shared by every request (a container singleton): two @adonisjs/limiter
+ * limiters (config/limiter.ts), failures counted per key and the wait each key is under, and
+ * the queue that makes "check, then count" one step for parallel tries. Keys are hashed.
+ */
 export class SignInAttempts {
-  readonly byKey = new Map<string, Attempts>()
+  readonly failures: Limiter = limiter.use('memory', { requests: 50, duration: MEMORY })
+  readonly waits: Limiter = limiter.use('memory', { requests: 1, duration: MEMORY })
+  #queue: Promise<unknown> = Promise.resolve()
 
-  clear() {
-    this.byKey.clear()
+  /** Runs `step` after every step started before it, one at a time. */
+  inTurn<T>(step: () => Promise<T>): Promise<T> {
+    const result = this.#queue.then(step)
+    this.#queue = result.catch(() => {})
+    return result
+  }
+
+  async clear() {
+    await Promise.all([this.failures.clear(), this.waits.clear()])
   }
 }
 
 /**
  * Repeated failed sign-ins are slowed, then refused with 429 RATE_LIMITED and Retry-After. A try
  * counts as a failure before the password is checked (a success then forgets it), so parallel
- * guesses are counted as they arrive, not after the slow password check.
+ * guesses are counted as they arrive, not after the slow password check. Time comes from the
+ * limiters' store, which reads the gateway's Clock.
  */
 @inject()
 export class SignInThrottle {
-  constructor(
-    private clock: Clock,
-    private attempts: SignInAttempts
-  ) {}
+  constructor(private attempts: SignInAttempts) {}
 
   /**
    * Refuses the try if a wait applies, otherwise counts it as a failure until it succeeds;
    * returns what `succeeded` needs to undo the count.
    */
-  begin(email: string, ip: string): SignInTry {
+  begin(email: string, ip: string): Promise<SignInTry> {
+    const { failures, waits } = this.attempts
     const keys = keysOf(email, ip)
-    let longest = 0
-    for (const [kind, key] of Object.entries(keys) as Array<[keyof typeof policies, string]>) {
-      longest = Math.max(longest, this.#waitLeft(key, policies[kind]))
-    }
-    if (longest > 0) {
-      const retryAfter = String(Math.ceil(longest / 1000))
-      throw new ApiError('RATE_LIMITED', `Too many failed sign-ins; retry after ${retryAfter} s`, undefined, { 'Retry-After': retryAfter })
-    }
-    const previous = new Map(Object.values(keys).map((key) => [key, this.#current(key) && { ...this.#current(key)! }]))
-    for (const key of Object.values(keys)) this.#count(key)
-    if (this.attempts.byKey.size > SWEEP_ABOVE) this.#sweep()
-    return { keys, previous }
+    const kinds = Object.keys(keys) as Kind[]
+    return this.attempts.inTurn(async () => {
+      let longest = 0
+      for (const kind of kinds) longest = Math.max(longest, await waits.availableIn(keys[kind]))
+      if (longest > 0) {
+        const retryAfter = String(longest)
+        throw new ApiError('RATE_LIMITED', `Too many failed sign-ins; retry after ${retryAfter} s`, undefined, { 'Retry-After': retryAfter })
+      }
+      let failuresBefore = 0
+      for (const kind of kinds) {
+        const { consumed } = await failures.increment(keys[kind])
+        if (kind === 'addressFromIp') failuresBefore = consumed - 1
+        const waitMs = waitAfter(consumed, policies[kind])
+        if (waitMs > 0) await waits.block(keys[kind], waitMs / 1000)
+      }
+      return { keys, failuresBefore }
+    })
   }
 
   /**
    * The try succeeded: it was not a failure after all, and the failures of this address from
    * this network address were the owner's own typos, forgiven in every counter.
    */
-  succeeded(attempt: SignInTry): void {
-    const forgiven = attempt.previous.get(attempt.keys.addressFromIp)?.failures ?? 0
-    this.attempts.byKey.delete(attempt.keys.addressFromIp)
-    for (const key of [attempt.keys.ip, attempt.keys.address]) {
-      const before = attempt.previous.get(key)
-      const failures = (before?.failures ?? 0) - forgiven
-      if (before && failures > 0) this.attempts.byKey.set(key, { ...before, failures })
-      else this.attempts.byKey.delete(key)
-    }
+  succeeded(attempt: SignInTry): Promise<void> {
+    const { failures, waits } = this.attempts
+    return this.attempts.inTurn(async () => {
+      await failures.delete(attempt.keys.addressFromIp)
+      await waits.delete(attempt.keys.addressFromIp)
+      for (const kind of ['ip', 'address'] as const) {
+        const key = attempt.keys[kind]
+        const left = ((await failures.get(key))?.consumed ?? 0) - 1 - attempt.failuresBefore
+        if (left > 0) await failures.set(key, left)
+        else await failures.delete(key)
+        if (left < policies[kind].free) await waits.delete(key)
+      }
+    })
   }
+}
 
-  #waitLeft(key: string, policy: Policy): number {
-    const entry = this.#current(key)
-    if (!entry || entry.failures < policy.free) return 0
-    const wait =
-      policy.lockAfter !== null && entry.failures >= policy.lockAfter
-        ? policy.lockMs
-        : Math.min(policy.maxWaitMs, 1000 * 2 ** (entry.failures - policy.free))
-    return entry.lastFailureAt + wait - this.clock.nowMs()
-  }
-
-  #count(key: string) {
-    const entry = this.#current(key) ?? { failures: 0, lastFailureAt: 0 }
-    entry.failures++
-    entry.lastFailureAt = this.clock.nowMs()
-    this.attempts.byKey.set(key, entry)
-  }
-
-  #current(key: string): Attempts | null {
-    const entry = this.attempts.byKey.get(key)
-    if (!entry) return null
-    if (this.clock.nowMs() - entry.lastFailureAt > MEMORY_MS) {
-      this.attempts.byKey.delete(key)
-      return null
-    }
-    return entry
-  }
-
-  #sweep() {
-    for (const key of [...this.attempts.byKey.keys()]) this.#current(key)
-  }
+/** The wait (ms) before the next try once a key has this many failures; 0: none. */
+function waitAfter(failures: number, policy: Policy): number {
+  if (failures < policy.free) return 0
+  if (policy.lockAfter !== null && failures >= policy.lockAfter) return policy.lockMs
+  return Math.min(policy.maxWaitMs, 1000 * 2 ** (failures - policy.free))
 }
 
 export interface SignInTry {
   keys: ReturnType<typeof keysOf>
-  previous: Map<string, Attempts | null>
+  /** Failures of this address from this network address before this try. */
+  failuresBefore: number
 }
 
 function keysOf(email: string, ip: string) {
   const address = email.trim().toLowerCase()
   return {
-    addressFromIp: hash(`address+ip:${address}|${ip}`),
-    ip: hash(`ip:${ip}`),
-    address: hash(`address:${address}`),
+    addressFromIp: `sign-in:${hash(`address+ip:${address}|${ip}`)}`,
+    ip: `sign-in:${hash(`ip:${ip}`)}`,
+    address: `sign-in:${hash(`address:${address}`)}`,
   }
 }
 

@@ -82,11 +82,15 @@ export class BackupEngine {
   async #write(origin: BackupOrigin): Promise<BackupAttempt> {
     const { clock, backupsDir } = this.deps
     const startedAt = clock.now()
-    await mkdir(backupsDir, { recursive: true, mode: 0o700 })
     const name = await this.#freeName(startedAt)
     const partial = join(backupsDir, `.partial-${name}`)
     const final = join(backupsDir, name)
     try {
+      // Inside the attempt: a folder that cannot be made (a file in its place, no permission)
+      // is a failed backup like any other, recorded and alerted, not an unexpected error.
+      await mkdir(backupsDir, { recursive: true, mode: 0o700 }).catch((error) => {
+        throw new BackupFailure(`the backups folder cannot be written (${(error as NodeJS.ErrnoException).code ?? 'error'})`)
+      })
       await rm(partial, { force: true })
       await (this.deps.snapshot ?? snapshotDatabase)(this.deps.databaseFile, partial)
       const inspection = await inspectDatabaseFile(partial, await knownMigrations(this.deps.migrationsDir))

@@ -1,8 +1,38 @@
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { constants } from 'node:fs'
+import { copyFile, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { ApiError } from '#core/http/api_error'
 import { inspectDatabaseFile, knownMigrations } from '#core/database/database_inspection'
 import type { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
 import { restoreFiles, sha256Of, type PreparedRestore } from '#modules/backups/services/restore_files'
+
+/** Temporary files of a preparation, each of its own; any left in restore/ were cut short. */
+const TEMPORARY = /\.partial$/
+
+/**
+ * Lets one restore preparation (or cancellation) run at a time in this process; shared by every
+ * request (a container singleton). A second is refused rather than queued: a double click or a
+ * client's retry would otherwise repeat the whole check (minutes on a big file) only to replace
+ * the first preparation with the same one, or, with another name, make the announced backup
+ * depend on which check happened to finish last. The caller is told to wait and look at
+ * GET /backups/restore, which names what was prepared.
+ */
+export class RestoreGate {
+  #busy = false
+
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#busy) {
+      throw new ApiError('RESTORE_IN_PROGRESS', 'A restore is being prepared: wait for it to finish, then see GET /backups/restore')
+    }
+    this.#busy = true
+    try {
+      return await work()
+    } finally {
+      this.#busy = false
+    }
+  }
+}
 
 /**
  * POST /backups/{name}/restore and its lifecycle (spec, Backup restore lifecycle): the backup is
@@ -12,6 +42,7 @@ import { restoreFiles, sha256Of, type PreparedRestore } from '#modules/backups/s
 export class RestorePreparation {
   constructor(
     private catalogue: BackupCatalogue,
+    private gate: RestoreGate,
     private restoreDir: string,
     private migrationsDir: string,
     private now: () => Date
@@ -19,27 +50,38 @@ export class RestorePreparation {
 
   async prepare(name: string): Promise<{ restartRequired: true }> {
     const source = await this.catalogue.pathOf(name)
-    const files = restoreFiles(this.restoreDir)
-    await mkdir(this.restoreDir, { recursive: true, mode: 0o700 })
-    // The copy is what gets checked (one full integrity check, the costly part on a big file):
-    // what is swapped in at start is exactly what passed here.
-    const partial = `${files.copy}.partial`
-    await copyFile(source, partial)
-    const inspection = await inspectDatabaseFile(partial, await knownMigrations(this.migrationsDir))
-    if (!inspection.usable) {
-      await rm(partial, { force: true })
-      if (inspection.problem === 'too_recent') {
-        throw new ApiError('BACKUP_SCHEMA_TOO_RECENT', 'This copy was made by a newer gateway version: update, then retry', {
-          unknownMigrations: inspection.unknownMigrations,
-        })
+    return this.gate.exclusive(async () => {
+      const files = restoreFiles(this.restoreDir)
+      await mkdir(this.restoreDir, { recursive: true, mode: 0o700 })
+      await this.#removeTemporaryFiles()
+      // The copy is what gets checked (one full integrity check, the costly part on a big file):
+      // what is swapped in at start is exactly what passed here, and its checksum is recorded.
+      const copy = join(this.restoreDir, `pending-${randomUUID()}.db.partial`)
+      const record = join(this.restoreDir, `pending-${randomUUID()}.json.partial`)
+      try {
+        await copyFile(source, copy, constants.COPYFILE_EXCL)
+        const inspection = await inspectDatabaseFile(copy, await knownMigrations(this.migrationsDir))
+        if (!inspection.usable) {
+          if (inspection.problem === 'too_recent') {
+            throw new ApiError('BACKUP_SCHEMA_TOO_RECENT', 'This copy was made by a newer gateway version: update, then retry', {
+              unknownMigrations: inspection.unknownMigrations,
+            })
+          }
+          throw new ApiError('BACKUP_UNREADABLE', `The file cannot be restored: ${inspection.reason}`)
+        }
+        const manifest: PreparedRestore = { name, sha256: await sha256Of(copy), size: (await stat(copy)).size, preparedAt: this.now().toISOString() }
+        await writeFile(record, JSON.stringify(manifest), { mode: 0o600 })
+        // The earlier record goes first, then the copy, then its record (renamed whole): an
+        // interruption leaves nothing pending rather than a record beside another copy.
+        await rm(files.manifest, { force: true })
+        await rename(copy, files.copy)
+        await rename(record, files.manifest)
+        return { restartRequired: true as const }
+      } finally {
+        await rm(copy, { force: true })
+        await rm(record, { force: true })
       }
-      throw new ApiError('BACKUP_UNREADABLE', `The file cannot be restored: ${inspection.reason}`)
-    }
-    const manifest: PreparedRestore = { name, sha256: await sha256Of(partial), size: (await stat(partial)).size, preparedAt: this.now().toISOString() }
-    await rm(files.manifest, { force: true })
-    await rename(partial, files.copy)
-    await writeFile(files.manifest, JSON.stringify(manifest), { mode: 0o600 })
-    return { restartRequired: true }
+    })
   }
 
   async status(): Promise<{ pending: true; name: string } | { pending: false }> {
@@ -52,8 +94,16 @@ export class RestorePreparation {
   }
 
   async cancel(): Promise<void> {
-    const files = restoreFiles(this.restoreDir)
-    await rm(files.manifest, { force: true })
-    await rm(files.copy, { force: true })
+    await this.gate.exclusive(async () => {
+      const files = restoreFiles(this.restoreDir)
+      await rm(files.manifest, { force: true })
+      await rm(files.copy, { force: true })
+      await this.#removeTemporaryFiles()
+    })
+  }
+
+  async #removeTemporaryFiles() {
+    const names = await readdir(this.restoreDir).catch(() => [] as string[])
+    for (const name of names.filter((entry) => TEMPORARY.test(entry))) await rm(join(this.restoreDir, name), { force: true })
   }
 }

@@ -22,7 +22,7 @@ export default class PairingController {
 
   async pair({ request, response }: HttpContext) {
     const ip = request.ip()
-    this.attempts.assertMayTry(ip)
+    await this.attempts.assertMayTry(ip)
     const input = await request.validateUsing(pairValidator, { data: request.body() })
     try {
       const { device, credential } = await this.pairing.pair(input)
@@ -30,7 +30,7 @@ export default class PairingController {
       response.status(201)
       return { device: device.toResource(), credential }
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'INVALID_PAIRING_CODE') this.attempts.recordFailure(ip)
+      if (error instanceof ApiError && error.code === 'INVALID_PAIRING_CODE') await this.attempts.recordFailure(ip)
       throw error
     }
   }

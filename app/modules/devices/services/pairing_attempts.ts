@@ -1,13 +1,18 @@
 import { inject } from '@adonisjs/core'
-import { Clock } from '#core/time/clock'
+import limiter from '@adonisjs/limiter/services/main'
+import type { Limiter } from '@adonisjs/limiter'
 import { ApiError } from '#core/http/api_error'
 
-const WINDOW_MS = 10 * 60_000
-const ALLOWED_FAILURES = 5
-
-/** Failed pairing attempts per network address (a container singleton). */
+/**
+ * Wrong pairing codes per network address (a container singleton): an @adonisjs/limiter
+ * limiter (config/limiter.ts), 5 failures in a window of 10 minutes opened by the first one.
+ */
 export class PairingFailures {
-  readonly byIp = new Map<string, { failures: number; firstAt: number }>()
+  readonly limiter: Limiter = limiter.use('memory', { requests: 5, duration: '10 mins' })
+
+  async clear() {
+    await this.limiter.clear()
+  }
 }
 
 /**
@@ -16,31 +21,18 @@ export class PairingFailures {
  */
 @inject()
 export class PairingAttempts {
-  constructor(
-    private clock: Clock,
-    private failures: PairingFailures
-  ) {}
+  constructor(private failures: PairingFailures) {}
 
-  assertMayTry(ip: string): void {
-    const entry = this.#current(ip)
-    if (entry && entry.failures >= ALLOWED_FAILURES) {
-      const retryAfter = String(Math.ceil((entry.firstAt + WINDOW_MS - this.clock.nowMs()) / 1000))
-      throw new ApiError('PAIRING_THROTTLED', `Too many wrong pairing codes; retry after ${retryAfter} s`, undefined, { 'Retry-After': retryAfter })
+  async assertMayTry(ip: string): Promise<void> {
+    const retryAfter = await this.failures.limiter.availableIn(keyOf(ip))
+    if (retryAfter > 0) {
+      throw new ApiError('PAIRING_THROTTLED', `Too many wrong pairing codes; retry after ${retryAfter} s`, undefined, { 'Retry-After': String(retryAfter) })
     }
   }
 
-  recordFailure(ip: string): void {
-    const entry = this.#current(ip) ?? { failures: 0, firstAt: this.clock.nowMs() }
-    entry.failures++
-    this.failures.byIp.set(ip, entry)
-  }
-
-  #current(ip: string) {
-    const entry = this.failures.byIp.get(ip)
-    if (entry && this.clock.nowMs() - entry.firstAt >= WINDOW_MS) {
-      this.failures.byIp.delete(ip)
-      return null
-    }
-    return entry ?? null
+  async recordFailure(ip: string): Promise<void> {
+    await this.failures.limiter.increment(keyOf(ip))
   }
 }
+
+const keyOf = (ip: string) => `pairing:${ip}`
