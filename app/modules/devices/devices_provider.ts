@@ -13,6 +13,7 @@ import { DISPATCH_JOB, dispatchJob, livenessJob, quotaDayJob } from '#modules/de
 import { ReportQueue } from '#modules/devices/services/report_queue'
 import { checkRoutingSettings } from '#modules/devices/services/routing_settings_check'
 import { SettingsStore } from '#core/settings/settings_store'
+import { MessageLedger } from '#modules/messages/services/message_ledger'
 
 /** Paired phones: pairing and management, the phone socket, the dispatcher, liveness. */
 export default class DevicesProvider {
@@ -23,7 +24,7 @@ export default class DevicesProvider {
     container.singleton(PairingFailures, () => new PairingFailures())
     container.singleton(PhonePresence, () => new PhonePresence())
     container.singleton(RoutingCursor, () => new RoutingCursor())
-    container.singleton(ReportQueue, (resolver) => new ReportQueue(() => resolver.make(SettingsStore)))
+    container.singleton(ReportQueue, (resolver) => new ReportQueue(() => resolver.make(MessageLedger), () => resolver.make(SettingsStore)))
     container.singleton(DeviceHub, async (resolver) => new DeviceHub(await resolver.make(Secrets), await resolver.make('logger')))
   }
 
