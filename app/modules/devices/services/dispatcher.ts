@@ -74,8 +74,9 @@ export class Dispatcher {
     const quotaWaits: number[] = []
     const holds: Array<{ messageId: number; reason: 'sim_cadence' | 'sim_rate'; until: Date }> = []
     const unsendable: Array<{ messageId: number; errorCode: string }> = []
+    const forcedPhones = new Map<number, Set<number> | null>()
     for (const message of due) {
-      const verdict = await this.#choose(message, carriers, sending, nowMs)
+      const verdict = await this.#choose(message, carriers, sending, nowMs, forcedPhones)
       if (verdict.kind === 'carrier') {
         // Counted at once, so the next message of this pass sees the SIM's use.
         verdict.carrier.sentToday++
@@ -175,16 +176,34 @@ export class Dispatcher {
     })
   }
 
-  async #choose(message: DueMessage, carriers: Carrier[], sending: Settings['sending'], nowMs: number): Promise<Verdict> {
+  /**
+   * The SIM slots of a phone a send forced (null: not paired), read once per phone and pass
+   * (`known`), connected or not.
+   */
+  async #forcedPhone(deviceId: number, known: Map<number, Set<number> | null>): Promise<Set<number> | null> {
+    if (!known.has(deviceId)) {
+      const rows =
+        deviceId > 0
+          ? await db.rawQuery('SELECT device_sims.slot FROM devices LEFT JOIN device_sims ON device_sims.device_id = devices.id WHERE devices.id = ?', [deviceId])
+          : []
+      known.set(deviceId, rows.length ? new Set(rows.filter((row: any) => row.slot !== null).map((row: any) => row.slot)) : null)
+    }
+    return known.get(deviceId)!
+  }
+
+  async #choose(
+    message: DueMessage,
+    carriers: Carrier[],
+    sending: Settings['sending'],
+    nowMs: number,
+    forcedPhones: Map<number, Set<number> | null>
+  ): Promise<Verdict> {
     let candidates: Carrier[]
     if (message.forcedDeviceId !== null) {
-      const paired = message.forcedDeviceId > 0 && (await db.from('devices').where('id', message.forcedDeviceId).first())
-      if (!paired) return { kind: 'fail', errorCode: 'DEVICE_NOT_PAIRED' }
+      const slots = await this.#forcedPhone(message.forcedDeviceId, forcedPhones)
+      if (!slots) return { kind: 'fail', errorCode: 'DEVICE_NOT_PAIRED' }
       // A phone's SIMs are those it paired with: a slot it does not have never appears.
-      if (message.forcedSimSlot !== null) {
-        const sim = await db.from('device_sims').where('device_id', message.forcedDeviceId).where('slot', message.forcedSimSlot).first()
-        if (!sim) return { kind: 'fail', errorCode: 'SIM_NOT_FOUND' }
-      }
+      if (message.forcedSimSlot !== null && !slots.has(message.forcedSimSlot)) return { kind: 'fail', errorCode: 'SIM_NOT_FOUND' }
       // The forced phone is away: the message waits for it.
       candidates = carriers.filter(
         (carrier) => carrier.device.id === message.forcedDeviceId && (message.forcedSimSlot === null || carrier.slot === message.forcedSimSlot)
