@@ -212,4 +212,14 @@ test.group('Message ledger (batch operations)', (group) => {
     // A cancelled message is never ordered.
     assert.equal((await ledger.storeOrders([{ messageId: waiting, deviceId: PHONE, simSlot: 0, text: 'x' }], later(5))).size, 0)
   })
+
+  test('a retry puts failed messages back in the queue with their attempts restarted; others stay', async ({ client, assert }) => {
+    const [failed, sent] = await queued(client, 2)
+    await db.from('messages').where('id', failed).update({ status: 'failed', attempts: 4, error_code: 'NO_SERVICE', failed_at: AT.toISOString(), held_until: AT.toISOString() })
+    await db.from('messages').where('id', sent).update({ status: 'sent' })
+    assert.deepEqual(await ledger.retryFailed([failed, sent], later(1)), [failed])
+    assert.deepInclude(await rowOf(failed), { status: 'queued', attempts: 0, error_code: null, held_until: null })
+    assert.deepInclude(await rowOf(sent), { status: 'sent' })
+    events.assertEmitted('messages:queued', ({ data }) => data.count === 1)
+  })
 })

@@ -471,14 +471,30 @@ export class MessageLedger {
     return stored
   }
 
+  /** Failed messages go back to the queue with their attempts restarted; answers those requeued. */
+  async retryFailed(messageIds: number[], at: Date): Promise<number[]> {
+    const now = at.toISOString()
+    const retried = await this.#move(messageIds, `status = 'failed'`, {
+      status: 'queued',
+      attempts: 0,
+      error_code: null,
+      failed_at: null,
+      hold_reason: null,
+      held_until: null,
+      updated_at: now,
+    })
+    if (retried.length) await emitter.emit('messages:queued', { count: retried.length })
+    return retried
+  }
+
   /** Pauses messages not handed to a phone yet (a campaign paused); answers those paused. */
   async pause(messageIds: number[], at: Date): Promise<number[]> {
-    return this.#moveNotOrdered(messageIds, NOT_ORDERED, { status: 'paused', updated_at: at.toISOString() })
+    return this.#move(messageIds, NOT_ORDERED, { status: 'paused', updated_at: at.toISOString() })
   }
 
   /** Paused messages go back to the queue (a campaign resumed); answers those resumed. */
   async resume(messageIds: number[], at: Date): Promise<number[]> {
-    const resumed = await this.#moveNotOrdered(messageIds, `status = 'paused'`, { status: 'queued', updated_at: at.toISOString() })
+    const resumed = await this.#move(messageIds, `status = 'paused'`, { status: 'queued', updated_at: at.toISOString() })
     if (resumed.length) await emitter.emit('messages:queued', { count: resumed.length })
     return resumed
   }
@@ -488,10 +504,11 @@ export class MessageLedger {
    * the reason's code; an order already with a phone goes on. Answers those cancelled.
    */
   async cancel(messageIds: number[], errorCode: string, at: Date): Promise<number[]> {
-    return this.#moveNotOrdered(messageIds, `(${NOT_ORDERED} OR status = 'paused')`, { status: 'cancelled', error_code: errorCode, updated_at: at.toISOString() })
+    return this.#move(messageIds, `(${NOT_ORDERED} OR status = 'paused')`, { status: 'cancelled', error_code: errorCode, updated_at: at.toISOString() })
   }
 
-  async #moveNotOrdered(messageIds: number[], from: string, change: Record<string, string>): Promise<number[]> {
+  /** Outbound messages among `messageIds` in the state `from` take `change`; answers their ids. */
+  async #move(messageIds: number[], from: string, change: Record<string, string | number | null>): Promise<number[]> {
     const moved: number[] = []
     const columns = Object.keys(change)
     for (let start = 0; start < messageIds.length; start += CHUNK * 2) {
