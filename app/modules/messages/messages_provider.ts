@@ -5,6 +5,7 @@ import { messageRoutes } from '#modules/messages/routes'
 import { IdempotencyLocks, IdempotentRequests } from '#modules/messages/services/idempotency'
 import { idempotencyExpiryJob } from '#modules/messages/jobs/idempotency_expiry_job'
 import { SendQueue } from '#modules/messages/services/send_queue'
+import { MessageLedger } from '#modules/messages/services/message_ledger'
 
 /** Sending and reading messages, short links, contacts and conversations. */
 export default class MessagesProvider {
@@ -13,6 +14,8 @@ export default class MessagesProvider {
   register() {
     this.app.container.singleton(IdempotencyLocks, () => new IdempotencyLocks())
     this.app.container.singleton(SendQueue, () => new SendQueue(() => this.app.container.make(IdempotentRequests)))
+    // Stateless; one instance spares a construction per phone frame and dispatch pass.
+    this.app.container.singleton(MessageLedger, () => new MessageLedger())
   }
 
   async start() {
