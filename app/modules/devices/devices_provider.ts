@@ -18,6 +18,7 @@ import { deviceErrors } from '#modules/devices/errors'
 import { devicePermissions } from '#modules/devices/permissions'
 import { deviceEvents } from '#modules/devices/events'
 import { deviceSettings } from '#modules/devices/settings'
+import { MessageLedger } from '#modules/messages/public'
 
 /** Paired phones: pairing and management, the phone socket, the dispatcher, liveness. */
 export default class DevicesProvider {
@@ -29,7 +30,7 @@ export default class DevicesProvider {
     container.singleton(PairingFailures, () => new PairingFailures())
     container.singleton(PhonePresence, () => new PhonePresence())
     container.singleton(RoutingCursor, () => new RoutingCursor())
-    container.singleton(ReportQueue, (resolver) => new ReportQueue(() => resolver.make(SettingsStore)))
+    container.singleton(ReportQueue, (resolver) => new ReportQueue(() => resolver.make(MessageLedger), () => resolver.make(SettingsStore)))
     container.singleton(DeviceHub, async (resolver) => new DeviceHub(await resolver.make(Secrets), await resolver.make('logger')))
   }
 

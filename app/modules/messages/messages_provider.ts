@@ -10,6 +10,7 @@ import { messageErrors } from '#modules/messages/errors'
 import { messagePermissions } from '#modules/messages/permissions'
 import { messageEvents } from '#modules/messages/events'
 import { messageSettings } from '#modules/messages/settings'
+import { MessageLedger } from '#modules/messages/services/message_ledger'
 
 /** Sending and reading messages, short links, contacts and conversations. */
 export default class MessagesProvider {
@@ -19,6 +20,8 @@ export default class MessagesProvider {
     registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings })
     this.app.container.singleton(IdempotencyLocks, () => new IdempotencyLocks())
     this.app.container.singleton(SendQueue, () => new SendQueue(() => this.app.container.make(IdempotentRequests)))
+    // Stateless; one instance spares a construction per phone frame and dispatch pass.
+    this.app.container.singleton(MessageLedger, () => new MessageLedger())
   }
 
   async start() {

@@ -5,3 +5,5 @@
 export { countSegments } from '#modules/messages/services/segment_counter'
 export { SendMessages } from '#modules/messages/services/send_messages'
 export { exportColumns, exportRows, type ExportDataset, type ExportRow } from '#modules/messages/services/export_rows'
+/** Every change of a message's state and of conversations, whoever decides it. */
+export * from '#modules/messages/services/message_ledger'

@@ -4,7 +4,8 @@ import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import { useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
-import { ReportQueue, RETRY_WAITS_MS } from '#modules/devices/services/report_queue'
+import { ReportQueue } from '#modules/devices/services/report_queue'
+import { RETRY_WAITS_MS } from '#modules/messages/services/message_ledger'
 
 const PHONE = 7
 const AT = new Date('2026-06-01T10:00:00.000Z')

@@ -5,11 +5,10 @@ import { Clock } from '#core/time/clock'
 import { SettingsStore } from '#core/settings/settings_store'
 import type { Settings } from '#core/settings/settings_catalogue'
 import type { TextOptions } from '#modules/devices/models/device'
-import { countSegments } from '#modules/messages/public'
+import { MessageLedger, type DueMessage } from '#modules/messages/public'
 import { DeviceHub } from '#modules/devices/services/device_hub'
 import { dayIn, giveBackSimUse, keptRecentOrders, parseRecentOrders } from '#modules/devices/services/sim_usage'
 import { applyTextOptions, effectiveTextOptions } from '#modules/devices/services/text_options'
-import { affectedRows } from '#core/database/affected_rows'
 import { OUTCOME_UNKNOWN } from '#modules/devices/services/report_queue'
 
 /** Messages looked at per pass; the pass runs again at once while more are due. */
@@ -30,14 +29,6 @@ interface Carrier {
   recentOrders: number[]
 }
 
-interface DueMessage {
-  id: number
-  phone: string
-  body: string
-  forced_device_id: number | null
-  forced_sim_slot: number | null
-}
-
 type Verdict =
   | { kind: 'carrier'; carrier: Carrier }
   | { kind: 'wait' }
@@ -56,6 +47,8 @@ type Verdict =
  * - the minimum interval and the per-minute limit per SIM hold a message (holdReason
  *   sim_cadence / sim_rate, heldUntil) without spending an attempt.
  * The order is stored before it goes to the phone, with the phone's text options applied.
+ * What happens to the messages is recorded by the messages module (MessageLedger); the SIMs'
+ * counts of the day and order times are this module's own (device_sims).
  */
 @inject()
 export class Dispatcher {
@@ -63,134 +56,85 @@ export class Dispatcher {
     private clock: Clock,
     private hub: DeviceHub,
     private settings: SettingsStore,
-    private cursor: RoutingCursor
+    private cursor: RoutingCursor,
+    private ledger: MessageLedger
   ) {}
 
   /** One pass; answers when the next one is due (null: when woken). */
   async pass(): Promise<Date | null> {
     const nowMs = this.clock.nowMs()
-    const now = new Date(nowMs).toISOString()
+    const now = new Date(nowMs)
     const [sending, general] = [await this.settings.get('sending'), await this.settings.get('general')]
     const carriers = await this.#carriers(sending.timezone)
 
     // With no phone to take them, only messages forced to a phone can change (an unpaired one
     // fails them): the rest wait, and are not read over and over while the queue grows.
-    const { due, next } = await this.#due(now, carriers.length === 0)
+    const { due, nextDueAt } = await this.ledger.dueForDispatch(now, { limit: PASS_SIZE, forcedOnly: carriers.length === 0 })
     const orders: Array<{ message: DueMessage; carrier: Carrier }> = []
-    const holds: number[] = []
+    const quotaWaits: number[] = []
+    const holds: Array<{ messageId: number; reason: 'sim_cadence' | 'sim_rate'; until: Date }> = []
+    const unsendable: Array<{ messageId: number; errorCode: string }> = []
+    const forcedPhones = new Map<number, Set<number> | null>()
     for (const message of due) {
-      const verdict = await this.#choose(message, carriers, sending, nowMs)
+      const verdict = await this.#choose(message, carriers, sending, nowMs, forcedPhones)
       if (verdict.kind === 'carrier') {
         // Counted at once, so the next message of this pass sees the SIM's use.
         verdict.carrier.sentToday++
         verdict.carrier.recentOrders.push(nowMs)
         orders.push({ message, carrier: verdict.carrier })
       } else if (verdict.kind === 'quota') {
-        await db.from('messages').where('id', message.id).where('status', 'queued').update({ status: 'pending_quota_exceeded', hold_reason: null, held_until: null, updated_at: now })
+        quotaWaits.push(message.id)
       } else if (verdict.kind === 'hold') {
-        holds.push(verdict.until)
-        await db
-          .from('messages')
-          .where('id', message.id)
-          .where('status', 'queued')
-          .update({ hold_reason: verdict.reason, held_until: new Date(verdict.until).toISOString(), updated_at: now })
+        holds.push({ messageId: message.id, reason: verdict.reason, until: new Date(verdict.until) })
       } else if (verdict.kind === 'fail') {
-        await this.#fail(message.id, verdict.errorCode, now)
+        unsendable.push({ messageId: message.id, errorCode: verdict.errorCode })
       }
     }
+    // The orders first: the phones start sending while the rest is written.
     const handed = await this.#order(orders, general, sending, now)
+    if (quotaWaits.length) await this.ledger.waitForQuota(quotaWaits, now)
+    if (holds.length) await this.ledger.hold(holds, now)
+    if (unsendable.length) await this.ledger.failUnsendable(unsendable, now)
     if (due.length === PASS_SIZE && handed > 0) return this.clock.now()
     // Held in this pass: due again when the hold ends (the query ran before the holds were written).
-    const heldUntil = holds.length ? Math.min(...holds) : null
-    const nextMs = [next?.getTime() ?? null, heldUntil].filter((value): value is number => value !== null)
+    const heldUntil = holds.length ? Math.min(...holds.map((hold) => hold.until.getTime())) : null
+    const nextMs = [nextDueAt?.getTime() ?? null, heldUntil].filter((value): value is number => value !== null)
     return nextMs.length ? new Date(Math.min(...nextMs)) : null
-  }
-
-  /**
-   * The due messages, oldest first, and when the next message not due yet will be: one
-   * statement, since every statement waits its turn on the one SQLite connection.
-   */
-  async #due(now: string, forcedOnly: boolean): Promise<{ due: DueMessage[]; next: Date | null }> {
-    const rows = await db.rawQuery(
-      `SELECT * FROM (
-         SELECT id, phone, body, forced_device_id, forced_sim_slot, NULL AS next FROM messages
-         WHERE status = 'queued' AND direction = 'out' AND ordered_at IS NULL
-           AND (scheduled_at IS NULL OR scheduled_at <= ?) AND (held_until IS NULL OR held_until <= ?)
-           ${forcedOnly ? 'AND forced_device_id IS NOT NULL' : ''}
-         ORDER BY created_at ASC, id ASC
-         LIMIT ${PASS_SIZE}
-       )
-       UNION ALL
-       SELECT NULL, NULL, NULL, NULL, NULL, MIN(MAX(COALESCE(scheduled_at, ''), COALESCE(held_until, ''))) FROM messages
-       WHERE status = 'queued' AND direction = 'out' AND ordered_at IS NULL AND (scheduled_at > ? OR held_until > ?)`,
-      [now, now, now, now]
-    )
-    const last = rows.pop()
-    return { due: rows, next: last?.next ? new Date(last.next) : null }
   }
 
   /** Sends again the orders a phone has not accepted yet (after it reconnects). */
   async resendOrders(deviceId: number) {
-    const orders = await db
-      .from('messages')
-      .where('device_id', String(deviceId))
-      .where('status', 'queued')
-      .whereNotNull('ordered_at')
-      .orderBy('id', 'asc')
-      .select('id', 'phone', 'body', 'sim_slot')
-    for (const order of orders) {
-      this.hub.send(deviceId, { type: 'send', messageId: String(order.id), to: order.phone, text: order.body, simSlot: order.sim_slot ?? 0 })
+    for (const order of await this.ledger.waitingOrdersOf(deviceId)) {
+      this.hub.send(deviceId, { type: 'send', messageId: String(order.messageId), to: order.phone, text: order.text, simSlot: order.simSlot })
     }
   }
 
   /**
    * Orders a phone never accepted go back to the queue (it was away for 5 minutes, or was
    * unpaired): to another phone, or, forced to this one, to wait for it or fail without it.
+   * Their SIMs' counts of the day are given back after the messages moved (a crash in between
+   * leaves a count high, never low).
    */
   async requeueOrdersOf(deviceId: number, orderedUpTo?: Date): Promise<number> {
-    const query = db.from('messages').where('device_id', String(deviceId)).where('status', 'queued').whereNotNull('ordered_at')
-    if (orderedUpTo) query.where('ordered_at', '<=', orderedUpTo.toISOString())
-    const orders: Array<{ id: number; sim_slot: number | null; ordered_at: string }> = await query.select('id', 'sim_slot', 'ordered_at')
-    if (!orders.length) return 0
-    // Guarded again, on the order as it was read: a report may have come in between the two
-    // statements, or the message may have gone back to the queue and out to another phone.
-    const requeued = new Set<number>()
-    for (let start = 0; start < orders.length; start += 300) {
-      const chunk = orders.slice(start, start + 300)
-      const rows = await db.rawQuery(
-        `WITH r(id, ordered_at) AS (VALUES ${chunk.map(() => '(?, ?)').join(', ')})
-         UPDATE messages SET ordered_at = NULL, sim_slot = forced_sim_slot,
-           device_id = CASE WHEN forced_device_id IS NULL THEN NULL ELSE device_id END
-         FROM r
-         WHERE messages.id = r.id AND messages.ordered_at = r.ordered_at AND messages.device_id = ? AND messages.status = 'queued'
-         RETURNING messages.id`,
-        [...chunk.flatMap((order) => [order.id, order.ordered_at]), String(deviceId)]
-      )
-      for (const row of rows) requeued.add(row.id)
-    }
+    const { requeued, announce } = await this.ledger.requeueWaitingOrdersOf(deviceId, orderedUpTo)
+    if (!requeued.length) return 0
     // Never sent by this phone: its SIMs' counts of the day are given back.
     const { timezone } = await this.settings.get('sending')
-    const unsent = orders
-      .filter((order) => requeued.has(order.id) && order.sim_slot !== null)
-      .map((order) => ({ deviceId, slot: order.sim_slot!, orderedAt: order.ordered_at }))
-    if (await giveBackSimUse(db.connection(), unsent, timezone)) await emitter.emit('devices:quota_changed', { deviceId })
-    if (requeued.size) await emitter.emit('messages:queued', { count: requeued.size })
-    return requeued.size
+    const unsent = requeued
+      .filter((order) => order.simSlot !== null)
+      .map((order) => ({ deviceId, slot: order.simSlot!, orderedAt: order.orderedAt }))
+    if ((await giveBackSimUse(db.connection(), unsent, timezone)).length) await emitter.emit('devices:quota_changed', { deviceId })
+    await announce()
+    return requeued.length
   }
 
   /**
    * Orders an unpaired phone had taken (dispatched) but not reported: no report can come now,
    * and whether the SMS left is unknown, so they fail (OUTCOME_UNKNOWN) rather than go twice.
+   * Their SIMs' counts stay, as for any outcome unknown.
    */
   async failTakenOrdersOf(deviceId: number): Promise<number> {
-    const now = this.clock.now()
-    const failed: Array<{ id: number }> = await db.rawQuery(
-      `UPDATE messages SET status = 'failed', error_code = ?, failed_at = ?, ordered_at = NULL, updated_at = ?
-       WHERE device_id = ? AND status = 'dispatched' RETURNING id`,
-      [OUTCOME_UNKNOWN, now.toISOString(), now.toISOString(), String(deviceId)]
-    )
-    for (const { id } of failed) await emitter.emit('message.failed', { id: String(id), status: 'failed', at: now })
-    return failed.length
+    return this.ledger.failTakenOrdersOf(deviceId, OUTCOME_UNKNOWN, this.clock.now())
   }
 
   /**
@@ -198,21 +142,12 @@ export class Dispatcher {
    * changed); a retry's wait after a failed attempt is not a hold and stays.
    */
   async releaseHolds(): Promise<number> {
-    const released = await db
-      .from('messages')
-      .where('status', 'queued')
-      .whereNotNull('hold_reason')
-      .update({ hold_reason: null, held_until: null, updated_at: this.clock.now().toISOString() })
-    return affectedRows(released)
+    return this.ledger.releaseHolds(this.clock.now())
   }
 
   /** Messages waiting for a quota go back to the queue (a new day, or a quota raised). */
   async releaseQuotaWaits(): Promise<number> {
-    const released = await db
-      .from('messages')
-      .where('status', 'pending_quota_exceeded')
-      .update({ status: 'queued', updated_at: this.clock.now().toISOString() })
-    return affectedRows(released)
+    return this.ledger.releaseQuotaWaits(this.clock.now())
   }
 
   /** The SIMs of the enabled, connected phones, with today's use. */
@@ -241,22 +176,40 @@ export class Dispatcher {
     })
   }
 
-  async #choose(message: DueMessage, carriers: Carrier[], sending: Settings['sending'], nowMs: number): Promise<Verdict> {
+  /**
+   * The SIM slots of a phone a send forced (null: not paired), read once per phone and pass
+   * (`known`), connected or not.
+   */
+  async #forcedPhone(deviceId: number, known: Map<number, Set<number> | null>): Promise<Set<number> | null> {
+    if (!known.has(deviceId)) {
+      const rows =
+        deviceId > 0
+          ? await db.rawQuery('SELECT device_sims.slot FROM devices LEFT JOIN device_sims ON device_sims.device_id = devices.id WHERE devices.id = ?', [deviceId])
+          : []
+      known.set(deviceId, rows.length ? new Set(rows.filter((row: any) => row.slot !== null).map((row: any) => row.slot)) : null)
+    }
+    return known.get(deviceId)!
+  }
+
+  async #choose(
+    message: DueMessage,
+    carriers: Carrier[],
+    sending: Settings['sending'],
+    nowMs: number,
+    forcedPhones: Map<number, Set<number> | null>
+  ): Promise<Verdict> {
     let candidates: Carrier[]
-    if (message.forced_device_id !== null) {
-      const paired = message.forced_device_id > 0 && (await db.from('devices').where('id', message.forced_device_id).first())
-      if (!paired) return { kind: 'fail', errorCode: 'DEVICE_NOT_PAIRED' }
+    if (message.forcedDeviceId !== null) {
+      const slots = await this.#forcedPhone(message.forcedDeviceId, forcedPhones)
+      if (!slots) return { kind: 'fail', errorCode: 'DEVICE_NOT_PAIRED' }
       // A phone's SIMs are those it paired with: a slot it does not have never appears.
-      if (message.forced_sim_slot !== null) {
-        const sim = await db.from('device_sims').where('device_id', message.forced_device_id).where('slot', message.forced_sim_slot).first()
-        if (!sim) return { kind: 'fail', errorCode: 'SIM_NOT_FOUND' }
-      }
+      if (message.forcedSimSlot !== null && !slots.has(message.forcedSimSlot)) return { kind: 'fail', errorCode: 'SIM_NOT_FOUND' }
       // The forced phone is away: the message waits for it.
       candidates = carriers.filter(
-        (carrier) => carrier.device.id === message.forced_device_id && (message.forced_sim_slot === null || carrier.slot === message.forced_sim_slot)
+        (carrier) => carrier.device.id === message.forcedDeviceId && (message.forcedSimSlot === null || carrier.slot === message.forcedSimSlot)
       )
     } else {
-      const pool = message.forced_sim_slot === null ? carriers : carriers.filter((carrier) => carrier.slot === message.forced_sim_slot)
+      const pool = message.forcedSimSlot === null ? carriers : carriers.filter((carrier) => carrier.slot === message.forcedSimSlot)
       candidates = this.#route(message.phone, pool, sending)
     }
     if (!candidates.length) return { kind: 'wait' }
@@ -315,17 +268,18 @@ export class Dispatcher {
    * order times), then sends them to the phones: a stored order is never lost, a sent one
    * always stored.
    */
-  async #order(orders: Array<{ message: DueMessage; carrier: Carrier }>, general: Settings['general'], sending: Settings['sending'], now: string): Promise<number> {
+  async #order(orders: Array<{ message: DueMessage; carrier: Carrier }>, general: Settings['general'], sending: Settings['sending'], now: Date): Promise<number> {
     if (!orders.length) return 0
-    const prepared = orders.map(({ message, carrier }) => {
-      const text = applyTextOptions(message.body, effectiveTextOptions(general, carrier.device.textOptions))
-      return { message, carrier, text, ...countSegments(text) }
-    })
+    const prepared = orders.map(({ message, carrier }) => ({
+      message,
+      carrier,
+      text: applyTextOptions(message.body, effectiveTextOptions(general, carrier.device.textOptions)),
+    }))
     // The SIMs' use is counted first, from the order: a quota is never overshot while reports
     // are on the way, nor after a crash between the two statements (the count is then one pass
     // high, never low). No transaction: each statement waits its turn on the one connection.
-    const nowMs = Date.parse(now)
-    const today = dayIn(sending.timezone, new Date(nowMs))
+    const nowMs = now.getTime()
+    const today = dayIn(sending.timezone, now)
     const perSim = new Map<Carrier, number>()
     for (const { carrier } of prepared) perSim.set(carrier, (perSim.get(carrier) ?? 0) + 1)
     const sims = [...perSim]
@@ -349,28 +303,14 @@ export class Dispatcher {
         ]
       )
     }
-    const stored = new Set<number>()
-    for (let start = 0; start < prepared.length; start += 100) {
-      const chunk = prepared.slice(start, start + 100)
-      const rows = await db.rawQuery(
-        `WITH chosen(id, device_id, sim_slot, body, encoding, segments) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')})
-         UPDATE messages SET ordered_at = ?, device_id = chosen.device_id, sim_slot = chosen.sim_slot, body = chosen.body,
-           encoding = chosen.encoding, segments = chosen.segments, hold_reason = NULL, held_until = NULL, updated_at = ?
-         FROM chosen
-         WHERE messages.id = chosen.id AND messages.status = 'queued' AND messages.ordered_at IS NULL
-         RETURNING messages.id`,
-        [
-          ...chunk.flatMap((order): any[] => [order.message.id, String(order.carrier.device.id), order.carrier.slot, order.text, order.encoding, order.segments]),
-          now,
-          now,
-        ]
-      )
-      for (const row of rows) stored.add(row.id)
-    }
+    const stored = await this.ledger.storeOrders(
+      prepared.map((order) => ({ messageId: order.message.id, deviceId: order.carrier.device.id, simSlot: order.carrier.slot, text: order.text })),
+      now
+    )
     // A message that changed meanwhile (deleted, cancelled) was not ordered: its count goes back.
     const dropped = prepared.filter((order) => !stored.has(order.message.id))
     if (dropped.length) {
-      const unsent = dropped.map((order) => ({ deviceId: order.carrier.device.id, slot: order.carrier.slot, orderedAt: now }))
+      const unsent = dropped.map((order) => ({ deviceId: order.carrier.device.id, slot: order.carrier.slot, orderedAt: now.toISOString() }))
       await giveBackSimUse(db.connection(), unsent, sending.timezone)
     }
     for (const order of prepared) {
@@ -379,16 +319,4 @@ export class Dispatcher {
     }
     return stored.size
   }
-
-  async #fail(messageId: number, errorCode: string, now: string) {
-    const updated = await db
-      .from('messages')
-      .where('id', messageId)
-      .where('status', 'queued')
-      .update({ status: 'failed', error_code: errorCode, failed_at: now, updated_at: now })
-    if (affectedRows(updated)) {
-      await emitter.emit('message.failed', { id: String(messageId), status: 'failed', at: this.clock.now() })
-    }
-  }
-
 }

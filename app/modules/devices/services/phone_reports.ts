@@ -4,7 +4,7 @@ import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
-import { countSegments } from '#modules/messages/public'
+import { MessageLedger } from '#modules/messages/public'
 import { PhonePresence, LAST_SEEN_RESOLUTION_MS } from '#modules/devices/services/phone_presence'
 import type { UpFrame } from '#modules/devices/services/device_hub'
 import { affectedRows } from '#core/database/affected_rows'
@@ -47,7 +47,8 @@ export class PhoneReports {
     private presence: PhonePresence,
     private settings: SettingsStore,
     private phoneNumbers: PhoneNumbers,
-    private queue: ReportQueue
+    private queue: ReportQueue,
+    private ledger: MessageLedger
   ) {}
 
   async connected(deviceId: number) {
@@ -125,9 +126,6 @@ export class PhoneReports {
 
   /** An SMS arrived: one message per phone reference, in the number's conversation. */
   async #inbound(deviceId: number, frame: UpFrame & { ref: string; from: string; body: string }) {
-    const ref = frame.ref.slice(0, 100)
-    const exists = await db.from('messages').where('device_id', deviceId).where('inbound_ref', ref).first()
-    if (exists) return
     let phone: string
     try {
       // Phones often report a local sender in its dialled form (0612345678): completed with
@@ -140,54 +138,24 @@ export class PhoneReports {
       // Short codes and alphanumeric senders are kept as the phone reported them.
       phone = frame.from.trim().slice(0, 16)
     }
-    const now = this.#now()
+    const now = this.clock.now()
     // The phone's clock may be off: a time from the future is taken as now, so the SMS does not
     // stay at the top of every list.
     const reported = typeof frame.receivedAt === 'string' ? Date.parse(frame.receivedAt) : Number.NaN
-    const received = Number.isNaN(reported) || reported > Date.parse(now) ? now : new Date(reported).toISOString()
-    const { encoding, segments } = countSegments(frame.body)
-    const simSlot = frame.simSlot === 1 ? 1 : 0
-    const { id, conversationId } = await db.transaction(async (trx) => {
-      const existing = await trx.from('conversations').where('phone', phone).first()
-      let conversation = existing?.id
-      // Spec: an inbound SMS takes the category of the last message sent to the number, or conversation.
-      const category = existing?.category ?? 'conversation'
-      if (existing) {
-        await trx.from('conversations').where('id', existing.id).update({
-          unread_count: db.knexRawQuery('unread_count + 1'),
-          state: 'awaiting_reply',
-          last_message_at: now,
-        })
-      } else {
-        const [row] = await trx.rawQuery(
-          `INSERT INTO conversations (phone, contact_id, state, unread_count, pinned, archived, category, created_at, last_message_at)
-           VALUES (?, (SELECT id FROM contacts WHERE phone = ?), 'awaiting_reply', 1, 0, 0, 'conversation', ?, ?) RETURNING id`,
-          [phone, phone, now, now]
-        )
-        conversation = row.id
-      }
-      const [message] = await trx.rawQuery(
-        `INSERT INTO messages (conversation_id, direction, category, phone, body, encoding, segments, status, attempts,
-           device_id, sim_slot, created_at, updated_at, inbound_ref)
-         VALUES (?, 'in', ?, ?, ?, ?, ?, 'delivered', 0, ?, ?, ?, ?, ?) RETURNING id`,
-        [conversation, category, phone, frame.body, encoding, segments, String(deviceId), simSlot, received, now, ref]
-      )
-      return { id: message.id as number, conversationId: conversation as number }
-    })
-    await emitter.emit('message.received', {
-      id: String(id),
-      conversationId: String(conversationId),
-      deviceId: String(deviceId),
-      at: this.clock.now(),
+    const receivedAt = Number.isNaN(reported) || reported > now.getTime() ? now : new Date(reported)
+    await this.ledger.storeInbound({
+      deviceId,
+      ref: frame.ref.slice(0, 100),
+      phone,
+      body: frame.body,
+      simSlot: frame.simSlot === 1 ? 1 : 0,
+      receivedAt,
+      at: now,
     })
   }
 
   #deviceEvent(deviceId: number, status: 'online' | 'offline') {
     return { id: String(deviceId), deviceId: String(deviceId), status, at: this.clock.now() }
-  }
-
-  #now() {
-    return this.clock.now().toISOString()
   }
 }
 

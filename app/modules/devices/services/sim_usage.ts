@@ -51,9 +51,10 @@ export interface UnsentOrder {
  * A SIM's day count is taken when an order is handed out, so a quota is never overshot while
  * reports are on the way. An order that failed or went to another phone was not sent: its
  * count is given back, on the day it was counted (a count of an earlier day is gone already).
- * Answers whether a SIM with a daily quota got room back (messages waiting for one may go).
+ * Answers the phones of which a SIM with a daily quota got room back (messages waiting for one
+ * may go), each once.
  */
-export async function giveBackSimUse(client: QueryClientContract, orders: UnsentOrder[], timezone: string): Promise<boolean> {
+export async function giveBackSimUse(client: QueryClientContract, orders: UnsentOrder[], timezone: string): Promise<number[]> {
   const perSimDay = new Map<string, { deviceId: number; slot: number; day: string; count: number }>()
   for (const order of orders) {
     const day = dayIn(timezone, new Date(order.orderedAt))
@@ -62,13 +63,13 @@ export async function giveBackSimUse(client: QueryClientContract, orders: Unsent
     entry.count++
     perSimDay.set(key, entry)
   }
-  let quotaFreed = false
+  const quotaFreed = new Set<number>()
   for (const entry of perSimDay.values()) {
     const rows = await client.rawQuery(
       `UPDATE device_sims SET sent_today = MAX(sent_today - ?, 0) WHERE device_id = ? AND slot = ? AND sent_day = ? RETURNING daily_quota`,
       [entry.count, entry.deviceId, entry.slot, entry.day]
     )
-    if (rows.some((row: { daily_quota: number | null }) => row.daily_quota !== null)) quotaFreed = true
+    if (rows.some((row: { daily_quota: number | null }) => row.daily_quota !== null)) quotaFreed.add(entry.deviceId)
   }
-  return quotaFreed
+  return [...quotaFreed]
 }

@@ -8,6 +8,7 @@ import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import { MessageLedger } from '#modules/messages/services/message_ledger'
 import Message, { type MessageCategory, type MessageStatus } from '#modules/messages/models/message'
 
 export interface MessageFilters extends PageRequest {
@@ -26,7 +27,8 @@ export class MessageQueries {
   constructor(
     private clock: Clock,
     private phoneNumbers: PhoneNumbers,
-    private settings: SettingsStore
+    private settings: SettingsStore,
+    private ledger: MessageLedger
   ) {}
 
   /** Newest first, keyset pages: as fast on the last page as on the first. */
@@ -59,10 +61,10 @@ export class MessageQueries {
         status: message.status,
       })
     }
-    const now = DateTime.fromJSDate(this.clock.now(), { zone: 'utc' })
-    message.merge({ status: 'queued', attempts: 0, errorCode: null, failedAt: null, holdReason: null, heldUntil: null, updatedAt: now })
-    await message.save()
-    await emitter.emit('messages:queued', { count: 1 })
+    const [retried] = await this.ledger.retryFailed([message.id], this.clock.now())
+    // Changed since it was read (a retry at the same moment): answered as it is now.
+    if (!retried) throw new ApiError('MESSAGE_NOT_FAILED', 'Only a failed message can be retried; this one changed meanwhile')
+    await message.refresh()
     return message
   }
 

@@ -1,12 +1,15 @@
 import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
+import logger from '@adonisjs/core/services/logger'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { DateTime } from 'luxon'
 import { ApiError } from '#core/http/api_error'
+import { GroupCommit } from '#core/group_commit/group_commit'
 import { toIso } from '#core/database/utc_date_time'
 import Message, { type MessageCategory } from '#modules/messages/models/message'
 import { countSegments } from '#modules/messages/services/segment_counter'
 import { shortenLinks } from '#modules/messages/services/link_shortener'
+import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
 import { IdempotentRequests, type IdempotencyClaim, type RecordedAnswer } from '#modules/messages/services/idempotency'
 
 /** A send checked and normalised, waiting to be written. */
@@ -22,90 +25,39 @@ export interface PreparedSend {
   claim: IdempotencyClaim | null
 }
 
-interface Pending {
-  send: PreparedSend
-  resolve: (answer: RecordedAnswer) => void
-  reject: (error: unknown) => void
-}
-
 /** Rows per multi-row statement: far below SQLite's bound-variable limit. */
 const CHUNK = 200
 /** Recipients written by one transaction at most (a batch always takes at least one send). */
 const BATCH_RECIPIENTS = 5000
 
 /**
- * Group commit for sends. SQLite writes through one connection, one statement at a time, so a
- * transaction per request caps sends at a few hundred per second. Sends that arrive together
- * are written together instead: one transaction, one multi-row statement per table. Each send
- * still succeeds or fails on its own (an opted-out number refuses only its own send); only a
- * database fault fails the whole batch. A container singleton.
+ * Group commit for sends: sends that arrive together are written together, one transaction and
+ * one multi-row statement per table. Each send still succeeds or fails on its own (an opted-out
+ * number refuses only its own send). A container singleton.
  */
 export class SendQueue {
-  #waiting: Pending[] = []
-  #writing = false
+  #queue: GroupCommit<PreparedSend, RecordedAnswer>
 
-  constructor(private idempotency: () => Promise<IdempotentRequests>) {}
-
-  submit(send: PreparedSend): Promise<RecordedAnswer> {
-    return new Promise((resolve, reject) => {
-      this.#waiting.push({ send, resolve, reject })
-      if (!this.#writing) {
-        this.#writing = true
-        // Let the requests that arrive in the same turn of the event loop join this batch.
-        setImmediate(() => void this.#drain())
-      }
+  constructor(private idempotency: () => Promise<IdempotentRequests>) {
+    this.#queue = new GroupCommit<PreparedSend, RecordedAnswer>({
+      write: async (sends) => {
+        const answers = await this.#write(sends)
+        const queued = sends.reduce((total, send, index) => total + (answers[index] instanceof Error ? 0 : send.numbers.length), 0)
+        return {
+          results: answers,
+          afterAnswers: async () => {
+            if (queued) await emitter.emit('messages:queued', { count: queued })
+          },
+        }
+      },
+      weight: (send) => send.numbers.length,
+      maxBatchWeight: BATCH_RECIPIENTS,
+      onAfterAnswersError: (error) => logger.error({ err: error }, 'announcing queued messages failed'),
     })
   }
 
-  async #drain() {
-    while (this.#waiting.length) {
-      const batch = this.#takeBatch()
-      let queued = 0
-      try {
-        const answers = await this.#write(batch.map((pending) => pending.send))
-        batch.forEach((pending, index) => {
-          const answer = answers[index]
-          if (answer instanceof Error) return pending.reject(answer)
-          queued += pending.send.numbers.length
-          pending.resolve(answer)
-        })
-      } catch (error) {
-        // Whatever failed the batch must fail only the send that caused it: write them one
-        // by one, each in its own transaction.
-        if (batch.length === 1) batch[0].reject(error)
-        else queued += await this.#writeOneByOne(batch)
-      }
-      if (queued) await emitter.emit('messages:queued', { count: queued })
-    }
-    this.#writing = false
-  }
-
-  async #writeOneByOne(batch: Pending[]): Promise<number> {
-    let queued = 0
-    for (const pending of batch) {
-      try {
-        const [answer] = await this.#write([pending.send])
-        if (answer instanceof Error) {
-          pending.reject(answer)
-        } else {
-          queued += pending.send.numbers.length
-          pending.resolve(answer)
-        }
-      } catch (error) {
-        pending.reject(error)
-      }
-    }
-    return queued
-  }
-
-  #takeBatch(): Pending[] {
-    let recipients = 0
-    let taken = 0
-    while (taken < this.#waiting.length && (taken === 0 || recipients + this.#waiting[taken].send.numbers.length <= BATCH_RECIPIENTS)) {
-      recipients += this.#waiting[taken].send.numbers.length
-      taken++
-    }
-    return this.#waiting.splice(0, taken)
+  submit(send: PreparedSend): Promise<RecordedAnswer> {
+    return this.#queue.add(send)
   }
 
   /**
@@ -158,33 +110,19 @@ export class SendQueue {
   }
 
   /**
-   * One conversation per number: created by the first message, touched by every later one.
-   * Answers their ids, and the numbers that turned out to be opted out (contacts.blacklisted).
+   * The numbers' conversations (the first message creates one): their ids, and the numbers
+   * that turned out to be opted out (contacts.blacklisted).
    */
   async #touchConversations(sends: PreparedSend[], trx: TransactionClientContract): Promise<{ ids: Map<string, number>; optedOut: string[] }> {
-    // The last send of the batch to a number gives the conversation its category and time.
-    const latest = new Map<string, PreparedSend>()
-    for (const send of sends) for (const phone of send.numbers) latest.set(phone, send)
-    const entries = [...latest]
+    const conversations = await recordConversationActivity(
+      trx,
+      sends.flatMap((send) => send.numbers.map((phone) => ({ phone, direction: 'out' as const, category: send.category, at: toIso(send.createdAt) })))
+    )
     const ids = new Map<string, number>()
     const optedOut: string[] = []
-    for (let start = 0; start < entries.length; start += CHUNK) {
-      const chunk = entries.slice(start, start + CHUNK)
-      const rows = await trx.rawQuery(
-        `INSERT INTO conversations (phone, contact_id, state, unread_count, pinned, archived, category, created_at, last_message_at)
-         VALUES ${chunk.map(() => "(?, (SELECT id FROM contacts WHERE phone = ?), 'open', 0, 0, 0, ?, ?, ?)").join(', ')}
-         ON CONFLICT (phone) DO UPDATE SET
-           last_message_at = excluded.last_message_at,
-           category = excluded.category,
-           state = 'open',
-           contact_id = COALESCE(conversations.contact_id, excluded.contact_id)
-         RETURNING id, phone, (SELECT blacklisted FROM contacts WHERE contacts.phone = conversations.phone) AS opted_out`,
-        chunk.flatMap(([phone, send]): any[] => [phone, phone, send.category, toIso(send.createdAt), toIso(send.createdAt)])
-      )
-      for (const row of rows) {
-        ids.set(row.phone, row.id)
-        if (row.opted_out) optedOut.push(row.phone)
-      }
+    for (const [phone, conversation] of conversations) {
+      ids.set(phone, conversation.id)
+      if (conversation.optedOut) optedOut.push(phone)
     }
     return { ids, optedOut }
   }

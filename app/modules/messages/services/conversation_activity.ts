@@ -1,0 +1,68 @@
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import type { MessageCategory } from '#modules/messages/models/message'
+
+/** A message to or from a number, as its conversation sees it. */
+export interface ConversationActivity {
+  phone: string
+  direction: 'out' | 'in'
+  /** The category of a message sent; for an SMS received, that of a conversation it creates. */
+  category: MessageCategory
+  /** ISO 8601. */
+  at: string
+}
+
+/** The conversation a number's message belongs to. */
+export interface ConversationOfMessage {
+  id: number
+  /** The category an inbound SMS takes: that of the last message sent to the number. */
+  category: MessageCategory
+  /** The number's contact opted out (contacts.blacklisted). */
+  optedOut: boolean
+}
+
+/** Rows per multi-row statement: far below SQLite's bound-variable limit. */
+const CHUNK = 200
+
+/**
+ * The one rule for conversations: a number's first message, either way, creates its
+ * conversation (linked to the number's contact); every later one touches it. A message sent
+ * leaves it `open` with the message's category; an SMS received leaves it `awaiting_reply` with
+ * one more unread, its category unchanged (spec, Message resource). One upsert per direction
+ * and chunk, whatever the number of messages; within a batch the last message to a number wins.
+ * Runs on the caller's client, inside the transaction that stores the messages.
+ */
+export async function recordConversationActivity(
+  client: QueryClientContract,
+  activities: ConversationActivity[]
+): Promise<Map<string, ConversationOfMessage>> {
+  const conversations = new Map<string, ConversationOfMessage>()
+  for (const direction of ['out', 'in'] as const) {
+    const latest = new Map<string, ConversationActivity>()
+    for (const activity of activities) if (activity.direction === direction) latest.set(activity.phone, activity)
+    const entries = [...latest.values()]
+    for (let start = 0; start < entries.length; start += CHUNK) {
+      const chunk = entries.slice(start, start + CHUNK)
+      const rows = await client.rawQuery(
+        `INSERT INTO conversations (phone, contact_id, state, unread_count, pinned, archived, category, created_at, last_message_at)
+         VALUES ${chunk.map(() => '(?, (SELECT id FROM contacts WHERE phone = ?), ?, ?, 0, 0, ?, ?, ?)').join(', ')}
+         ON CONFLICT (phone) DO UPDATE SET
+           last_message_at = excluded.last_message_at,
+           state = excluded.state,
+           ${direction === 'out' ? 'category = excluded.category,' : 'unread_count = conversations.unread_count + 1,'}
+           contact_id = COALESCE(conversations.contact_id, excluded.contact_id)
+         RETURNING id, phone, category, (SELECT blacklisted FROM contacts WHERE contacts.phone = conversations.phone) AS opted_out`,
+        chunk.flatMap((activity): any[] => [
+          activity.phone,
+          activity.phone,
+          direction === 'out' ? 'open' : 'awaiting_reply',
+          direction === 'out' ? 0 : 1,
+          activity.category,
+          activity.at,
+          activity.at,
+        ])
+      )
+      for (const row of rows) conversations.set(row.phone, { id: row.id, category: row.category, optedOut: Boolean(row.opted_out) })
+    }
+  }
+  return conversations
+}
