@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
 import { rename, writeFile } from 'node:fs/promises'
 
 /**
@@ -113,7 +114,9 @@ export class HandledOrders {
         this.#queued = null
         const state: StateFile = { ...(this.credential ? { credential: this.credential } : {}), orders: {} }
         for (const [messageId, { outcome, at, reason, reported }] of this.#orders) state.orders[messageId] = [outcome, at, reason ?? null, reported]
-        const temporary = `${file}.${process.pid}.tmp`
+        // Its own name per write: another copy of the agent (a restart in the same process, or a
+        // second agent pointed at the same file by mistake) must not rename this one away.
+        const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
         await writeFile(temporary, JSON.stringify(state), { mode: 0o600 })
         await rename(temporary, file)
       })
