@@ -115,6 +115,8 @@ function operationOf(contract: RouteContract, registry: RouteRegistry): JsonSche
     tags: [contract.tag],
     security: access.kind === 'public' ? [] : [...registry.securitySchemes.keys()].map((name) => ({ [name]: [] })),
     ...(access.kind === 'protected' ? { 'x-scope': access.scope, 'x-roles': access.roles } : {}),
+    // Every code the operation can answer in one list; each response repeats those of its status.
+    'x-error-codes': [...new Set(errorsOf(contract, registry).map((kind) => apiErrors[kind].code))].sort(),
     parameters: [
       ...pathParameters(contract),
       ...queryParameters(contract),
