@@ -37,6 +37,11 @@ export const apiErrors = {
     description: 'Too many wrong pairing codes from this address: every code, a right one too, is refused until Retry-After (seconds)',
   },
   UPGRADE_REQUIRED: { status: 426, code: 'UPGRADE_REQUIRED', description: 'This address takes a WebSocket upgrade only' },
+  INVALID_DEVICE_CREDENTIAL: {
+    status: 401,
+    code: 'INVALID_DEVICE_CREDENTIAL',
+    description: "The phone's device credential is unknown or revoked: pair the phone again",
+  },
   WEBHOOK_INACTIVE: { status: 409, code: 'WEBHOOK_INACTIVE', description: 'Replay refused: the webhook is paused or switched off' },
   NOT_REPLAYABLE: { status: 409, code: 'NOT_REPLAYABLE', description: "Replay refused: a rule's call cannot be replayed" },
   INTERNAL_ERROR: { status: 500, code: 'INTERNAL_ERROR', description: 'Unexpected problem' },
