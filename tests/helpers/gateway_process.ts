@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import app from '@adonisjs/core/services/app'
 import sqlite3 from 'sqlite3'
+import { checkedFetch } from '#tests/helpers/answer_contract'
 
 /** The gateway as its own process, for tests of what only a real start and stop show. */
 /** A port nothing listens on at this moment, on loopback. */
@@ -68,12 +69,12 @@ export function query<T>(file: string, sql: string): Promise<T[]> {
 export async function firstApiKey(port: number, scope: 'read' | 'send' | 'admin' = 'admin'): Promise<string> {
   const base = `http://127.0.0.1:${port}`
   const account = { email: 'owner@gateway.test', password: 'correct horse battery staple', name: 'Owner' }
-  let answer = await fetch(`${base}/api/v1/auth/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) })
+  let answer = await checkedFetch(`${base}/api/v1/auth/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) })
   if (answer.status === 409) {
-    answer = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) })
+    answer = await checkedFetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) })
   }
   const jar = new Map(answer.headers.getSetCookie().map((line) => line.split(';')[0].split(/=(.*)/s).slice(0, 2) as [string, string]))
-  const created = await fetch(`${base}/api/v1/api-keys`, {
+  const created = await checkedFetch(`${base}/api/v1/api-keys`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',

@@ -22,11 +22,11 @@ export function errorsOf(contract: RouteContract, registry: RouteRegistry): ApiE
     for (const kind of registry.protectedRouteErrors) kinds.add(kind)
     if (contract.access.write) for (const kind of registry.writeRouteErrors) kinds.add(kind)
   }
-  if (contract.query || contract.body) kinds.add('VALIDATION_ERROR')
-  if (contract.body) {
-    kinds.add('PAYLOAD_TOO_LARGE')
-    kinds.add('UNSUPPORTED_MEDIA_TYPE')
-  }
+  // Every route runs the body guards (route_registry.ts), a route that takes no body included:
+  // a body over the cap, not JSON, malformed or carrying any field is refused there.
+  kinds.add('VALIDATION_ERROR')
+  kinds.add('PAYLOAD_TOO_LARGE')
+  kinds.add('UNSUPPORTED_MEDIA_TYPE')
   kinds.add('INTERNAL_ERROR')
   return [...kinds]
 }
@@ -117,6 +117,8 @@ function operationOf(contract: RouteContract, registry: RouteRegistry): JsonSche
     ...(access.kind === 'protected'
       ? { 'x-scope': access.scope, 'x-roles': access.roles, ...(access.permission ? { 'x-permission': access.permission } : {}) }
       : {}),
+    // Every code the operation can answer in one list; each response repeats those of its status.
+    'x-error-codes': [...new Set(errorsOf(contract, registry).map((kind) => errorCatalogue.get(kind).code))].sort(),
     parameters: [
       ...pathParameters(contract),
       ...queryParameters(contract),

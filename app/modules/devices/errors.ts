@@ -9,6 +9,11 @@ export const deviceErrors = defineErrorKinds({
     description: 'Too many wrong pairing codes from this address: every code, a right one too, is refused until Retry-After (seconds)',
   },
   UPGRADE_REQUIRED: { status: 426, code: 'UPGRADE_REQUIRED', description: 'This address takes a WebSocket upgrade only' },
+  INVALID_DEVICE_CREDENTIAL: {
+    status: 401,
+    code: 'INVALID_DEVICE_CREDENTIAL',
+    description: "The phone's device credential is unknown or revoked: pair the phone again",
+  },
 })
 
 declare module '#core/http/api_error' {

@@ -113,7 +113,7 @@ export function deviceRoutes(registry: RouteRegistry) {
       tag: 'Devices',
       access: access.public(),
       answer: { status: 101, description: 'Switching to the WebSocket protocol (upgrade requests only)' },
-      errors: ['UPGRADE_REQUIRED'],
+      errors: ['UPGRADE_REQUIRED', 'INVALID_DEVICE_CREDENTIAL'],
       handler: [DeviceSocketController, 'withoutUpgrade'],
     },
     {

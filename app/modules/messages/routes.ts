@@ -130,7 +130,12 @@ export function messageRoutes(registry: RouteRegistry) {
       tag: 'Links',
       access: access.public(),
       params: { code: 'Short link code' },
-      answer: { status: 302, description: 'Redirect to the target (Location header)' },
+      answer: {
+        status: 302,
+        description: 'Redirect to the target (Location header)',
+        contentType: 'text/plain',
+        schema: { type: 'string', description: 'Redirecting to {target}: for a client that does not follow Location' },
+      },
       errors: ['NOT_FOUND'],
       handler: [LinksController, 'follow'],
     },

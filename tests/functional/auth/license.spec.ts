@@ -31,6 +31,7 @@ import LicenseController from '#modules/auth/license/license_controller'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { asBrowser, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { FakeLicenseServer } from '#tests/helpers/license_server'
+import { checkedFetch } from '#tests/helpers/answer_contract'
 
 const START = '2026-03-01T09:00:00.000Z'
 const MINUTE = 60_000
@@ -615,7 +616,7 @@ test.group('License endpoints and the write gate over HTTP', (group) => {
     assert.equal(backup.body().error.code, 'LICENSE_BLOCKED')
     ;(await client.post('/api/v1/backups/kept-before.db/restore').header('x-api-key', testKeys.admin)).assertStatus(403)
     for (const path of ['/api/v1/backups', '/api/v1/backups/kept-before.db/download', '/api/v1/export/messages', '/api/v1/export/contacts?format=json', '/api/v1/export/database']) {
-      const response = await fetch(`${process.env.GATEWAY_PUBLIC_URL}${path}`, { headers: { 'x-api-key': testKeys.admin } })
+      const response = await checkedFetch(`${process.env.GATEWAY_PUBLIC_URL}${path}`, { headers: { 'x-api-key': testKeys.admin } })
       assert.equal(response.status, 200, path)
       await response.arrayBuffer()
     }

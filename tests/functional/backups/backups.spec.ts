@@ -11,6 +11,7 @@ import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging } from '#tests/helpers/messages'
 import { BackupEngine } from '#modules/backups/services/backup_engine'
 import { startSmtpReceiver } from '#tests/helpers/smtp_receiver'
+import { checkedFetch } from '#tests/helpers/answer_contract'
 
 const backupsDir = () => DataFolder.current().backupsDir
 
@@ -44,7 +45,7 @@ test.group('Backups', (group) => {
     const [listed] = await list(client)
     assert.deepEqual(listed, { name: attempt.name, origin: 'Manual', journalled: true, size: attempt.size, createdAt: attempt.finishedAt })
 
-    const download = await fetch(`${process.env.GATEWAY_PUBLIC_URL}/api/v1/backups/${attempt.name}/download`, { headers: { 'x-api-key': testKeys.admin } })
+    const download = await checkedFetch(`${process.env.GATEWAY_PUBLIC_URL}/api/v1/backups/${attempt.name}/download`, { headers: { 'x-api-key': testKeys.admin } })
     assert.equal(download.status, 200)
     assert.equal(download.headers.get('content-disposition'), `attachment; filename="${attempt.name}"`)
     assert.isTrue(Buffer.from(await download.arrayBuffer()).equals(readFileSync(join(backupsDir(), attempt.name))))

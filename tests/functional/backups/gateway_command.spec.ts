@@ -8,6 +8,7 @@ import { firstApiKey, freePort } from '#tests/helpers/gateway_process'
 import { PhoneAgent } from '../../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../../agent/src/drivers/simulator.js'
 import { eventually } from '#tests/helpers/phones'
+import { checkedFetch } from '#tests/helpers/answer_contract'
 
 const isAlive = (pid: number) => {
   try {
@@ -73,7 +74,7 @@ test.group('The gateway command', (group) => {
     follower.stdout.on('data', (chunk) => (followed += chunk))
     try {
       await new Promise((resolve) => setTimeout(resolve, 3000))
-      await fetch(`http://127.0.0.1:${port}/api/v1/this-route-does-not-exist`)
+      await checkedFetch(`http://127.0.0.1:${port}/api/v1/this-route-does-not-exist`)
       await eventually(() => followed.includes('this-route-does-not-exist'), 15_000)
     } finally {
       follower.kill()
@@ -91,7 +92,7 @@ test.group('The gateway command', (group) => {
     assert.equal(gateway('start').status, 0)
     const key = await firstApiKey(port)
     const base = `http://127.0.0.1:${port}`
-    const code = (await (await fetch(`${base}/api/v1/devices/pairing-codes`, { method: 'POST', headers: { 'x-api-key': key } })).json()) as { code: string }
+    const code = (await (await checkedFetch(`${base}/api/v1/devices/pairing-codes`, { method: 'POST', headers: { 'x-api-key': key } })).json()) as { code: string }
     const driver = new SimulatorDriver({})
     const paired = await PhoneAgent.pair(base, code.code, { name: 'Archived phone', sims: driver.sims() })
     const before = pid()
@@ -115,12 +116,12 @@ test.group('The gateway command', (group) => {
     assert.equal(spawnSync('tar', ['-xzf', archive, '-C', dataDir]).status, 0)
     assert.equal(gateway('start').status, 0)
     // The API key still works, and the phone connects with its old credential: the master key came back.
-    assert.equal((await fetch(`${base}/api/v1/auth/me`, { headers: { 'x-api-key': key } })).status, 200)
+    assert.equal((await checkedFetch(`${base}/api/v1/auth/me`, { headers: { 'x-api-key': key } })).status, 200)
     const agent = new PhoneAgent({ gatewayUrl: base, credential: paired.credential, driver })
     await agent.connect()
     try {
       await eventually(async () => {
-        const device = (await (await fetch(`${base}/api/v1/devices/${paired.device.id}`, { headers: { 'x-api-key': key } })).json()) as { status: string }
+        const device = (await (await checkedFetch(`${base}/api/v1/devices/${paired.device.id}`, { headers: { 'x-api-key': key } })).json()) as { status: string }
         return device.status === 'online'
       }, 15_000)
     } finally {

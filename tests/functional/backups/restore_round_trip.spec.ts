@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execute, firstApiKey, query, startGateway, stop } from '#tests/helpers/gateway_process'
+import { checkedFetch } from '#tests/helpers/answer_contract'
 
 const TABLES = ['messages', 'conversations', 'contacts', 'users', 'api_keys']
 
@@ -37,7 +38,7 @@ test.group('Restore round trip on a real gateway process', (group) => {
     const base = `http://127.0.0.1:${gateway.port}`
     const key = await firstApiKey(gateway.port)
     const call = (method: string, path: string, body?: unknown) =>
-      fetch(`${base}${path}`, { method, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined })
+      checkedFetch(`${base}${path}`, { method, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined })
 
     assert.equal((await call('POST', '/api/v1/messages', { to: ['+33612345001', '+33612345002'], body: 'Before the backup' })).status, 202)
     assert.equal((await call('POST', '/api/v1/contacts', { phone: '+33612345003', firstName: 'Kept' })).status, 201)
@@ -61,7 +62,7 @@ test.group('Restore round trip on a real gateway process', (group) => {
     assert.equal(await stop(gateway.child, 'SIGTERM'), 0)
 
     gateway = await startGateway(dataDir)
-    const again = (method: string, path: string) => fetch(`http://127.0.0.1:${gateway.port}${path}`, { method, headers: { 'x-api-key': key } })
+    const again = (method: string, path: string) => checkedFetch(`http://127.0.0.1:${gateway.port}${path}`, { method, headers: { 'x-api-key': key } })
     try {
       assert.deepEqual(await (await again('GET', '/api/v1/backups/restore')).json(), { pending: false })
       // Upgraded at start: the table the older copy lacked is there again.

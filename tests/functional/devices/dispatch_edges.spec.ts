@@ -16,6 +16,7 @@ import { join } from 'node:path'
 import { AGENT_VERSION, PhoneAgent } from '../../../agent/src/phone_agent.js'
 import { HandledOrders } from '../../../agent/src/handled_orders.js'
 import { SimulatorDriver } from '../../../agent/src/drivers/simulator.js'
+import { answerContract } from '#tests/helpers/answer_contract'
 
 /** Cases an outside check found: orders of unpaired phones, phones enabled again, late receipts. */
 test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inbound numbers', (group) => {
@@ -246,6 +247,16 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
       request.on('upgrade', () => reject(new Error('upgraded with a bad credential')))
       request.on('error', reject)
       request.end()
+    })
+    // Written on the raw socket, outside the router: checked against the document here.
+    ;(await answerContract()).assertMatches({
+      method: 'GET',
+      url: url.href,
+      status: answer.status,
+      contentType: String(answer.headers['content-type']),
+      body: JSON.parse(answer.body),
+      hasBody: answer.body.length > 0,
+      headers: answer.headers,
     })
     assert.equal(answer.status, 401)
     const error = JSON.parse(answer.body).error

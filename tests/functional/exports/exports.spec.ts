@@ -7,6 +7,7 @@ import db from '@adonisjs/lucid/services/db'
 import { DataFolder } from '#core/data_folder/data_folder'
 import { asBrowser, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
+import { checkedFetch } from '#tests/helpers/answer_contract'
 
 const HEADERS = {
   messages: 'id,conversationId,direction,phone,body,encoding,segments,status,errorCode,deviceId,simSlot,attempts,createdAt,sentAt,deliveredAt,failedAt',
@@ -141,7 +142,7 @@ test.group('Exports', (group) => {
 
   test('the database export is a consistent SQLite copy, and its temporary file is removed', async ({ client, assert }) => {
     await sendAs(client, { to: '+33633333333', body: 'In the copy' })
-    const response = await fetch(`${process.env.GATEWAY_PUBLIC_URL}/api/v1/export/database`, { headers: { 'x-api-key': testKeys.admin } })
+    const response = await checkedFetch(`${process.env.GATEWAY_PUBLIC_URL}/api/v1/export/database`, { headers: { 'x-api-key': testKeys.admin } })
     assert.equal(response.status, 200)
     assert.equal(response.headers.get('content-type'), 'application/vnd.sqlite3')
     assert.match(response.headers.get('content-disposition')!, /^attachment; filename="gateway-\d{8}-\d{6}\.db"$/)

@@ -10,6 +10,9 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { errorsOf, toOpenApiPath } from '#core/contract/openapi_document'
 import { errorCatalogue } from '#core/http/api_error'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { answerContract, checkedFetch, type Answer } from '#tests/helpers/answer_contract'
 
 const run = promisify(execFile)
 
@@ -113,6 +116,126 @@ test.group('OpenAPI contract', () => {
     const limit = document.paths['/api/v1/activity'].get.parameters.find((parameter: any) => parameter.name === 'limit')
     assert.deepInclude(limit, { in: 'query', required: false })
     assert.equal(limit.schema.maximum, 200)
+  })
+})
+
+/** A message as GET /api/v1/messages/{id} documents it. */
+const documentedMessage = {
+  id: '01JAAAAAAAAAAAAAAAAAAAAAAA',
+  conversationId: '01JBBBBBBBBBBBBBBBBBBBBBBB',
+  direction: 'out',
+  category: 'transactional',
+  phone: '+33612345678',
+  body: 'hello',
+  encoding: 'gsm7',
+  segments: 1,
+  status: 'queued',
+  attempts: 0,
+  createdAt: '2026-05-04T09:30:00.000Z',
+}
+
+function messageAnswer(overrides: Partial<Answer> = {}): Answer {
+  return {
+    method: 'GET',
+    url: '/api/v1/messages/01JAAAAAAAAAAAAAAAAAAAAAAA',
+    status: 200,
+    contentType: 'application/json; charset=utf-8',
+    body: documentedMessage,
+    hasBody: true,
+    ...overrides,
+  }
+}
+
+/** A loopback server that answers every request with the given status and JSON body. */
+async function wrongServer(status: number, body: unknown) {
+  const server = createServer((_request, response) => {
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)) }
+}
+
+test.group('Answers checked against the document', () => {
+  test('a documented answer passes', async ({ assert }) => {
+    const contract = await answerContract()
+    assert.deepEqual(contract.problemsWith(messageAnswer()), [])
+    assert.deepEqual(
+      contract.problemsWith(
+        messageAnswer({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'Message not found', requestId: 'r-1' } } })
+      ),
+      []
+    )
+  })
+
+  test('a wrong body fails, naming operation, status and schema path', async ({ assert }) => {
+    const contract = await answerContract()
+    const wrongStatus = contract.problemsWith(messageAnswer({ body: { ...documentedMessage, status: 'lost', segments: '1' } }))
+    assert.lengthOf(wrongStatus, 1)
+    assert.include(wrongStatus[0], 'GET /api/v1/messages/{id} (getMessage) answered 200')
+    assert.include(wrongStatus[0], "responses.200.content['application/json'].schema")
+    assert.include(wrongStatus[0], 'at /status: must be equal to one of the allowed values')
+    assert.include(wrongStatus[0], '[schema #/components/schemas/Message/properties/status/enum]')
+    assert.include(wrongStatus[0], 'at /segments: must be integer')
+
+    const { createdAt: _missing, ...withoutDate } = documentedMessage
+    assert.match(contract.problemsWith(messageAnswer({ body: withoutDate }))[0], /must have required property 'createdAt'/)
+    assert.match(contract.problemsWith(messageAnswer({ body: { ...documentedMessage, createdAt: 'yesterday' } }))[0], /at \/createdAt: must match format "date-time"/)
+    assert.throws(() => contract.assertMatches(messageAnswer({ body: [] })), /getMessage\) answered 200/)
+  })
+
+  test('a field the document does not name fails', async ({ assert }) => {
+    const contract = await answerContract()
+    const [problem] = contract.problemsWith(messageAnswer({ body: { ...documentedMessage, internalNote: 'x' } }))
+    assert.include(problem, 'must NOT have unevaluated properties (internalNote)')
+  })
+
+  test('an undocumented status, a code missing from x-error-codes and a wrong error body fail', async ({ assert }) => {
+    const contract = await answerContract()
+    const conflict = { error: { code: 'MESSAGE_NOT_FAILED', message: 'Only a failed message can be retried', requestId: 'r-1' } }
+    assert.match(contract.problemsWith(messageAnswer({ status: 409, body: conflict }))[0], /getMessage\) answered 409 MESSAGE_NOT_FAILED, a status its document does not list/)
+    const [wrongCode] = contract.problemsWith(messageAnswer({ status: 404, body: { error: { ...conflict.error, code: 'GONE' } } }))
+    assert.include(wrongCode, 'answered 404 GONE, a code its x-error-codes do not list (listed: ')
+    const [otherStatus] = contract.problemsWith(messageAnswer({ status: 404, body: { error: { ...conflict.error, code: 'MISSING_API_KEY' } } }))
+    assert.include(otherStatus, 'answered 404 MISSING_API_KEY, a code its x-error-codes do not list under 404 (listed: NOT_FOUND)')
+    const [noRequestId] = contract.problemsWith(messageAnswer({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'x' } } }))
+    assert.include(noRequestId, "at /error: must have required property 'requestId' [schema #/components/schemas/Error/properties/error/required]")
+    const [unknownRoute] = contract.problemsWith({ ...messageAnswer(), url: '/api/v1/nowhere', status: 404, body: { message: 'Not found' } })
+    assert.include(unknownRoute, 'the error body does not match the Error schema')
+    assert.deepEqual(contract.problemsWith(messageAnswer({ method: 'DELETE', status: 204, contentType: undefined, body: '', hasBody: false })), [])
+    assert.match(contract.problemsWith(messageAnswer({ method: 'DELETE', status: 204 }))[0], /deleteMessage\) answered 204 with a body/)
+    assert.match(contract.problemsWith(messageAnswer({ contentType: 'text/plain', body: 'hello' }))[0], /as text\/plain; the document lists application\/json/)
+  })
+
+  test('an answer without its documented X-Request-Id header fails', async ({ assert }) => {
+    const contract = await answerContract()
+    assert.deepEqual(contract.problemsWith(messageAnswer({ headers: { 'x-request-id': 'r-1' } })), [])
+    assert.deepEqual(contract.problemsWith(messageAnswer({ headers: {} })), ['GET /api/v1/messages/{id} (getMessage) answered 200 without its documented X-Request-Id header'])
+  })
+
+  test("a plain request to the phones' socket is checked like any other: 426 UPGRADE_REQUIRED", async ({ client, assert }) => {
+    const response = await client.get('/api/v1/devices/socket')
+    response.assertStatus(426)
+    assert.equal(response.body().error.code, 'UPGRADE_REQUIRED')
+  })
+
+  test('every api client answer goes through the check', async ({ client, assert }) => {
+    const wrong = await wrongServer(200, { ...documentedMessage, status: 'lost' })
+    try {
+      await assert.rejects(() => client.get(`${wrong.url}/api/v1/messages/01JAAAAAAAAAAAAAAAAAAAAAAA`), /getMessage\) answered 200/)
+      await assert.rejects(() => checkedFetch(`${wrong.url}/api/v1/messages/01JAAAAAAAAAAAAAAAAAAAAAAA`), /getMessage\) answered 200/)
+    } finally {
+      await wrong.close()
+    }
+  })
+
+  test('x-error-codes of an operation gather the codes of all its refusals', async ({ client, assert }) => {
+    const document = (await client.get('/api-docs/openapi.json')).body()
+    for (const [path, operations] of Object.entries<Record<string, any>>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        const perStatus = Object.values<any>(operation.responses).flatMap((response) => response['x-error-codes'] ?? [])
+        assert.deepEqual(operation['x-error-codes'], [...new Set(perStatus)].sort(), `${method} ${path}`)
+      }
+    }
   })
 })
 

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { query, startGateway, stop } from '#tests/helpers/gateway_process'
 import { PhoneAgent } from '../../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../../agent/src/drivers/simulator.js'
+import { checkedFetch } from '#tests/helpers/answer_contract'
 
 test.group('The gateway as a process', (group) => {
   let root: string
@@ -42,7 +43,7 @@ test.group('The gateway as a process', (group) => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const { child, port } = await startGateway(dataDir)
       const keyBefore = readFileSync(join(dataDir, 'secret.key'))
-      const answer = await fetch(`http://127.0.0.1:${port}/api/v1/activity`)
+      const answer = await checkedFetch(`http://127.0.0.1:${port}/api/v1/activity`)
       assert.equal(answer.status, 401)
       const code = await stop(child, signal)
       assert.equal(code, 0, `${signal} exit code`)
@@ -57,13 +58,13 @@ test.group('The gateway as a process', (group) => {
     const dataDir = join(root, 'data')
     const { child, port } = await startGateway(dataDir)
     const base = `http://127.0.0.1:${port}`
-    const setup = await fetch(`${base}/api/v1/auth/setup`, {
+    const setup = await checkedFetch(`${base}/api/v1/auth/setup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'owner@gateway.test', password: 'a long passphrase', name: 'Owner' }),
     })
     const jar = new Map(setup.headers.getSetCookie().map((line) => line.split(';')[0].split(/=(.*)/s).slice(0, 2) as [string, string]))
-    const code = await fetch(`${base}/api/v1/devices/pairing-codes`, {
+    const code = await checkedFetch(`${base}/api/v1/devices/pairing-codes`, {
       method: 'POST',
       headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '), 'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? '') },
     })
