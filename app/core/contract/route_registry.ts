@@ -4,6 +4,7 @@ import type { AccessGuard, ProtectedAccess } from '#core/http/access'
 import type { ApiErrorKind } from '#core/http/api_error'
 import { requireJsonBody } from '#core/http/body_guard_middleware'
 import { refuseUnknownFields } from '#core/contract/unknown_fields'
+import { refuseIllFormedText } from '#core/contract/well_formed_text'
 import type { JsonSchema, RouteContract } from '#core/contract/route_contract'
 
 export type RouteMiddleware = (ctx: HttpContext, next: NextFn) => Promise<unknown>
@@ -96,7 +97,7 @@ export class RouteRegistry {
           return next()
         })
       }
-      route.use([requireJsonBody, bodyParser])
+      route.use([requireJsonBody, bodyParser, refuseIllFormedText])
       route.use(refuseUnknownFields(contract.body ? (contract.body.toJSONSchema() as JsonSchema) : NO_FIELDS))
     }
   }
