@@ -10,6 +10,7 @@ import { setupLicense } from '#modules/auth/license/license_setup'
 import { GatewayAccessGuard } from '#modules/auth/services/gateway_access_guard'
 import { signedInDashboard } from '#modules/auth/middleware/signed_in_dashboard'
 import { requireJsonBody } from '#core/http/body_guard_middleware'
+import { checkLiveStreamInput } from '#core/http/live_stream_input'
 
 /**
  * The access module: dashboard accounts and sessions, API keys, scopes and roles, per-key rate
@@ -44,6 +45,8 @@ export default class AuthProvider {
    */
   async #liveNoticeRoutes(registry: RouteRegistry) {
     const transmit = await this.app.container.make('transmit')
-    registry.addLibraryRoutes((_router, bodyParser) => transmit.registerRoutes((route) => route.use([signedInDashboard, requireJsonBody, bodyParser])))
+    registry.addLibraryRoutes((_router, bodyParser) =>
+      transmit.registerRoutes((route) => route.use([signedInDashboard, requireJsonBody, bodyParser, checkLiveStreamInput]))
+    )
   }
 }

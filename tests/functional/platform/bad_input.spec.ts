@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { randomUUID } from 'node:crypto'
 import type { ApiResponse } from '@japa/api-client'
 import { asBrowser, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 
@@ -54,5 +55,34 @@ test.group('Bad input: a lone UTF-16 surrogate is 400, never 500', (group) => {
     assert.equal(response.body().error.code, 'VALIDATION_ERROR')
     assert.isTrue(JSON.stringify(response.body()).isWellFormed())
     assert.notInclude(JSON.stringify(response.body()), '\\udc00')
+  })
+})
+
+test.group('Bad input: the live notice routes answer 400 in the error format', (group) => {
+  group.setup(() => useTestKeys())
+
+  test('GET /__transmit/events without a uid, or with several', async ({ client, assert }) => {
+    const session = await signInAs(client, 'readonly')
+    for (const query of ['', '?uid=', '?uid=a&uid=b']) {
+      const response = await client.get(`/__transmit/events${query}`).header('cookie', session.cookie)
+      assertRefusedOn(assert, response, 'uid')
+    }
+  })
+
+  test('POST /__transmit/subscribe and /unsubscribe with a missing or non-string channel or uid', async ({ client, assert }) => {
+    const session = await signInAs(client, 'readonly')
+    for (const path of ['/__transmit/subscribe', '/__transmit/unsubscribe']) {
+      for (const [body, field] of [
+        [{ uid: randomUUID() }, 'channel'],
+        [{ uid: randomUUID(), channel: 5 }, 'channel'],
+        [{ uid: randomUUID(), channel: ['notices'] }, 'channel'],
+        [{ uid: randomUUID(), channel: { a: 1 } }, 'channel'],
+        [{ channel: 'notices' }, 'uid'],
+        [{ uid: 7, channel: 'notices' }, 'uid'],
+      ] as const) {
+        const response = await asBrowser(client.post(path), session).json(body)
+        assertRefusedOn(assert, response, field)
+      }
+    }
   })
 })
