@@ -4,9 +4,13 @@ import type { JsonSchema } from '#core/contract/route_contract'
 /**
  * Fills a gap of VineJS `toJSONSchema()` (STACK.md #10): a rule that checks nothing and only
  * adds `extra` to the field's JSON schema, for dates and custom rules that come out empty.
+ * When `extra` states the type, it replaces the "any JSON value" list that `vine.any()` puts
+ * there: both together would say "a string, and any of string, number, ..." and, worse, keep
+ * a field documented as text from refusing `null` (null_fields.ts reads the same schema).
  */
 export const documentedAs = vine.createRule<JsonSchema>(() => {}, {
   toJSONSchema: (schema, extra) => {
+    if ('type' in extra || 'oneOf' in extra || 'anyOf' in extra) delete schema.anyOf
     Object.assign(schema, extra)
   },
 })
