@@ -412,6 +412,36 @@ test.group('Fuzzing every documented operation', (group) => {
     assert.deepEqual(failures, [], `\n${failures.join('\n')}`)
   }).timeout(180_000)
 
+  test('a documented number or boolean body field refuses the other JSON types, and null unless nullable', async ({ client, assert }) => {
+    const document = (await client.get('/api-docs/openapi.json')).body()
+    const session = await signInAs(client, 'superadmin')
+    const headers = { 'cookie': session.cookie, 'x-xsrf-token': session.xsrf, 'content-type': 'application/json' }
+    const wrongFor: Record<string, unknown[]> = { integer: ['1', '', ' ', true, false], number: ['1', '', ' ', true, false], boolean: ['true', 'false', 1, 0, ''] }
+    const failures: string[] = []
+    let reached = 0
+    for (const operation of operationsOf(document)) {
+      // Settings sections are checked in settings_types.spec.ts.
+      if (!operation.body || INVALID_BODIES_ONLY.has(operation.key)) continue
+      const path = operation.parameters.filter((one) => one.in === 'path').reduce((at, one) => at.replace(`{${one.name}}`, '99999999999'), operation.path)
+      for (const field of fieldsOf(operation.body)) {
+        const types: string[] = Array.isArray(field.schema.type) ? field.schema.type : [field.schema.type]
+        const wrong = [...types.flatMap((type) => wrongFor[type] ?? []), ...(types.includes('null') || !types.some((type) => wrongFor[type]) ? [] : [null])]
+        for (const value of wrong) {
+          const answer = await call(operation.method, { path, query: '', headers, body: JSON.stringify(bodyWith(operation.body, field.path, value)) })
+          if (answer.status === 404) continue
+          reached++
+          const error = JSON.parse(answer.text).error
+          const named = error?.details?.some?.((detail: { field: string }) => detail.field === field.path.join('.'))
+          if (answer.status < 400 || error?.code !== 'VALIDATION_ERROR' || !named) {
+            failures.push(`${operation.key} ${field.path.join('.')}=${JSON.stringify(value)}: ${answer.status} ${answer.text.slice(0, 200)}`)
+          }
+        }
+      }
+    }
+    assert.isAbove(reached, 50)
+    assert.deepEqual(failures, [], `\n${failures.join('\n')}`)
+  }).timeout(60_000)
+
   test('every documented field, query parameter and path parameter takes each hostile value without a 5xx', async ({ client, assert }) => {
     const document = (await client.get('/api-docs/openapi.json')).body()
     const session = await signInAs(client, 'superadmin')
