@@ -4,6 +4,8 @@ import type { AccessGuard, ProtectedAccess } from '#core/http/access'
 import type { ApiErrorKind } from '#core/http/api_error'
 import { requireJsonBody } from '#core/http/body_guard_middleware'
 import { refuseUnknownFields } from '#core/contract/unknown_fields'
+import { refuseIllFormedText } from '#core/contract/well_formed_text'
+import { refuseMisplacedNulls } from '#core/contract/null_fields'
 import type { JsonSchema, RouteContract } from '#core/contract/route_contract'
 
 export type RouteMiddleware = (ctx: HttpContext, next: NextFn) => Promise<unknown>
@@ -96,8 +98,9 @@ export class RouteRegistry {
           return next()
         })
       }
-      route.use([requireJsonBody, bodyParser])
-      route.use(refuseUnknownFields(contract.body ? (contract.body.toJSONSchema() as JsonSchema) : NO_FIELDS))
+      route.use([requireJsonBody, bodyParser, refuseIllFormedText])
+      const bodySchema = contract.body ? (contract.body.toJSONSchema() as JsonSchema) : NO_FIELDS
+      route.use([refuseUnknownFields(bodySchema), refuseMisplacedNulls(bodySchema)])
     }
   }
 }

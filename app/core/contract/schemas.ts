@@ -6,10 +6,15 @@ import type { JsonSchema } from '#core/contract/route_contract'
  * adds `extra` to the field's JSON schema, for dates and custom rules that come out empty.
  * A function is read when the schema is built, for lists that modules fill at start (the
  * public events).
+ * When `extra` states the type, it replaces the "any JSON value" list that `vine.any()` puts
+ * there: both together would say "a string, and any of string, number, ..." and, worse, keep
+ * a field documented as text from refusing `null` (null_fields.ts reads the same schema).
  */
 export const documentedAs = vine.createRule<JsonSchema | (() => JsonSchema)>(() => {}, {
   toJSONSchema: (schema, extra) => {
-    Object.assign(schema, typeof extra === 'function' ? extra() : extra)
+    const stated = typeof extra === 'function' ? extra() : extra
+    if ('type' in stated || 'oneOf' in stated || 'anyOf' in stated) delete schema.anyOf
+    Object.assign(schema, stated)
   },
 })
 

@@ -25,16 +25,29 @@ export function unknownFieldsOf(value: unknown, schema: JsonSchema | undefined, 
   })
 }
 
+/** A field path is quoted back at most this long: the caller chose it, and it can be megabytes. */
+export const QUOTED_PATH_MAX = 100
+
+/** The path as an answer may quote it: cut to {@link QUOTED_PATH_MAX} characters, marked with `…`. */
+export function quotedPath(path: string): string {
+  return path.length > QUOTED_PATH_MAX ? `${path.slice(0, QUOTED_PATH_MAX)}…` : path
+}
+
 /**
  * Route middleware after the body parser: a field the route's body schema does not name is
  * refused, as the OpenAPI document says (`additionalProperties: false`), rather than dropped
- * in silence (a `simslot` typo would otherwise send from any SIM).
+ * in silence (a `simslot` typo would otherwise send from any SIM). The caller's field name is
+ * quoted once, in `details[].field`, and cut short; the messages name only the known fields.
  */
 export function refuseUnknownFields(schema: JsonSchema) {
   return async (ctx: HttpContext, next: NextFn) => {
     const unknown = unknownFieldsOf(ctx.request.body(), schema)
     if (unknown.length) {
-      const details = unknown.slice(0, 20).map(({ field, known }) => ({ field, rule: 'unknown', message: `Unknown field ${field}; ${known.length ? `known here: ${known.join(', ')}` : 'this endpoint takes no fields'}` }))
+      const details = unknown.slice(0, 20).map(({ field, known }) => ({
+        field: quotedPath(field),
+        rule: 'unknown',
+        message: `Unknown field; ${known.length ? `known here: ${known.join(', ')}` : 'this endpoint takes no fields'}`,
+      }))
       throw new ApiError('VALIDATION_ERROR', details[0].message, details)
     }
     return next()

@@ -1,7 +1,21 @@
 import { test } from '@japa/runner'
+import { request as httpRequest } from 'node:http'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging, messageCount, sendAs } from '#tests/helpers/messages'
 import { unknownFieldsOf } from '#core/contract/unknown_fields'
+
+/** A raw request: the answer's size in characters is what is measured. */
+function raw(method: string, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port: Number(process.env.PORT), method, path, headers, agent: false }, (response) => {
+      let text = ''
+      response.on('data', (chunk) => (text += chunk))
+      response.on('end', () => resolve({ status: response.statusCode!, text }))
+    })
+    request.on('error', reject)
+    request.end(body)
+  })
+}
 
 test.group('Unknown fields in a request body', (group) => {
   group.setup(() => useTestKeys())
@@ -13,7 +27,7 @@ test.group('Unknown fields in a request body', (group) => {
     assert.equal(refused.body().error.code, 'VALIDATION_ERROR')
     const details = refused.body().error.details
     assert.deepInclude(details[0], { field: 'simslot', rule: 'unknown' })
-    assert.match(details[0].message, /^Unknown field simslot; known here: .*\bsimSlot\b/)
+    assert.match(details[0].message, /^Unknown field; known here: .*\bsimSlot\b/)
     assert.equal(refused.body().error.message, details[0].message)
     assert.equal(await messageCount(), 0)
     ;(await sendAs(client, { to: '+33612345678', body: 'Hello', simSlot: 1 })).assertStatus(202)
@@ -34,7 +48,7 @@ test.group('Unknown fields in a request body', (group) => {
   test('an endpoint that takes no body refuses fields in one; an empty object is fine', async ({ client, assert }) => {
     const refused = await client.post('/api/v1/devices/pairing-codes').header('x-api-key', testKeys.admin).json({ foo: 1 })
     refused.assertStatus(400)
-    assert.deepInclude(refused.body().error.details[0], { field: 'foo', rule: 'unknown', message: 'Unknown field foo; this endpoint takes no fields' })
+    assert.deepInclude(refused.body().error.details[0], { field: 'foo', rule: 'unknown', message: 'Unknown field; this endpoint takes no fields' })
     ;(await client.post('/api/v1/devices/pairing-codes').header('x-api-key', testKeys.admin).json({})).assertStatus(201)
     ;(await client.post('/api/v1/devices/pairing-codes').header('x-api-key', testKeys.admin)).assertStatus(201)
   })
@@ -56,5 +70,40 @@ test.group('Unknown fields in a request body', (group) => {
     ])
     assert.deepEqual(unknownFieldsOf('text', schema), [])
     assert.deepEqual(unknownFieldsOf(null, schema), [])
+  })
+})
+
+test.group('Unknown fields: the name is quoted once, at most 100 characters', (group) => {
+  group.setup(() => useTestKeys())
+
+  test('a 1.9 MB field name gets a small answer, also unauthenticated', async ({ assert }) => {
+    const name = 'k'.repeat(1_900_000)
+    for (const [path, headers] of [
+      ['/api/v1/auth/login', {}],
+      ['/api/v1/contacts', { 'x-api-key': testKeys.admin }],
+    ] as const) {
+      const answer = await raw('POST', path, { 'content-type': 'application/json', ...headers }, JSON.stringify({ [name]: 1 }))
+      assert.equal(answer.status, 400)
+      assert.isBelow(answer.text.length, 2_000)
+      const { error } = JSON.parse(answer.text)
+      assert.equal(error.code, 'VALIDATION_ERROR')
+      assert.equal(error.details[0].rule, 'unknown')
+      assert.equal(error.details[0].field, `${'k'.repeat(100)}…`)
+      assert.equal(answer.text.split('k'.repeat(100)).length - 1, 1, 'the name is quoted once')
+    }
+  })
+
+  test('a long nested path is cut too; a short name is still named', async ({ client, assert }) => {
+    const response = await client
+      .patch('/api/v1/settings')
+      .header('x-api-key', testKeys.admin)
+      .json({ sending: { prefixRules: [{ prefix: '+33', deviceId: '1', ['x'.repeat(500)]: 1 }] } })
+    response.assertStatus(400)
+    const [detail] = response.body().error.details
+    assert.equal(detail.field, `sending.prefixRules.0.${'x'.repeat(100 - 'sending.prefixRules.0.'.length)}…`)
+    const short = await client.post('/api/v1/contacts').header('x-api-key', testKeys.admin).json({ phone: '+33612345678', colour: 'red' })
+    assert.deepInclude(short.body().error.details[0], { field: 'colour', rule: 'unknown' })
+    assert.equal(JSON.stringify(short.body()).split('colour').length - 1, 1, 'the name is quoted once')
+    assert.match(short.body().error.message, /known here: .*\bphone\b/)
   })
 })

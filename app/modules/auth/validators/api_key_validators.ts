@@ -22,8 +22,8 @@ const fields = {
         .use(documentedAs({ description: 'IPv4 or IPv6 address, or CIDR range', examples: ['203.0.113.7', '10.0.0.0/8', '2001:db8::/32'] }))
     )
     .maxLength(50),
-  callsPerMinute: vine.number().withoutDecimals().range([1, 1_000_000]).nullable(),
-  callsPerDay: vine.number().withoutDecimals().range([1, 100_000_000]).nullable(),
+  callsPerMinute: vine.number({ strict: true }).withoutDecimals().range([1, 1_000_000]).nullable(),
+  callsPerDay: vine.number({ strict: true }).withoutDecimals().range([1, 100_000_000]).nullable(),
 }
 
 export const createApiKeyValidator = vine.compile(

@@ -1,7 +1,7 @@
 import vine from '@vinejs/vine'
 
 const sim = vine.object({
-  slot: vine.number().in([0, 1]),
+  slot: vine.number({ strict: true }).in([0, 1]),
   label: vine.string().trim().maxLength(40).optional(),
   operator: vine.string().trim().maxLength(60).optional(),
   number: vine.string().trim().regex(/^\+[1-9]\d{6,14}$/).optional(),
@@ -24,7 +24,7 @@ export const updateDeviceValidator = vine.compile(
     name: vine.string().trim().minLength(1).maxLength(80).optional(),
     enabled: vine.boolean({ strict: true }).optional(),
     sims: vine
-      .array(vine.object({ slot: vine.number().in([0, 1]), dailyQuota: vine.number().withoutDecimals().range([1, 100_000]).nullable() }))
+      .array(vine.object({ slot: vine.number({ strict: true }).in([0, 1]), dailyQuota: vine.number({ strict: true }).withoutDecimals().range([1, 100_000]).nullable() }))
       .maxLength(2)
       .distinct('slot')
       .optional(),

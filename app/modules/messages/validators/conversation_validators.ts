@@ -19,7 +19,7 @@ export const updateConversationValidator = vine.compile(
     archived: vine.boolean({ strict: true }).optional(),
     /** A dashboard account id, or null to unassign. */
     assignedTo: vine.string().regex(/^\d{1,16}$/).nullable().optional(),
-    /** true marks every message read (unreadCount back to 0). */
-    markRead: vine.literal(true).optional(),
+    /** true marks every message read (unreadCount back to 0); an enum, as a literal would take "true" or 1. */
+    markRead: vine.enum([true] as const).optional(),
   })
 )

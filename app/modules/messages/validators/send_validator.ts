@@ -26,7 +26,7 @@ export const sendValidator = vine.compile(
       .use(documentedAs({ type: 'string', minLength: 1, description: 'Any non-empty text; no length limit. Missing or empty: EMPTY_BODY' }))
       .optional(),
     deviceId: vine.string().trim().minLength(1).maxLength(64).optional(),
-    simSlot: vine.number().in([0, 1]).optional(),
+    simSlot: vine.number({ strict: true }).in([0, 1]).optional(),
     scheduledAt: vine
       .string()
       .use(documentedAs({ ...isoDateTimeSchema, description: 'Future ISO 8601 date; the message stays queued until then' }))
