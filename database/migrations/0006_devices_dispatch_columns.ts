@@ -4,6 +4,11 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  * What the dispatcher needs on messages: the phone and SIM a send forced (deviceId/simSlot of
  * the request), when an order went to a phone (until the phone accepts it), and the phone's own
  * reference of an inbound SMS (a repeated report stores it once).
+ *
+ * Written before the one-owner rule (docs/modules.md): these are columns of the messages
+ * module's table, read and written only by its MessageLedger. The file keeps its name because
+ * databases record applied migrations by name; a new column of `messages` goes in a
+ * `..._messages_...` migration.
  */
 export default class extends BaseSchema {
   async up() {
