@@ -33,7 +33,8 @@ interface Waiting<T, R> {
  */
 export class GroupCommit<T, R> {
   #waiting: Array<Waiting<T, R>> = []
-  #writing = false
+  /** The drain under way, from the first item added until the last batch is answered. */
+  #draining: Promise<void> | null = null
 
   constructor(private options: GroupCommitOptions<T, R>) {}
 
@@ -41,12 +42,16 @@ export class GroupCommit<T, R> {
   add(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
       this.#waiting.push({ item, resolve, reject })
-      if (!this.#writing) {
-        this.#writing = true
+      if (!this.#draining) {
         // Let the items that arrive in the same turn of the event loop join this batch.
-        setImmediate(() => void this.#drain())
+        this.#draining = new Promise<void>((drained) => setImmediate(() => void this.#drain().then(drained)))
       }
     })
+  }
+
+  /** Resolves once every item added so far is written and answered (and its announcements made). */
+  async idle(): Promise<void> {
+    while (this.#draining) await this.#draining
   }
 
   async #drain() {
@@ -61,7 +66,7 @@ export class GroupCommit<T, R> {
         }
       }
     } finally {
-      this.#writing = false
+      this.#draining = null
     }
   }
 

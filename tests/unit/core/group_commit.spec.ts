@@ -76,4 +76,17 @@ test.group('GroupCommit', () => {
     assert.deepEqual(steps, ['announce 1,2', 'announce 3'])
     assert.lengthOf(reported, 1)
   })
+
+  test('idle() waits for every item added so far, those added while a batch is written included', async ({ assert }) => {
+    const writer = recordingWriter()
+    const queue = new GroupCommit<number, string>({ write: writer.write, maxBatchWeight: 100, onAfterAnswersError: unexpected })
+    await queue.idle()
+    const first = queue.add(1)
+    // Added while the first batch is being written: it goes in a second batch, which idle() awaits too.
+    setTimeout(() => void queue.add(2), 1)
+    await new Promise((resolve) => setTimeout(resolve, 2))
+    await queue.idle()
+    assert.deepEqual(writer.batches, [[1], [2]])
+    assert.equal(await first, 'stored 1')
+  })
 })

@@ -4,6 +4,7 @@ import type { Logger } from '@adonisjs/core/logger'
 import type { Clock } from '#core/time/clock'
 import type { PublicEvent, PublicEventName } from '#core/events/public_events'
 import { logSafeError } from '#core/logging/redaction'
+import { GroupCommit } from '#core/group_commit/group_commit'
 import type { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
 
 /** A delivery row about to be written. */
@@ -16,6 +17,8 @@ export interface NewDelivery {
 
 /** Rows per INSERT: 16 columns each stays far below SQLite's bound-parameter limit. */
 const ROWS_PER_STATEMENT = 200
+/** Rows written by one transaction at most (a burst larger than this takes several). */
+const ROWS_PER_BATCH = 10_000
 
 /**
  * The part of the delivery engine that records what must be sent: one pending row per active
@@ -24,10 +27,8 @@ const ROWS_PER_STATEMENT = 200
  * each; the promise a caller awaits resolves once its rows are stored.
  */
 export class DeliveryRecorder {
-  #buffer: Array<Record<string, unknown>> = []
-  /** The flush that will take the rows buffered now. */
-  #next: Promise<void> | null = null
-  #running: Promise<void> | null = null
+  /** Each item: the rows of one event (or one rule run), written together with the burst's others. */
+  readonly #commit: GroupCommit<Array<Record<string, unknown>>, void>
 
   constructor(
     private db: Database,
@@ -36,7 +37,14 @@ export class DeliveryRecorder {
     private logger: Logger,
     /** Tells the delivery worker there is something new to send. */
     private wakeWorker: () => void
-  ) {}
+  ) {
+    this.#commit = new GroupCommit<Array<Record<string, unknown>>, void>({
+      write: (rowSets) => this.#write(rowSets),
+      weight: (rows) => rows.length,
+      maxBatchWeight: ROWS_PER_BATCH,
+      onAfterAnswersError: () => {},
+    })
+  }
 
   /** Spec, Webhook call body: event, at, id and the fields the event has; empty ones omitted. */
   static callBody(event: PublicEventName, payload: PublicEvent): string {
@@ -54,11 +62,16 @@ export class DeliveryRecorder {
     await this.record(webhookIds.map((webhookId) => ({ webhookId, event, body })))
   }
 
-  /** Stores deliveries due now; resolves once they are written. */
+  /**
+   * Stores deliveries due now; resolves once they are written. A write that fails is logged,
+   * not thrown: the event's emitter (a send, a phone's report) must not fail for its webhooks.
+   */
   record(deliveries: NewDelivery[]): Promise<void> {
     const now = this.clock.now().toISOString()
-    for (const delivery of deliveries) this.#buffer.push(this.#row(delivery, now))
-    return this.#scheduleFlush()
+    const rows = deliveries.map((delivery) => this.#row(delivery, now))
+    return this.#commit.add(rows).catch((error) => {
+      this.logger.error({ err: logSafeError(error), deliveries: rows.length }, 'could not record webhook deliveries')
+    })
   }
 
   /** Stores deliveries at once, outside any burst, and answers their row ids (a replay). */
@@ -93,44 +106,19 @@ export class DeliveryRecorder {
   }
 
   /** Resolves once everything recorded so far is written. */
-  async flushed(): Promise<void> {
-    while (this.#next || this.#running) await (this.#next ?? this.#running)
+  flushed(): Promise<void> {
+    return this.#commit.idle()
   }
 
-  /**
-   * Rows recorded while a flush runs wait for the next one, which every caller since shares:
-   * one statement per burst, one flush at a time.
-   */
-  #scheduleFlush(): Promise<void> {
-    if (this.#next) return this.#next
-    const previous = this.#running ?? Promise.resolve()
-    this.#next = previous
-      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => {
-        this.#next = null
-        const running = this.#flush()
-        const tracked = running.finally(() => {
-          if (this.#running === tracked) this.#running = null
-        })
-        this.#running = tracked
-        return running
-      })
-    return this.#next
-  }
-
-  async #flush(): Promise<void> {
-    const rows = this.#buffer
-    this.#buffer = []
-    if (!rows.length) return
-    try {
-      await this.db.transaction(async (trx) => {
-        for (let index = 0; index < rows.length; index += ROWS_PER_STATEMENT) {
-          await trx.table('webhook_deliveries').multiInsert(rows.slice(index, index + ROWS_PER_STATEMENT))
-        }
-      })
-      this.wakeWorker()
-    } catch (error) {
-      this.logger.error({ err: logSafeError(error), deliveries: rows.length }, 'could not record webhook deliveries')
-    }
+  /** Events arriving together (a burst of `message.sent`) are written by one transaction. */
+  async #write(rowSets: Array<Array<Record<string, unknown>>>) {
+    const rows = rowSets.flat()
+    await this.db.transaction(async (trx) => {
+      for (let index = 0; index < rows.length; index += ROWS_PER_STATEMENT) {
+        await trx.table('webhook_deliveries').multiInsert(rows.slice(index, index + ROWS_PER_STATEMENT))
+      }
+    })
+    this.wakeWorker()
+    return { results: rowSets.map(() => undefined) }
   }
 }

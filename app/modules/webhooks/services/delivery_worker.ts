@@ -5,6 +5,7 @@ import type { Secrets } from '#core/secrets/secrets'
 import type { ActivityLog } from '#core/activity/activity_log'
 import { logSafeError } from '#core/logging/redaction'
 import { affectedRows } from '#core/database/affected_rows'
+import { GroupCommit, type WrittenBatch } from '#core/group_commit/group_commit'
 import { signCall } from '#modules/webhooks/services/call_signature'
 import type { CallOutcome, DeliveryClient, OutgoingCall } from '#modules/webhooks/services/delivery_client'
 import type { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
@@ -51,6 +52,8 @@ interface PendingOutcome {
 
 /** Outcomes per statement: 9 values each, far below SQLite's bound-parameter limit. */
 const OUTCOMES_PER_STATEMENT = 200
+/** Outcomes stored by one transaction at most. */
+const OUTCOMES_PER_BATCH = 2000
 
 /**
  * The part of the delivery engine that sends: each pass starts the due deliveries oldest first,
@@ -64,9 +67,8 @@ export class DeliveryWorker {
   readonly #perTarget = new Map<string, number>()
   /** Aborted when the gateway stops: calls in flight are abandoned, their rows stay pending. */
   #stopping = new AbortController()
-  #outcomes: PendingOutcome[] = []
-  #nextWrite: Promise<void> | null = null
-  #writing: Promise<void> | null = null
+  /** Outcomes that arrive together are stored together (one statement for the rows, one for the counters). */
+  readonly #outcomes: GroupCommit<PendingOutcome, void>
 
   constructor(
     private deps: {
@@ -80,15 +82,22 @@ export class DeliveryWorker {
       /** Makes the delivery job due (now, or at a given time). */
       wake: (at?: Date) => void
     }
-  ) {}
+  ) {
+    this.#outcomes = new GroupCommit<PendingOutcome, void>({
+      write: (batch) => this.#write(batch),
+      maxBatchWeight: OUTCOMES_PER_BATCH,
+      onAfterAnswersError: (error) => this.deps.logger.error({ err: logSafeError(error) }, 'could not count given-up webhook deliveries'),
+    })
+  }
 
   get inFlight(): number {
     return this.#inFlight.size
   }
 
-  /** Resolves once every attempt started so far has recorded its outcome. */
+  /** Resolves once every attempt started so far has recorded its outcome, given-up counts included. */
   async settled(): Promise<void> {
     while (this.#inFlight.size) await Promise.all([...this.#inFlight.values()].map((entry) => entry.attempt))
+    await this.#outcomes.idle()
   }
 
   /**
@@ -219,34 +228,14 @@ export class DeliveryWorker {
       )
     }
     if (this.#stopping.signal.aborted) return
-    await this.#record({ delivery: row, outcome, at: clock.now() })
+    await this.#outcomes.add({ delivery: row, outcome, at: clock.now() })
   }
 
   /**
-   * Outcomes that arrive together are stored together: one statement for the rows, one for the
-   * failure counters (the same group commit as the recorder's).
+   * Stores a batch of outcomes. Counting given-up deliveries comes after the answers, once: a
+   * batch written again one by one (after a fault) must not count them twice.
    */
-  #record(outcome: PendingOutcome): Promise<void> {
-    this.#outcomes.push(outcome)
-    if (this.#nextWrite) return this.#nextWrite
-    const previous = this.#writing ?? Promise.resolve()
-    this.#nextWrite = previous
-      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => {
-        this.#nextWrite = null
-        const batch = this.#outcomes
-        this.#outcomes = []
-        const writing = this.#write(batch)
-        const tracked = writing.finally(() => {
-          if (this.#writing === tracked) this.#writing = null
-        })
-        this.#writing = tracked
-        return writing
-      })
-    return this.#nextWrite
-  }
-
-  async #write(batch: PendingOutcome[]): Promise<void> {
+  async #write(batch: PendingOutcome[]): Promise<WrittenBatch<void>> {
     const { db } = this.deps
     const failedWebhooks = [...new Set(batch.filter((entry) => !entry.outcome.ok && entry.delivery.webhook_id !== null).map((entry) => entry.delivery.webhook_id!))]
     const active = new Set<number>()
@@ -292,7 +281,12 @@ export class DeliveryWorker {
       // Spec, Webhook state: a success resets the failure counter to 0.
       if (succeeded.length) await trx.from('webhooks').whereIn('id', succeeded).where('consecutive_failures', '>', 0).update({ consecutive_failures: 0 })
     })
-    for (const webhookId of givenUp) await this.#countGivenUp(webhookId)
+    return {
+      results: batch.map(() => undefined),
+      afterAnswers: async () => {
+        for (const webhookId of givenUp) await this.#countGivenUp(webhookId)
+      },
+    }
   }
 
   /** Spec, Webhook state: +1 per given-up delivery; at 100 in a row the webhook is switched off. */
