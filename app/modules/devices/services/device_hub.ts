@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import type { IncomingMessage } from 'node:http'
+import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Logger } from '@adonisjs/core/logger'
 import type { Secrets } from '#core/secrets/secrets'
 import { logSafeError } from '#core/logging/redaction'
+import { ApiError } from '#core/http/api_error'
 import Device from '#modules/devices/models/device'
 import { credentialMatches, parseDeviceCredential } from '#modules/devices/services/device_credentials'
 
@@ -96,9 +97,9 @@ export class DeviceHub {
     void this.#authenticate(request).then((device) => {
       if (device === 'unchecked') {
         // Not the phone's fault: an agent that would give up on a refusal must try again.
-        return refuse(socket, 500, 'INTERNAL_ERROR', 'The credential could not be checked; try again shortly')
+        return refuse(socket, new ApiError('INTERNAL_ERROR', 'The credential could not be checked; try again shortly'))
       }
-      if (device === null) return refuse(socket, 401, 'INVALID_DEVICE_CREDENTIAL', 'Unknown or revoked device credential: pair the phone again')
+      if (device === null) return refuse(socket, new ApiError('INVALID_DEVICE_CREDENTIAL', 'Unknown or revoked device credential: pair the phone again'))
       this.#server.handleUpgrade(request, socket, head, (webSocket) => this.#accept(device, webSocket))
     })
   }
@@ -174,12 +175,16 @@ export class DeviceHub {
   }
 }
 
-/** Answers an upgrade it will not make in the API's error format, request id included. */
-function refuse(socket: Duplex, status: 401 | 500, code: string, message: string) {
+/**
+ * Answers an upgrade it will not make in the API's error format, request id included: before the
+ * upgrade there is no HTTP context, so the answer is written on the socket (status and code from
+ * the error kind, like every other refusal).
+ */
+function refuse(socket: Duplex, error: ApiError) {
   const requestId = randomUUID()
-  const body = JSON.stringify({ error: { code, message, requestId } })
+  const body = JSON.stringify({ error: { code: error.code, message: error.message, requestId } })
   socket.end(
-    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Internal Server Error'}\r\nConnection: close\r\n` +
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\nConnection: close\r\n` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n\r\n${body}`
   )
 }
