@@ -8,6 +8,7 @@ import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import User from '#modules/auth/models/user'
+import { endSessionsOf } from '#modules/auth/services/account_sessions'
 
 export interface NewAccount {
   email: string
@@ -78,11 +79,7 @@ export class UserService {
       if (change.password !== undefined) user.password = change.password
       user.updatedAt = dateTimeOf(this.clock.now())
       await user.useTransaction(trx).save()
-      if (change.password !== undefined) {
-        const sessions = trx.from('sessions').where('user_id', String(user.id))
-        if (keepSessionId) sessions.whereNot('id', keepSessionId)
-        await sessions.delete()
-      }
+      if (change.password !== undefined) await endSessionsOf(trx, user.id, keepSessionId)
       return user
     })
     await this.activity.info('auth', `Account ${updated.name} changed`, { userId: String(updated.id) })
@@ -96,7 +93,7 @@ export class UserService {
       if (user.role === 'superadmin') await this.#assertAnotherSuperadmin(user.id, trx)
       await user.useTransaction(trx).delete()
       // Its sessions end with it (the session guard would refuse them anyway).
-      await trx.from('sessions').where('user_id', String(user.id)).delete()
+      await endSessionsOf(trx, user.id)
     })
     await this.activity.info('auth', 'Account deleted', { userId: String(id) })
   }
