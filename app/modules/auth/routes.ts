@@ -21,7 +21,7 @@ const OwnAccountController = () => import('#modules/auth/controllers/own_account
 
 /** Dashboard accounts and sessions, and API keys. */
 export function authRoutes(registry: RouteRegistry) {
-  registry.describeTag('Accounts', 'Dashboard sign-in, the first account, and accounts (superadmin session only)')
+  registry.describeTag('Accounts', "Dashboard sign-in, the first account, one's own password and sessions (every role), and accounts (superadmin session only)")
   registry.describeTag('API keys', 'Keys of integrations: created, changed, rotated and revoked from a superadmin session')
   registry.securitySchemes.set('Session', {
     type: 'apiKey',
