@@ -1,4 +1,4 @@
-import { access } from '#core/http/access'
+import { access, roles } from '#core/http/access'
 import { definePermissions } from '#core/http/permissions'
 
 /** Accounts and keys: account changes need a signed-in superadmin, never a key. */
@@ -8,6 +8,10 @@ export const authPermissions = definePermissions({
   'users.change': access.write(null, ['superadmin']),
   'apiKeys.read': access.read('admin', ['superadmin']),
   'apiKeys.change': access.write(null, ['superadmin']),
+  // Every person's own account (own password, own other sessions): a signed-in person of any
+  // role, never a key; not gated by the license, so people can still secure their account
+  // while it is withdrawn.
+  'ownAccount.change': { kind: 'protected', scope: null, roles, write: false },
   'license.read': access.read('admin', ['superadmin']),
   // Entering a license key must work while the license is withdrawn: not gated.
   'license.change': { kind: 'protected', scope: null, roles: ['superadmin'], write: false },

@@ -5,6 +5,7 @@ import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { SESSION_COOKIE_NAME } from '#config/session'
 import {
+  changeOwnPasswordValidator,
   createUserValidator,
   setUpValidator,
   signInValidator,
@@ -16,10 +17,11 @@ import { pageQueryValidator } from '#core/pagination/keyset_page'
 const SessionController = () => import('#modules/auth/controllers/session_controller')
 const UsersController = () => import('#modules/auth/controllers/users_controller')
 const ApiKeysController = () => import('#modules/auth/controllers/api_keys_controller')
+const OwnAccountController = () => import('#modules/auth/controllers/own_account_controller')
 
 /** Dashboard accounts and sessions, and API keys. */
 export function authRoutes(registry: RouteRegistry) {
-  registry.describeTag('Accounts', 'Dashboard sign-in, the first account, and accounts (superadmin session only)')
+  registry.describeTag('Accounts', "Dashboard sign-in, the first account, one's own password and sessions (every role), and accounts (superadmin session only)")
   registry.describeTag('API keys', 'Keys of integrations: created, changed, rotated and revoked from a superadmin session')
   registry.securitySchemes.set('Session', {
     type: 'apiKey',
@@ -67,6 +69,11 @@ export function authRoutes(registry: RouteRegistry) {
     },
   }
   const signedIn = { type: 'object', required: ['user'], properties: { user } }
+  const endedSessions = {
+    type: 'object',
+    required: ['endedSessions'],
+    properties: { endedSessions: { type: 'integer', minimum: 0, description: 'How many other sessions of the account were signed out' } },
+  }
 
   return defineRoutes([
     {
@@ -135,6 +142,40 @@ export function authRoutes(registry: RouteRegistry) {
         },
       },
       handler: [SessionController, 'me'],
+    },
+    {
+      method: 'PUT',
+      path: '/api/v1/auth/password',
+      operationId: 'changeOwnPassword',
+      summary: "Change the signed-in account's own password (any role, session only)",
+      description:
+        'For every role, from a signed-in session only: refused to every API key (403 FORBIDDEN_SCOPE). Needs the ' +
+        'current password: a wrong one is 403 WRONG_CURRENT_PASSWORD (details names currentPassword) and counts as ' +
+        'a failed sign-in of that address from that network address, so repeated tries are slowed, then refused with ' +
+        '429 RATE_LIMITED and Retry-After, at this endpoint and at sign-in alike. The new password follows the ' +
+        'account rules (10 to 128 characters) and differs from the current one. Every other session of the account ' +
+        'is signed out; this one stays, under a new session cookie (a copy of the old cookie no longer works). ' +
+        'Works while the license is withdrawn.',
+      tag: 'Accounts',
+      access: authPermissions['ownAccount.change'],
+      body: changeOwnPasswordValidator,
+      answer: { status: 200, description: 'Changed; the other sessions are signed out', schema: endedSessions },
+      errors: ['WRONG_CURRENT_PASSWORD', 'RATE_LIMITED'],
+      handler: [OwnAccountController, 'changePassword'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/auth/logout-others',
+      operationId: 'signOutOtherSessions',
+      summary: "Sign out every other session of the signed-in account (any role, session only)",
+      description:
+        'For every role, from a signed-in session only: refused to every API key (403 FORBIDDEN_SCOPE). Every ' +
+        'other browser signed in to this account is signed out at its next request; this one stays, under a new ' +
+        'session cookie (a copy of the old cookie no longer works). Takes no body. Works while the license is withdrawn.',
+      tag: 'Accounts',
+      access: authPermissions['ownAccount.change'],
+      answer: { status: 200, description: 'The other sessions are signed out', schema: endedSessions },
+      handler: [OwnAccountController, 'endOtherSessions'],
     },
     {
       method: 'GET',

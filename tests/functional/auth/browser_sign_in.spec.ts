@@ -4,36 +4,7 @@ import app from '@adonisjs/core/services/app'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { useManualClock } from '#tests/helpers/clock'
 import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
-
-/**
- * A browser over real HTTP: one cookie jar that keeps every Set-Cookie (the newest value wins,
- * an expired cookie is dropped), and on writes the X-XSRF-TOKEN header echoing the newest
- * XSRF-TOKEN cookie, as the dashboard (and axios) do.
- */
-class Browser {
-  readonly jar = new Map<string, string>()
-
-  async call(method: string, path: string, body?: unknown) {
-    const headers: Record<string, string> = { accept: 'application/json' }
-    if (this.jar.size > 0) headers.cookie = [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ')
-    const xsrf = this.jar.get('XSRF-TOKEN')
-    if (method !== 'GET' && xsrf) headers['x-xsrf-token'] = decodeURIComponent(xsrf)
-    if (body !== undefined) headers['content-type'] = 'application/json'
-    const answer = await fetch(`http://127.0.0.1:${process.env.PORT}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    for (const line of answer.headers.getSetCookie()) {
-      const [pair] = line.split(';')
-      const [name, value] = pair.split(/=(.*)/s)
-      if (/expires=Thu, 01 Jan 1970/i.test(line) || /max-age=0\b/i.test(line) || !value) this.jar.delete(name.trim())
-      else this.jar.set(name.trim(), value)
-    }
-    const text = await answer.text()
-    return { status: answer.status, body: text ? JSON.parse(text) : null }
-  }
-}
+import { Browser } from './browser.js'
 
 test.group('Sign-in as a browser does it (cookie jar, echoed XSRF-TOKEN)', (group) => {
   group.each.setup(async () => {

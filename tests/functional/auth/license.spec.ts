@@ -29,7 +29,9 @@ import { setupLicense } from '#modules/auth/license/license_setup'
 import { licenseKeyOf, licenseServerOf } from '#modules/auth/license/license_config'
 import LicenseController from '#modules/auth/license/license_controller'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { asBrowser, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
+import { TEST_PASSWORD, asBrowser, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
+import { UserService } from '#modules/auth/services/user_service'
+import { Browser } from './browser.js'
 import { FakeLicenseServer } from '#tests/helpers/license_server'
 import { checkedFetch } from '#tests/helpers/answer_contract'
 
@@ -621,6 +623,22 @@ test.group('License endpoints and the write gate over HTTP', (group) => {
       await response.arrayBuffer()
     }
     rmSync(join(folder.backupsDir, 'kept-before.db'), { force: true })
+  })
+
+  test('while withdrawn, people still change their own password and sign out their other sessions', async ({ assert }) => {
+    await withdrawnGateway()
+    const email = 'withdrawn.own@gateway.test'
+    await db.from('users').where('email', email).delete()
+    await (await app.container.make(UserService)).create({ email, name: 'Withdrawn own', password: TEST_PASSWORD, role: 'readonly' })
+    const here = new Browser()
+    await here.signIn(email, TEST_PASSWORD)
+    await new Browser().signIn(email, TEST_PASSWORD)
+
+    const changed = await here.call('PUT', '/api/v1/auth/password', { currentPassword: TEST_PASSWORD, newPassword: 'changed while withdrawn' })
+    assert.equal(changed.status, 200, JSON.stringify(changed.body))
+    assert.deepEqual(changed.body, { endedSessions: 1 })
+    const ended = await here.call('POST', '/api/v1/auth/logout-others')
+    assert.equal(ended.status, 200, JSON.stringify(ended.body))
   })
 
   test('PUT /license works while withdrawn, from a superadmin session only; the key stays out of answers and logs', async ({ client, assert }) => {

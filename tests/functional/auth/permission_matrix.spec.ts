@@ -4,7 +4,7 @@ import router from '@adonisjs/core/services/router'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { assertAllowed, type Caller, type ProtectedAccess, type Role, type Scope } from '#core/http/access'
 import type { RouteContract } from '#core/contract/route_contract'
-import { asBrowser, signInAs, testKeys, useTestKeys, type BrowserSession } from '#tests/helpers/callers'
+import { asBrowser, cookiesFrom, signInAs, testKeys, useTestKeys, type BrowserSession } from '#tests/helpers/callers'
 
 type CallerName = `key:${Scope}` | `session:${Role}`
 const callerNames: CallerName[] = ['key:read', 'key:send', 'key:admin', 'session:readonly', 'session:operator', 'session:superadmin']
@@ -56,6 +56,9 @@ const expectedCallers: Record<string, CallerName[]> = {
   'GET /api/v1/activity': readers,
   'GET /api/v1/logs/technical': adminOrSuperadmin,
   'GET /api/v1/auth/me': everyone,
+  // One's own account (password, other sessions): every signed-in person, never a key.
+  'PUT /api/v1/auth/password': ['session:readonly', 'session:operator', 'session:superadmin'],
+  'POST /api/v1/auth/logout-others': ['session:readonly', 'session:operator', 'session:superadmin'],
   // Accounts: changes need a signed-in superadmin, never a key; an admin key may list.
   'GET /api/v1/users': adminOrSuperadmin,
   'POST /api/v1/users': superadminSession,
@@ -137,7 +140,12 @@ test.group('Permission matrix: every route against every scope and role', (group
     let request = client[contract.method.toLowerCase()](path)
     if (['POST', 'PUT', 'PATCH'].includes(contract.method)) request = request.json({})
     const [type, value] = name.split(':')
-    return type === 'key' ? request.header('x-api-key', testKeys[value as Scope]) : asBrowser(request, sessions.get(value as Role)!)
+    if (type === 'key') return request.header('x-api-key', testKeys[value as Scope])
+    const session = sessions.get(value as Role)!
+    const response = await asBrowser(request, session)
+    // As a browser does: a route may renew the session cookie (POST /auth/logout-others).
+    sessions.set(value as Role, cookiesFrom(response, session.cookie))
+    return response
   }
 
   test('each caller gets exactly what the permission table says', async ({ client, assert }) => {

@@ -1,4 +1,5 @@
 import { inject } from '@adonisjs/core'
+import hash from '@adonisjs/core/services/hash'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Role } from '#core/http/access'
@@ -8,6 +9,8 @@ import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import User from '#modules/auth/models/user'
+import { endSessionsOf } from '#modules/auth/services/account_sessions'
+import { resetPasswordValidator } from '#modules/auth/validators/account_validators'
 
 export interface NewAccount {
   email: string
@@ -78,15 +81,42 @@ export class UserService {
       if (change.password !== undefined) user.password = change.password
       user.updatedAt = dateTimeOf(this.clock.now())
       await user.useTransaction(trx).save()
-      if (change.password !== undefined) {
-        const sessions = trx.from('sessions').where('user_id', String(user.id))
-        if (keepSessionId) sessions.whereNot('id', keepSessionId)
-        await sessions.delete()
-      }
+      if (change.password !== undefined) await endSessionsOf(trx, user.id, keepSessionId)
       return user
     })
     await this.activity.info('auth', `Account ${updated.name} changed`, { userId: String(updated.id) })
     return updated
+  }
+
+  /** Addresses are stored lower-cased: found ignoring case. */
+  async findByEmail(email: string): Promise<User> {
+    const user = await User.findBy('email', email.trim().toLowerCase())
+    if (!user) throw new ApiError('NOT_FOUND', 'No account has that e-mail address')
+    return user
+  }
+
+  /**
+   * For an operator locked out (`node ace user:reset-password`): no current password asked, the
+   * account rules apply, and every session of the account is signed out. Runs beside a running
+   * gateway, on a second connection: the slow hash is made before the transaction, whose first
+   * statement is then a write, so SQLite waits for the server's writes (busy timeout) instead of
+   * failing on a read snapshot that went stale while hashing.
+   */
+  async resetPassword(email: string, newPassword: string): Promise<{ user: User; endedSessions: number }> {
+    const { password } = await resetPasswordValidator.validate({ password: newPassword })
+    const user = await this.findByEmail(email)
+    const hashed = await hash.use('scrypt').make(password)
+    const endedSessions = await db.transaction(async (trx) => {
+      const updated = await trx.from('users').where('id', user.id).update({ password: hashed, updated_at: toIso(dateTimeOf(this.clock.now())) })
+      if (Number(updated) === 0) throw new ApiError('NOT_FOUND', 'No account has that e-mail address')
+      return endSessionsOf(trx, user.id)
+    })
+    await this.activity.warning(
+      'auth',
+      `Password of account ${user.name} reset from the command line; ${endedSessions === 1 ? '1 session' : `${endedSessions} sessions`} signed out`,
+      { userId: String(user.id), endedSessions }
+    )
+    return { user, endedSessions }
   }
 
   async delete(id: number): Promise<void> {
@@ -96,7 +126,7 @@ export class UserService {
       if (user.role === 'superadmin') await this.#assertAnotherSuperadmin(user.id, trx)
       await user.useTransaction(trx).delete()
       // Its sessions end with it (the session guard would refuse them anyway).
-      await trx.from('sessions').where('user_id', String(user.id)).delete()
+      await endSessionsOf(trx, user.id)
     })
     await this.activity.info('auth', 'Account deleted', { userId: String(id) })
   }

@@ -24,3 +24,14 @@ export const updateUserValidator = vine.compile(
     role: vine.enum(roles).optional(),
   })
 )
+
+/** A person's own password: the current one (checked by the service) and a new one, different. */
+export const changeOwnPasswordValidator = vine.compile(
+  vine.object({
+    currentPassword: vine.string().maxLength(128),
+    newPassword: password().notSameAs('currentPassword'),
+  })
+)
+
+/** A password set from the machine (`node ace user:reset-password`): the account rules. */
+export const resetPasswordValidator = vine.compile(vine.object({ password: password() }))

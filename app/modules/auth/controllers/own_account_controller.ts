@@ -1,0 +1,39 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import { OwnAccountService } from '#modules/auth/services/own_account_service'
+import { changeOwnPasswordValidator } from '#modules/auth/validators/account_validators'
+
+/** The signed-in person's own account: password and other sessions (any role, never a key). */
+@inject()
+export default class OwnAccountController {
+  constructor(private account: OwnAccountService) {}
+
+  async changePassword(ctx: HttpContext) {
+    const change = await ctx.request.validateUsing(changeOwnPasswordValidator)
+    const userId = Number(ctx.caller!.id)
+    const result = await this.account.changePassword(userId, change, this.#callerSession(ctx))
+    await this.#renewSessionId(ctx, userId)
+    return result
+  }
+
+  async endOtherSessions(ctx: HttpContext) {
+    const userId = Number(ctx.caller!.id)
+    const result = await this.account.endOtherSessions(userId, this.#callerSession(ctx))
+    await this.#renewSessionId(ctx, userId)
+    return result
+  }
+
+  #callerSession(ctx: HttpContext) {
+    return { sessionId: ctx.session.sessionId, ip: ctx.request.ip() }
+  }
+
+  /**
+   * "Every other session" includes a copy of this browser's cookie taken elsewhere: the session
+   * moves to a new id (data and CSRF secret kept, the old row deleted when the session is
+   * committed), tagged with its account so it can be ended later like any other.
+   */
+  async #renewSessionId(ctx: HttpContext, userId: number) {
+    ctx.session.regenerate()
+    await ctx.session.tag(String(userId))
+  }
+}

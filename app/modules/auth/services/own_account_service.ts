@@ -1,0 +1,77 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import { Clock } from '#core/time/clock'
+import { ApiError } from '#core/http/api_error'
+import { ActivityLog } from '#core/activity/activity_log'
+import { dateTimeOf } from '#core/database/utc_date_time'
+import User from '#modules/auth/models/user'
+import { SignInThrottle } from '#modules/auth/services/sign_in_throttle'
+import { endSessionsOf } from '#modules/auth/services/account_sessions'
+
+/** Where the request comes from: the session to keep, the address the throttle judges. */
+export interface CallerSession {
+  sessionId: string
+  ip: string
+}
+
+/**
+ * What every signed-in person may do to their own account, whatever their role: change their
+ * password and sign their other sessions out.
+ */
+@inject()
+export class OwnAccountService {
+  constructor(
+    private clock: Clock,
+    private activity: ActivityLog,
+    private throttle: SignInThrottle
+  ) {}
+
+  /**
+   * A stolen session must not become a stolen account: the current password is asked for, and a
+   * wrong one counts as a failed sign-in of that address from that network address (the same
+   * counters, so guessing here or at the sign-in form is slowed and locked alike).
+   */
+  async changePassword(userId: number, change: { currentPassword: string; newPassword: string }, caller: CallerSession) {
+    const account = await this.#account(userId)
+    const attempt = await this.throttle.begin(account.email, caller.ip)
+    if (!(await account.verifyPassword(change.currentPassword))) {
+      const message = 'The current password is wrong'
+      throw new ApiError('WRONG_CURRENT_PASSWORD', message, [{ field: 'currentPassword', rule: 'current_password', message }])
+    }
+    await this.throttle.succeeded(attempt)
+
+    const endedSessions = await db.transaction(async (trx) => {
+      const user = await User.query({ client: trx }).where('id', userId).firstOrFail()
+      user.password = change.newPassword
+      user.updatedAt = dateTimeOf(this.clock.now())
+      await user.useTransaction(trx).save()
+      return endSessionsOf(trx, userId, caller.sessionId)
+    })
+    await this.activity.info('auth', `Account ${account.name} changed its own password; ${signedOut(endedSessions)}`, {
+      userId: String(userId),
+      endedSessions,
+    })
+    return { endedSessions }
+  }
+
+  async endOtherSessions(userId: number, caller: CallerSession) {
+    const account = await this.#account(userId)
+    const endedSessions = await endSessionsOf(db.connection(), userId, caller.sessionId)
+    await this.activity.info('auth', `Account ${account.name} signed out its other sessions; ${signedOut(endedSessions)}`, {
+      userId: String(userId),
+      endedSessions,
+    })
+    return { endedSessions }
+  }
+
+  async #account(userId: number): Promise<User> {
+    const account = await User.find(userId)
+    // The access layer found the account a moment ago: it was deleted in between.
+    if (!account) throw new ApiError('MISSING_API_KEY', 'Sign in to the dashboard')
+    return account
+  }
+}
+
+function signedOut(count: number): string {
+  return count === 1 ? '1 other session signed out' : `${count} other sessions signed out`
+}
