@@ -126,6 +126,11 @@ export class HandledOrders {
     return this.#queued
   }
 
+  /** Resolves once every change made so far is in the file (failures were reported already). */
+  written(): Promise<void> {
+    return this.#last
+  }
+
   #prune() {
     const cutoff = this.now() - KEEP_HANDLED_MS
     for (const [messageId, { at }] of this.#orders) {

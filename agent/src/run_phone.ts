@@ -159,6 +159,9 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
       wake()
       await agent.disconnect()
       await ended.catch(() => {})
+      // An ack that came just before the stop is written down: a restart must not report that
+      // outcome again as if the gateway had never heard of it.
+      await handled.written()
     },
   }
 }
