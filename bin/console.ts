@@ -7,7 +7,12 @@ import { appImporter, prepareRuntime } from '#core/boot/runtime'
 
 const APP_ROOT = new URL('../', import.meta.url)
 
-prepareRuntime({ nodeEnv: 'development' })
+try {
+  prepareRuntime({ nodeEnv: 'development' })
+} catch (error) {
+  console.error(`gateway cannot run this command: ${(error as Error).message}`)
+  process.exit(1)
+}
 
 new Ignitor(APP_ROOT, { importer: appImporter(APP_ROOT) })
   .tap((app) => {

@@ -10,7 +10,15 @@ import { applyPendingRestore } from '#modules/backups/services/restore_swap'
 
 const APP_ROOT = new URL('../', import.meta.url)
 
-const folder = prepareRuntime()
+const folder = (() => {
+  try {
+    return prepareRuntime()
+  } catch (error) {
+    // One line an operator can act on (a file where a folder should be, no permission), no stack.
+    console.error(`gateway cannot start: ${(error as Error).message}`)
+    process.exit(1)
+  }
+})()
 // A prepared restore is swapped in first, before anything opens the database; whatever
 // happens, the gateway starts (the backups module logs the outcome once it runs).
 await applyPendingRestore(folder.root).catch((error) => console.error('restore at start failed:', error))

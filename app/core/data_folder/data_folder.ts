@@ -52,9 +52,19 @@ export class DataFolder {
    * exist) and the master key. Safe to call at every start.
    */
   prepare(): void {
-    for (const dir of [this.root, this.backupsDir, this.logsDir]) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 })
+    for (const dir of [this.root, this.logsDir]) {
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 })
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? 'error'
+        throw new DataFolderError(`the data folder cannot be prepared: ${dir} cannot be made a folder (${code})`)
+      }
     }
+    // The backups folder does not keep the gateway from serving SMS: when it cannot be made
+    // (a file in its place), each backup attempt fails with that reason (503, Activity log, alert).
+    try {
+      mkdirSync(this.backupsDir, { recursive: true, mode: 0o700 })
+    } catch {}
     this.#ensureMasterKey()
   }
 
@@ -91,5 +101,13 @@ export class DataFolder {
     } finally {
       closeSync(fd)
     }
+  }
+}
+
+/** The data folder cannot be used: an entry point prints the message as one line and exits 1. */
+export class DataFolderError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'DataFolderError'
   }
 }

@@ -101,18 +101,39 @@ test.group('Pairing phones', (group) => {
     }
   })
 
+  test('a burst of parallel wrong codes gets 5 tries, not one per request', async ({ client, assert }) => {
+    const { restore } = useManualClock('2026-07-02T10:00:00.000Z')
+    try {
+      const guess = (index: number) =>
+        client
+          .post('/api/v1/devices/pair')
+          .header('x-forwarded-for', '203.0.113.77')
+          .json({ code: `QQQQ${String(index).padStart(4, '0')}`, name: 'guess', sims: [{ slot: 0 }] })
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, index) => guess(index)))
+      const statuses = answers.map((answer) => answer.status())
+      assert.equal(statuses.filter((status) => status === 400).length, 5)
+      assert.equal(statuses.filter((status) => status === 429).length, 25)
+      // A malformed request never tried a code: it does not use up a try.
+      const other = () => client.post('/api/v1/devices/pair').header('x-forwarded-for', '203.0.113.78')
+      for (let index = 0; index < 6; index++) (await other().json({ code: 'QQQQ0000', name: 'x', sims: [] })).assertStatus(400)
+      ;(await other().json({ code: 'QQQQ0000', name: 'x', sims: [{ slot: 0 }] })).assertStatus(400)
+    } finally {
+      restore()
+    }
+  })
+
   test('wrong codes from very many addresses do not grow memory without bound: the oldest records go', async ({ assert }) => {
     const { restore } = useManualClock('2026-07-01T10:00:00.000Z')
     try {
       const attempts = await app.container.make(PairingAttempts)
-      for (let failure = 0; failure < 5; failure++) await attempts.recordFailure('192.0.2.1')
-      await assert.rejects(() => attempts.assertMayTry('192.0.2.1'))
+      for (let failure = 0; failure < 5; failure++) await attempts.take('192.0.2.1')
+      await assert.rejects(() => attempts.take('192.0.2.1'))
       // More distinct addresses than the throttle keeps (config/limiter.ts: 20 000 keys).
-      for (let index = 0; index < 25_000; index++) await attempts.recordFailure(`2001:db8::${index.toString(16)}`)
-      await attempts.assertMayTry('192.0.2.1')
+      for (let index = 0; index < 25_000; index++) await attempts.take(`2001:db8::${index.toString(16)}`)
+      await attempts.take('192.0.2.1')
       // The newest are remembered, and the throttle still works.
-      for (let failure = 0; failure < 5; failure++) await attempts.recordFailure('2001:db8::ffff:1')
-      await assert.rejects(() => attempts.assertMayTry('2001:db8::ffff:1'))
+      for (let failure = 0; failure < 5; failure++) await attempts.take('2001:db8::ffff:1')
+      await assert.rejects(() => attempts.take('2001:db8::ffff:1'))
     } finally {
       restore()
     }

@@ -1,5 +1,7 @@
 import { test } from '@japa/runner'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import app from '@adonisjs/core/services/app'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { query, startGateway, stop } from '#tests/helpers/gateway_process'
@@ -36,6 +38,30 @@ test.group('The gateway as a process', (group) => {
     } finally {
       await stop(child, 'SIGTERM')
     }
+  }).timeout(90_000)
+
+  test('a file where the backups folder goes does not keep it from starting; a file where logs/ goes stops it with one line', async ({ assert }) => {
+    const dataDir = join(root, 'data')
+    mkdirSync(dataDir)
+    writeFileSync(join(dataDir, 'backups'), 'not a folder')
+    const { child } = await startGateway(dataDir)
+    await stop(child, 'SIGTERM')
+
+    const blocked = join(root, 'blocked')
+    mkdirSync(blocked)
+    writeFileSync(join(blocked, 'logs'), 'not a folder')
+    const server = spawn(process.execPath, ['--import=ts-node-maintained/register/esm', 'bin/server.ts'], {
+      cwd: app.appRoot.pathname,
+      env: { ...process.env, GATEWAY_DATA_DIR: blocked, PORT: '1', HOST: '127.0.0.1', NODE_ENV: 'production', APP_KEY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    server.stdout!.on('data', (chunk) => (output += chunk))
+    server.stderr!.on('data', (chunk) => (output += chunk))
+    const code = await new Promise<number | null>((resolve) => server.once('exit', resolve))
+    assert.equal(code, 1)
+    const lines = output.trim().split('\n').filter((line) => !/ExperimentalWarning|--trace-warnings|Unknown user config/.test(line))
+    assert.deepEqual(lines, [`gateway cannot start: the data folder cannot be prepared: ${join(blocked, 'logs')} cannot be made a folder (EEXIST)`])
   }).timeout(90_000)
 
   test('SIGTERM and SIGINT stop it cleanly: exit 0, WAL checkpointed, a last log line', async ({ assert }) => {

@@ -22,15 +22,17 @@ export default class PairingController {
 
   async pair({ request, response }: HttpContext) {
     const ip = request.ip()
-    await this.attempts.assertMayTry(ip)
-    const input = await request.validateUsing(pairValidator, { data: request.body() })
+    await this.attempts.take(ip)
     try {
+      const input = await request.validateUsing(pairValidator, { data: request.body() })
       const { device, credential } = await this.pairing.pair(input)
+      await this.attempts.giveBack(ip)
       await device.load('sims')
       response.status(201)
       return { device: device.toResource(), credential }
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'INVALID_PAIRING_CODE') await this.attempts.recordFailure(ip)
+      // Only a wrong code counts: a malformed body never tried one.
+      if (!(error instanceof ApiError && error.code === 'INVALID_PAIRING_CODE')) await this.attempts.giveBack(ip)
       throw error
     }
   }

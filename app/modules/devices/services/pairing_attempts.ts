@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
 import limiter from '@adonisjs/limiter/services/main'
-import type { Limiter } from '@adonisjs/limiter'
+import { errors as limiterErrors, type Limiter } from '@adonisjs/limiter'
 import { ApiError } from '#core/http/api_error'
 
 /**
@@ -18,20 +18,27 @@ export class PairingFailures {
 /**
  * The pairing code is the only credential of POST /devices/pair, so guessing is throttled: 5
  * wrong codes from one network address within 10 minutes, and it must wait for the window's end.
+ * A try takes its point BEFORE the code is looked up and a right code gives it back: checking
+ * first and counting after let a burst of parallel guesses all pass the check.
  */
 @inject()
 export class PairingAttempts {
   constructor(private failures: PairingFailures) {}
 
-  async assertMayTry(ip: string): Promise<void> {
-    const retryAfter = await this.failures.limiter.availableIn(keyOf(ip))
-    if (retryAfter > 0) {
+  /** Counts a try as wrong until it proves right; refuses it when the address used its tries. */
+  async take(ip: string): Promise<void> {
+    try {
+      await this.failures.limiter.consume(keyOf(ip))
+    } catch (error) {
+      if (!(error instanceof limiterErrors.E_TOO_MANY_REQUESTS)) throw error
+      const retryAfter = Math.max(1, error.response.availableIn)
       throw new ApiError('PAIRING_THROTTLED', `Too many wrong pairing codes; retry after ${retryAfter} s`, undefined, { 'Retry-After': String(retryAfter) })
     }
   }
 
-  async recordFailure(ip: string): Promise<void> {
-    await this.failures.limiter.increment(keyOf(ip))
+  /** The code was right (or the try never reached the code): it does not count. */
+  async giveBack(ip: string): Promise<void> {
+    await this.failures.limiter.decrement(keyOf(ip))
   }
 }
 

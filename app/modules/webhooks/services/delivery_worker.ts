@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import type { Database } from '@adonisjs/lucid/database'
 import type { Logger } from '@adonisjs/core/logger'
 import type { Clock } from '#core/time/clock'
@@ -83,6 +84,9 @@ export class DeliveryWorker {
       wake: (at?: Date) => void
     }
   ) {
+    // Every call in flight (up to CONCURRENCY.total) listens to the one stop signal; Node warns
+    // past 10 listeners as if they leaked, and they do not (each is removed when its call ends).
+    setMaxListeners(CONCURRENCY.total + 8, this.#stopping.signal)
     this.#outcomes = new GroupCommit<PendingOutcome, void>({
       write: (batch) => this.#write(batch),
       maxBatchWeight: OUTCOMES_PER_BATCH,
