@@ -19,6 +19,7 @@ import { devicePermissions } from '#modules/devices/permissions'
 import { deviceEvents } from '#modules/devices/events'
 import { deviceSettings } from '#modules/devices/settings'
 import { MessageLedger } from '#modules/messages/public'
+import { broadcastDeviceEvents } from '#modules/devices/listeners/live_devices'
 
 /** Paired phones: pairing and management, the phone socket, the dispatcher, liveness. */
 export default class DevicesProvider {
@@ -61,6 +62,7 @@ export default class DevicesProvider {
     ;(await container.make(SettingsStore)).addCheck('sending', checkRoutingSettings)
 
     const emitter = await container.make('emitter')
+    broadcastDeviceEvents(emitter, () => container.make('transmit'))
     emitter.on('messages:queued', () => this.#wakeDispatcher())
     emitter.on('devices:available', () => this.#wakeDispatcher())
     emitter.on('devices:retry_due', ({ at }) => this.#wakeDispatcher(at))
