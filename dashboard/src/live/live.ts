@@ -21,6 +21,10 @@ function stream(): Transmit {
  * Calls `handler` for each message on a channel while the calling component is mounted.
  * `onSubscribed` runs once the gateway has the subscription: a page reads its data again then,
  * so a change between its first read and the subscription is not missed.
+ *
+ * A channel stays subscribed until sign-out even when no page listens: a few idle channels
+ * cost nothing, while unsubscribing as one page leaves and subscribing as the next arrives
+ * races (the next page's handler would hang on a subscription being deleted).
  */
 export function useLiveChannel<Message>(channel: string, handler: (message: Message) => void, onSubscribed?: () => void) {
   const subscription = stream().subscription(channel)
@@ -31,10 +35,7 @@ export function useLiveChannel<Message>(channel: string, handler: (message: Mess
       // The page still works from its last answer; a reload subscribes again.
     }
   )
-  onBeforeUnmount(() => {
-    stop()
-    if (subscription.handlerCount === 0) void subscription.delete().catch(() => {})
-  })
+  onBeforeUnmount(stop)
 }
 
 export function closeLive() {

@@ -8,14 +8,15 @@ export type Device = components['schemas']['Device']
 
 /** What the gateway broadcasts on `devices` (app/modules/devices/listeners/live_devices.ts). */
 export interface DeviceChange {
-  type: 'device.online' | 'device.offline' | 'device.low_battery'
+  /** device.status: its battery or signal changed. */
+  type: 'device.online' | 'device.offline' | 'device.low_battery' | 'device.status'
   deviceId: string
   at: string
 }
 
 /**
  * The paired phones as GET /devices answers them (newest first, up to 200), read again whenever
- * the gateway says one changed (online, offline, low battery).
+ * the gateway says one changed (online, offline, battery or signal).
  */
 export function useDevices(onChange?: (change: DeviceChange) => void) {
   const loaded = useLoaded(async () => (await answer(api.GET('/api/v1/devices', { params: { query: { limit: 200 } } }))).data)
