@@ -1,6 +1,6 @@
 import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router'
 import { pages } from './pages'
-import { loadSession, may, setUpIsOpen } from './session/session'
+import { loadSession, may, setUpIsOpen, whenSessionLost } from './session/session'
 import type { OperationId } from './api/operations'
 
 declare module 'vue-router' {
@@ -39,4 +39,9 @@ router.beforeEach(async (to) => {
   if (!session) return { name: (await setUpIsOpen()) ? 'setup' : 'sign-in', query: to.fullPath === '/' ? {} : { next: to.fullPath } }
   if (to.meta.needs && !may(to.meta.needs)) return { name: 'overview' }
   return true
+})
+
+whenSessionLost(() => {
+  const here = router.currentRoute.value
+  void router.replace({ name: 'sign-in', query: here.fullPath === '/' ? {} : { next: here.fullPath } })
 })

@@ -150,6 +150,34 @@ test.group('Dashboard in a real browser', (group) => {
     assert.equal(await page.getByRole('button', { name: 'Pair a phone' }).count(), 0)
   })
 
+  test('a session ended elsewhere sends the next action to the sign-in form, then back to the page', async ({ assert }) => {
+    const account = await accountWithRole('operator')
+    // The page settled: both channels subscribed, and the list read again after the subscription.
+    let subscriptions = 0
+    let listReads = 0
+    page.on('response', (response) => {
+      if (response.url().endsWith('/__transmit/subscribe') && response.status() === 204) subscriptions++
+      if (response.url().includes('/api/v1/devices?') && response.status() === 200) listReads++
+    })
+    await page.goto(gatewayUrl('/phones'))
+    await page.getByRole('heading', { name: 'Sign in' }).first().waitFor()
+    await page.getByLabel('E-mail address').fill(account.email)
+    await page.getByLabel('Password').fill(TEST_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: 'Pair a phone' }).waitFor()
+    while (subscriptions < 2 || listReads < 2) await page.waitForTimeout(20)
+
+    await db.from('sessions').delete()
+    await page.getByRole('button', { name: 'Pair a phone' }).click()
+    await page.getByRole('heading', { name: 'Sign in' }).first().waitFor()
+    assert.equal(new URL(page.url()).searchParams.get('next'), '/phones')
+
+    await page.getByLabel('E-mail address').fill(account.email)
+    await page.getByLabel('Password').fill(TEST_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Phones', level: 1 }).waitFor()
+  })
+
   test('at 360 px the menu folds into a drawer and still leads to every page', async ({ assert }) => {
     const account = await accountWithRole('operator')
     await page.setViewportSize(PHONE)

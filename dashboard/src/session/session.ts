@@ -49,6 +49,25 @@ export function may(operation: OperationId): boolean {
   return !!session && roleMay(session.role, operation)
 }
 
+/**
+ * A session that ends under the dashboard's feet (deleted account, new password elsewhere,
+ * expiry) answers 401 to the next call: forget it and let the router send the person to the
+ * sign-in form instead of showing "MISSING_API_KEY" on the page.
+ */
+let onSessionLost: () => void = () => {}
+export function whenSessionLost(handler: () => void) {
+  onSessionLost = handler
+}
+api.use({
+  onResponse({ response }) {
+    if (response.status === 401 && current.value) {
+      current.value = null
+      closeLive()
+      onSessionLost()
+    }
+  },
+})
+
 export async function setUpIsOpen(): Promise<boolean> {
   return (await answer(api.GET('/api/v1/auth/setup'))).open
 }
