@@ -14,6 +14,7 @@ export default defineConfig({
     () => import('@adonisjs/auth/auth_provider'),
     () => import('@adonisjs/transmit/transmit_provider'),
     () => import('@adonisjs/limiter/limiter_provider'),
+    () => import('@adonisjs/static/static_provider'),
     // Core first: modules build on its services (clock, jobs, settings, events, route contracts).
     () => import('#providers/core_provider'),
     () => import('#modules/auth/auth_provider'),
@@ -32,12 +33,15 @@ export default defineConfig({
     suites: [
       { files: ['tests/unit/**/*.spec(.ts|.js)'], name: 'unit', timeout: 10_000 },
       { files: ['tests/functional/**/*.spec(.ts|.js)'], name: 'functional', timeout: 30_000 },
+      // The dashboard in Debian's Chromium against the in-process server (needs `npm run build:dashboard`).
+      { files: ['tests/browser/**/*.spec(.ts|.js)'], name: 'browser', timeout: 60_000 },
     ],
     // The knex pool keeps a timer alive for a few seconds after the last test (STACK.md #7).
     forceExit: true,
   },
 
-  metaFiles: [],
+  // The dashboard's build (Vite writes it to public/ before `node ace build`, which empties build/).
+  metaFiles: [{ pattern: 'public/**', reloadServer: false }],
 
   experimental: {
     // Providers stop in reverse order: modules and core stop their jobs before Lucid closes

@@ -52,6 +52,7 @@ const coreErrors = defineErrorKinds({
   PAYLOAD_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', description: 'Body over 2 MiB' },
   RATE_LIMITED: { status: 429, code: 'RATE_LIMITED', description: 'Per-minute limit or daily quota exceeded; Retry-After in seconds' },
   INTERNAL_ERROR: { status: 500, code: 'INTERNAL_ERROR', description: 'Unexpected problem' },
+  DASHBOARD_NOT_BUILT: { status: 503, code: 'DASHBOARD_NOT_BUILT', description: 'A dashboard page was asked for, but the dashboard is not built (npm run build)' },
 })
 
 /**

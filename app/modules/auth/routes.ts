@@ -77,6 +77,23 @@ export function authRoutes(registry: RouteRegistry) {
 
   return defineRoutes([
     {
+      method: 'GET',
+      path: '/api/v1/auth/setup',
+      operationId: 'getSetupState',
+      summary: 'Whether the first-account setup is open',
+      description:
+        'open: true on a fresh gateway (no account yet: POST /api/v1/auth/setup creates the superadmin), false once any ' +
+        'account exists. The dashboard reads it to show the setup form or the sign-in form.',
+      tag: 'Accounts',
+      access: access.public(),
+      answer: {
+        status: 200,
+        description: 'The setup state',
+        schema: { type: 'object', required: ['open'], properties: { open: { type: 'boolean' } } },
+      },
+      handler: [SessionController, 'setUpState'],
+    },
+    {
       method: 'POST',
       path: '/api/v1/auth/setup',
       operationId: 'setUpFirstAccount',

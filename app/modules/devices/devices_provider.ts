@@ -1,6 +1,7 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { JobRunner } from '#core/jobs/job_runner'
+import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { upgradeRoutes } from '#core/http/upgrade_routes'
 import { deviceRoutes } from '#modules/devices/routes'
@@ -19,6 +20,7 @@ import { devicePermissions } from '#modules/devices/permissions'
 import { deviceEvents } from '#modules/devices/events'
 import { deviceSettings } from '#modules/devices/settings'
 import { MessageLedger } from '#modules/messages/public'
+import { broadcastDeviceEvents } from '#modules/devices/listeners/live_devices'
 
 /** Paired phones: pairing and management, the phone socket, the dispatcher, liveness. */
 export default class DevicesProvider {
@@ -61,6 +63,8 @@ export default class DevicesProvider {
     ;(await container.make(SettingsStore)).addCheck('sending', checkRoutingSettings)
 
     const emitter = await container.make('emitter')
+    // The clock is read from the container at each event: tests swap in a ManualClock.
+    broadcastDeviceEvents(emitter, () => container.make('transmit'), async () => (await container.make(Clock)).now())
     emitter.on('messages:queued', () => this.#wakeDispatcher())
     emitter.on('devices:available', () => this.#wakeDispatcher())
     emitter.on('devices:retry_due', ({ at }) => this.#wakeDispatcher(at))

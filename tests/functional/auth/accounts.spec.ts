@@ -33,6 +33,19 @@ test.group('First account and sign-in', (group) => {
     assert.equal(again.body().error.code, 'ALREADY_SET_UP')
   })
 
+  test('GET /auth/setup tells whether the first-account setup is open, without signing in', async ({ client, assert }) => {
+    const fresh = await client.get('/api/v1/auth/setup')
+    fresh.assertStatus(200)
+    assert.deepEqual(fresh.body(), { open: true })
+    assert.isUndefined(fresh.headers()['set-cookie'])
+
+    const created = await client.post('/api/v1/auth/setup').json({ email: 'owner@example.test', password: TEST_PASSWORD, name: 'Owner' })
+    created.assertStatus(201)
+    const done = await client.get('/api/v1/auth/setup')
+    done.assertStatus(200)
+    assert.deepEqual(done.body(), { open: false })
+  })
+
   test('the session cookie is HttpOnly and SameSite=Lax, and Secure behind https', async ({ client, assert }) => {
     const account = await accountWithRole('operator')
     const plain = await client.post('/api/v1/auth/login').json({ email: account.email, password: TEST_PASSWORD })

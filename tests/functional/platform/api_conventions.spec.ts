@@ -174,7 +174,7 @@ test.group('API conventions', (group) => {
     const kept = await client.get('/health').header('x-request-id', 'client-trace-12345678')
     assert.equal(kept.header('x-request-id'), 'client-trace-12345678')
 
-    const forged = await client.get('/nope').header('x-request-id', 'x" level=fatal msg=forged')
+    const forged = await client.get('/api/v1/nope').header('x-request-id', 'x" level=fatal msg=forged')
     assert.notEqual(forged.header('x-request-id'), 'x" level=fatal msg=forged')
     assert.equal(forged.body().error.requestId, forged.header('x-request-id'))
   })

@@ -17,6 +17,10 @@ export default class SessionController {
     private throttle: SignInThrottle
   ) {}
 
+  async setUpState() {
+    return { open: await this.users.setUpIsOpen() }
+  }
+
   async setUp(ctx: HttpContext) {
     const input = await ctx.request.validateUsing(setUpValidator)
     const user = await this.users.setUp(input)

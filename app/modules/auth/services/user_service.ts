@@ -32,6 +32,11 @@ export class UserService {
   ) {}
 
   /** The first account, a superadmin. Refused once any account exists. */
+  /** Open while no account exists: the first one is created by POST /auth/setup. */
+  async setUpIsOpen(): Promise<boolean> {
+    return (await db.from('users').select('id').first()) === null
+  }
+
   async setUp(account: Omit<NewAccount, 'role'>): Promise<User> {
     const user = await db.transaction(async (trx) => {
       const existing = await trx.from('users').count('* as total').first()

@@ -112,12 +112,14 @@ export class PhoneReports {
     const battery = frame.battery as { level?: unknown; charging?: unknown } | undefined
     const level = typeof battery?.level === 'number' ? Math.max(0, Math.min(100, Math.round(battery.level))) : undefined
     const signal = typeof frame.signal === 'number' ? Math.max(0, Math.min(4, Math.round(frame.signal))) : undefined
-    const before = await db.from('devices').where('id', deviceId).select('battery_level').first()
+    const before = await db.from('devices').where('id', deviceId).select('battery_level', 'battery_charging', 'signal').first()
     const update: Record<string, unknown> = {}
     if (level !== undefined) update.battery_level = level
     if (typeof battery?.charging === 'boolean') update.battery_charging = battery.charging ? 1 : 0
     if (signal !== undefined) update.signal = signal
+    const changes = Object.entries(update).some(([column, value]) => before?.[column] !== value)
     if (Object.keys(update).length) await db.from('devices').where('id', deviceId).update(update)
+    if (changes) await emitter.emit('devices:status_changed', { deviceId })
     const previous = before?.battery_level
     if (level !== undefined && level <= LOW_BATTERY_PERCENT && (previous === null || previous === undefined || previous > LOW_BATTERY_PERCENT)) {
       await emitter.emit('device.low_battery', { id: String(deviceId), deviceId: String(deviceId), at: this.clock.now() })
@@ -165,5 +167,7 @@ declare module '@adonisjs/core/types' {
     'devices:available': { deviceId: number }
     /** A failed attempt is due again at `at`. */
     'devices:retry_due': { at: Date }
+    /** Battery or signal changed (the dashboards' Phones page shows them live). */
+    'devices:status_changed': { deviceId: number }
   }
 }

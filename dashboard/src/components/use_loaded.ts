@@ -1,0 +1,27 @@
+import { ref, shallowRef, type Ref } from 'vue'
+import { ApiProblem } from '../api/client'
+
+/**
+ * Data a page reads from the API: the last answer, whether the first read is under way, and
+ * what went wrong. `reload()` reads again (after a live event); the last answer stays on screen
+ * meanwhile.
+ */
+export function useLoaded<Data>(read: () => Promise<Data>) {
+  const data = shallowRef<Data>() as Ref<Data | undefined>
+  const loading = ref(true)
+  const problem = shallowRef<ApiProblem | null>(null)
+
+  async function reload() {
+    try {
+      data.value = await read()
+      problem.value = null
+    } catch (error) {
+      problem.value = error instanceof ApiProblem ? error : new ApiProblem(0, 'UNEXPECTED', 'Something went wrong in the dashboard')
+    } finally {
+      loading.value = false
+    }
+  }
+
+  void reload()
+  return { data, loading, problem, reload }
+}

@@ -1,0 +1,13 @@
+import type { OperationId } from './api/operations'
+
+/**
+ * The pages of the signed-in dashboard, in menu order. A page is listed (and reachable) only
+ * for the roles that may call the operation it reads (`needs`), from the gateway's own OpenAPI
+ * document. Pages not built yet have no entry at all.
+ */
+export const pages = [
+  { name: 'overview', path: '', title: 'Overview', needs: 'getCaller', load: () => import('./pages/overview/OverviewPage.vue') },
+  { name: 'phones', path: 'phones', title: 'Phones', needs: 'listDevices', load: () => import('./pages/devices/PhonesPage.vue') },
+] as const satisfies ReadonlyArray<{ name: string; path: string; title: string; needs: OperationId; load: () => Promise<unknown> }>
+
+export type PageName = (typeof pages)[number]['name']

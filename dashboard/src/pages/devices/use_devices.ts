@@ -1,0 +1,40 @@
+import { computed } from 'vue'
+import { api, answer } from '../../api/client'
+import type { components } from '../../api/schema'
+import { useLiveChannel } from '../../live/live'
+import { useLoaded } from '../../components/use_loaded'
+
+export type Device = components['schemas']['Device']
+
+/** What the gateway broadcasts on `devices` (app/modules/devices/listeners/live_devices.ts). */
+export interface DeviceChange {
+  /** device.status: its battery or signal changed. */
+  type: 'device.online' | 'device.offline' | 'device.low_battery' | 'device.status'
+  deviceId: string
+  at: string
+}
+
+/**
+ * The paired phones as GET /devices answers them (newest first, up to 200), read again whenever
+ * the gateway says one changed (online, offline, battery or signal).
+ */
+export function useDevices(onChange?: (change: DeviceChange) => void) {
+  const loaded = useLoaded(async () => (await answer(api.GET('/api/v1/devices', { params: { query: { limit: 200 } } }))).data)
+  useLiveChannel<DeviceChange>(
+    'devices',
+    async (change) => {
+      await loaded.reload()
+      onChange?.(change)
+    },
+    () => void loaded.reload()
+  )
+  const devices = computed(() => loaded.data.value ?? [])
+  const online = computed(() => devices.value.filter((device) => device.status === 'online').length)
+  return { ...loaded, devices, online }
+}
+
+export type PairingCode = Awaited<ReturnType<typeof createPairingCode>>
+
+export async function createPairingCode() {
+  return answer(api.POST('/api/v1/devices/pairing-codes'))
+}

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import app from '@adonisjs/core/services/app'
+import { chromium, type Browser, type Page } from 'playwright-core'
+
+/**
+ * Debian's Chromium (`apt-get install chromium`), never a browser download. The flags keep it
+ * from reaching the network on its own (STACK.md, pitfall 11); --no-sandbox because CI runs
+ * it as root.
+ */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(app.publicPath('index.html'))) {
+    throw new Error('The dashboard is not built: run `npm run build:dashboard` first (npm test does)')
+  }
+  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+  if (!existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath}: apt-get install -y chromium, or set CHROMIUM_PATH`)
+  return chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+}
+
+export const gatewayUrl = (path = '/') => `${process.env.GATEWAY_PUBLIC_URL}${path}`
+
+export const DESKTOP = { width: 1280, height: 800 }
+export const PHONE = { width: 360, height: 740 }
+
+/** Saves the page as docs/screenshots/<name>-<width>.png, for the README and docs/dashboard.md. */
+export async function screenshot(page: Page, name: string) {
+  const folder = app.makePath('docs', 'screenshots')
+  await mkdir(folder, { recursive: true })
+  await page.screenshot({ path: `${folder}/${name}-${page.viewportSize()?.width}.png`, fullPage: true, animations: 'disabled' })
+}
+
+/** The same page at phone width, then back to the desktop. */
+export async function screenshotsAtBothWidths(page: Page, name: string) {
+  await screenshot(page, name)
+  await page.setViewportSize(PHONE)
+  await page.waitForTimeout(300) // layout settles: the menu folds into its drawer
+  await screenshot(page, name)
+  await page.setViewportSize(DESKTOP)
+}
