@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import app from '@adonisjs/core/services/app'
@@ -25,9 +26,13 @@ export const gatewayUrl = (path = '/') => `${process.env.GATEWAY_PUBLIC_URL}${pa
 export const DESKTOP = { width: 1280, height: 800 }
 export const PHONE = { width: 360, height: 740 }
 
-/** Saves the page as docs/screenshots/<name>-<width>.png, for the README and docs/dashboard.md. */
+/**
+ * Saves the page as <name>-<width>.png: into docs/screenshots/ (for the README and
+ * docs/dashboard.md) when UPDATE_SCREENSHOTS=1, else beside the run's data folder, so a plain
+ * `npm test` leaves the working tree as it was (the pages show times that change every run).
+ */
 export async function screenshot(page: Page, name: string) {
-  const folder = app.makePath('docs', 'screenshots')
+  const folder = process.env.UPDATE_SCREENSHOTS === '1' ? app.makePath('docs', 'screenshots') : join(process.env.GATEWAY_DATA_DIR!, 'screenshots')
   await mkdir(folder, { recursive: true })
   await page.screenshot({ path: `${folder}/${name}-${page.viewportSize()?.width}.png`, fullPage: true, animations: 'disabled' })
 }

@@ -78,15 +78,30 @@ test.group('GroupCommit', () => {
   })
 
   test('idle() waits for every item added so far, those added while a batch is written included', async ({ assert }) => {
-    const writer = recordingWriter()
-    const queue = new GroupCommit<number, string>({ write: writer.write, maxBatchWeight: 100, onAfterAnswersError: unexpected })
+    let release = () => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const batches: number[][] = []
+    const queue = new GroupCommit<number, string>({
+      write: async (items) => {
+        batches.push(items)
+        // The first batch is held until the test lets it go: the second item arrives meanwhile.
+        if (batches.length === 1) await gate
+        return { results: items.map((item) => `stored ${item}`) }
+      },
+      maxBatchWeight: 100,
+      onAfterAnswersError: unexpected,
+    })
     await queue.idle()
     const first = queue.add(1)
-    // Added while the first batch is being written: it goes in a second batch, which idle() awaits too.
-    setTimeout(() => void queue.add(2), 1)
-    await new Promise((resolve) => setTimeout(resolve, 2))
-    await queue.idle()
-    assert.deepEqual(writer.batches, [[1], [2]])
-    assert.equal(await first, 'stored 1')
+    while (!batches.length) await new Promise((resolve) => setImmediate(resolve))
+    const second = queue.add(2)
+    let idled = false
+    const idle = queue.idle().then(() => (idled = true))
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.isFalse(idled)
+    release()
+    await idle
+    assert.deepEqual(batches, [[1], [2]])
+    assert.deepEqual(await Promise.all([first, second]), ['stored 1', 'stored 2'])
   })
 })
