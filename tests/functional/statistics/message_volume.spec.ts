@@ -7,6 +7,7 @@ import { MessageLedger } from '#modules/messages/public'
 import { useManualClock } from '#tests/helpers/clock'
 import { asBrowser, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
+import VolumeCounters from '#database/migrations/0011_messages_volume_counters'
 
 const statuses = ['queued', 'dispatched', 'sent', 'delivered', 'failed', 'pending_quota_exceeded', 'paused', 'cancelled']
 
@@ -141,6 +142,27 @@ test.group('Statistics: message volume per day and hour', (group) => {
       Object.fromEntries(direct.map((row: any) => [row.status, Number(row.total)])),
       Object.fromEntries(Object.entries((await volumeOk(client, day)).totals.out).filter(([, count]) => count !== 0))
     )
+  })
+
+  test('the counters migration counts the messages a database already holds (an upgraded backup)', async ({ client, assert }) => {
+    await seed([
+      { createdAt: '2026-05-01T10:00:00.000Z', status: 'delivered', deviceId: '4' },
+      { createdAt: '2026-05-01T10:10:00.000Z', status: 'failed' },
+      { createdAt: '2026-05-01T11:00:00.000Z', direction: 'in' },
+    ])
+    const before = await volumeOk(client, { from: '2026-05-01', to: '2026-05-02', interval: 'hour' })
+    // As on a database from before the counters: dropped, then the migration applied to its rows.
+    await new VolumeCounters(db.connection(), 'down', false).execDown()
+    await new VolumeCounters(db.connection(), 'up', false).execUp()
+    const after = await volumeOk(client, { from: '2026-05-01', to: '2026-05-02', interval: 'hour' })
+    assert.deepEqual(after, before)
+    assert.deepEqual(compact(after).filter(([, counts, received]: any) => Object.keys(counts).length || received), [
+      ['2026-05-01T10:00:00.000Z', { delivered: 1, failed: 1 }, 0],
+      ['2026-05-01T11:00:00.000Z', {}, 1],
+    ])
+    // The triggers are back too.
+    await db.from('messages').where('status', 'failed').update({ status: 'queued' })
+    assert.deepEqual((await volumeOk(client, { from: '2026-05-01', to: '2026-05-02' })).totals.out, out({ delivered: 1, queued: 1 }))
   })
 
   test('the platform time zone (Settings > Sending) places the buckets unless tz is given', async ({ client, assert }) => {

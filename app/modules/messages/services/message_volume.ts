@@ -1,5 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
-import type { MessageCategory, MessageDirection, MessageStatus } from '#modules/messages/models/message'
+import { messageStatuses, type MessageCategory, type MessageDirection, type MessageStatus } from '#modules/messages/models/message'
 
 export { messageCategories, messageStatuses, type MessageCategory, type MessageStatus } from '#modules/messages/models/message'
 
@@ -41,13 +41,16 @@ export class MessageVolume {
     // itself, the planner may scan every counter once per bucket when a filter is added.
     const rows = await db.rawQuery(
       `WITH buckets(position, start_slot, end_slot) AS (VALUES ${buckets.map(() => '(?, ?, ?)').join(', ')})
-       SELECT buckets.position AS bucket, v.direction AS direction, v.status AS status, SUM(v.count) AS count
+       SELECT buckets.position AS bucket, v.direction AS direction, ${messageStatuses.map((status) => `SUM(v.${status}) AS ${status}`).join(', ')}
          FROM buckets CROSS JOIN message_volume v
         WHERE v.slot >= buckets.start_slot AND v.slot < buckets.end_slot ${conditions.join(' ')}
-        GROUP BY 1, 2, 3
-       HAVING SUM(v.count) > 0`,
+        GROUP BY 1, 2`,
       values
     )
-    return rows.map((row: any) => ({ bucket: Number(row.bucket), direction: row.direction, status: row.status, count: Number(row.count) }))
+    return rows.flatMap((row: any) =>
+      messageStatuses
+        .filter((status) => Number(row[status]) > 0)
+        .map((status) => ({ bucket: Number(row.bucket), direction: row.direction, status, count: Number(row[status]) }))
+    )
   }
 }
