@@ -7,3 +7,5 @@ export { SendMessages } from '#modules/messages/services/send_messages'
 export { exportColumns, exportRows, type ExportDataset, type ExportRow } from '#modules/messages/services/export_rows'
 /** Every change of a message's state and of conversations, whoever decides it. */
 export * from '#modules/messages/services/message_ledger'
+/** Counts of messages created over time, by direction and current status (statistics). */
+export { MessageVolume, messageCategories, messageStatuses, type MessageStatus, type VolumeCount, type VolumeFilters } from '#modules/messages/services/message_volume'

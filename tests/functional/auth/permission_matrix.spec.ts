@@ -79,6 +79,8 @@ const expectedCallers: Record<string, CallerName[]> = {
   'POST /api/v1/messages/:id/retry': senders,
   'DELETE /api/v1/messages/:id': adminOrOperator,
   'GET /api/v1/links': readers,
+  // Statistics: every read (spec, Scopes: reads include statistics).
+  'GET /api/v1/statistics/messages': readers,
   // Contacts and conversations: readonly reads them; changes are admin (configuration).
   'GET /api/v1/contacts': readers,
   'POST /api/v1/contacts': adminOrOperator,

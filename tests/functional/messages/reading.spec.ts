@@ -50,6 +50,25 @@ test.group('Reading, retrying and deleting messages', (group) => {
     bad.assertStatus(400)
   })
 
+  test('GET /messages filters by the phone that sent or received (deviceId)', async ({ client, assert }) => {
+    const [first, second, third] = await seed(client)
+    // Routing is the devices module's: here the phones are set on the rows directly.
+    await db.from('messages').whereIn('id', [first, third]).update({ device_id: '7' })
+    await db.from('messages').where('id', second).update({ device_id: '12' })
+    const list = async (query: Record<string, unknown>) => {
+      const response = await client.get('/api/v1/messages').qs(query).header('x-api-key', testKeys.read)
+      response.assertStatus(200)
+      return response.body().data.map((message: any) => message.id)
+    }
+    assert.deepEqual(await list({ deviceId: '7' }), [third, first])
+    assert.deepEqual(await list({ deviceId: '12' }), [second])
+    assert.deepEqual(await list({ deviceId: '1' }), [])
+    assert.deepEqual(await list({ deviceId: '7', limit: 1 }), [third])
+    const bad = await client.get('/api/v1/messages').qs({ deviceId: 'phone-7' }).header('x-api-key', testKeys.read)
+    bad.assertStatus(400)
+    assert.equal(bad.body().error.details[0].field, 'deviceId')
+  })
+
   test('GET /messages/{id}: every field; unknown or malformed id is 404', async ({ client, assert }) => {
     const [id] = await seed(client)
     const response = await client.get(`/api/v1/messages/${id}`).header('x-api-key', testKeys.read)

@@ -17,6 +17,7 @@ export interface MessageFilters extends PageRequest {
   category?: MessageCategory
   phone?: string
   conversationId?: string | number
+  deviceId?: string
   since?: string
   until?: string
 }
@@ -38,6 +39,7 @@ export class MessageQueries {
     if (filters.status) query.where('status', filters.status)
     if (filters.category) query.where('category', filters.category)
     if (filters.conversationId !== undefined) query.where('conversation_id', Number(filters.conversationId))
+    if (filters.deviceId !== undefined) query.where('device_id', filters.deviceId)
     if (filters.phone) {
       const { localPrefix } = await this.settings.get('reception')
       query.where('phone', this.phoneNumbers.normalize(filters.phone, localPrefix))
