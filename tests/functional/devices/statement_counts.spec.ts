@@ -60,8 +60,12 @@ test.group('Statements per dispatch pass and per report batch', (group) => {
     restoreClock = useManualClock('2026-06-10T10:00:00.000Z').restore
     sockets = []
     return async () => {
+      // Each phone's going away is handled before the next test counts: a late `disconnected`
+      // (a device update, its orders read again) would land in that test's window.
+      const hub = await app.container.make(DeviceHub)
       for (const socket of sockets) socket.close()
-      await (await app.container.make(DeviceHub)).settled()
+      await eventually(() => hub.connectedDevices().length === 0)
+      await hub.settled()
       restoreClock()
       await settings.update({ sending: settingsCatalogue.defaults('sending') })
     }
