@@ -20,9 +20,17 @@ import { ReportQueue } from '#modules/devices/services/report_queue'
  * how many statements they run (counted by SQLite itself, BEGIN and COMMIT included). Each
  * test says what the code ran before the messages module took over the messages' state.
  */
-let counting: string[] | null = null
+/** Where the trace goes while a window is open: SQLite reports a statement after running it. */
+let onTrace: ((sql: string) => void) | null = null
 const traced = new WeakSet<object>()
+const FROM_HERE = "SELECT 'statement count starts'"
+const TO_HERE = "SELECT 'statement count ends'"
 
+/**
+ * The statements SQLite ran for `work`, between two marker statements: node-sqlite3 reports a
+ * statement's trace asynchronously, so one run just before the window (a phone's connection
+ * being handled) could otherwise be reported inside it, and one of `work` after it.
+ */
 async function statementsRunBy(work: () => Promise<unknown>): Promise<{ count: number; statements: string[] }> {
   const knex = db.connection().getWriteClient()
   const connection: any = await knex.client.acquireConnection()
@@ -33,15 +41,27 @@ async function statementsRunBy(work: () => Promise<unknown>): Promise<{ count: n
     // Lines starting with `--` are trigger programs (the message volume counters) running
     // inside the statement before them: not statements the gateway sends.
     connection.on('trace', (sql: string) => {
-      if (!sql.startsWith('--')) counting?.push(sql.replace(/\s+/g, ' ').slice(0, 80))
+      if (!sql.startsWith('--')) onTrace?.(sql.replace(/\s+/g, ' ').slice(0, 80))
     })
   }
   const statements: string[] = []
-  counting = statements
+  let state: 'before' | 'counting' | 'done' = 'before'
+  onTrace = (sql) => {
+    if (sql === FROM_HERE) state = 'counting'
+    else if (sql === TO_HERE) state = 'done'
+    else if (state === 'counting') statements.push(sql)
+  }
+  const reached = async (wanted: typeof state) => {
+    while (state !== wanted) await new Promise((resolve) => setImmediate(resolve))
+  }
   try {
+    await db.rawQuery(FROM_HERE)
+    await reached('counting')
     await work()
+    await db.rawQuery(TO_HERE)
+    await reached('done')
   } finally {
-    counting = null
+    onTrace = null
   }
   return { count: statements.length, statements }
 }
