@@ -34,7 +34,16 @@ export const PHONE = { width: 360, height: 740 }
 export async function screenshot(page: Page, name: string) {
   const folder = process.env.UPDATE_SCREENSHOTS === '1' ? app.makePath('docs', 'screenshots') : join(process.env.GATEWAY_DATA_DIR!, 'screenshots')
   await mkdir(folder, { recursive: true })
-  await page.screenshot({ path: `${folder}/${name}-${page.viewportSize()?.width}.png`, fullPage: true, animations: 'disabled' })
+  // The layout scrolls inside its own container, which fullPage does not unroll: the viewport
+  // grows to the tallest content for the picture, then returns to its size.
+  const viewport = page.viewportSize()!
+  const contentHeight = Number(await page.evaluate('Math.max(...Array.from(document.querySelectorAll("*"), (element) => element.scrollHeight))'))
+  if (contentHeight > viewport.height) {
+    await page.setViewportSize({ width: viewport.width, height: contentHeight })
+    await page.waitForTimeout(300) // charts redraw at the new size
+  }
+  await page.screenshot({ path: `${folder}/${name}-${viewport.width}.png`, fullPage: true, animations: 'disabled' })
+  if (contentHeight > viewport.height) await page.setViewportSize(viewport)
 }
 
 /** The same page at phone width, then back to the desktop. */

@@ -3,8 +3,9 @@ import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
+import { TEST_PASSWORD, accountWithRole, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices } from '#tests/helpers/devices'
+import { clearMessaging } from '#tests/helpers/messages'
 import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../agent/src/drivers/simulator.js'
 import { DESKTOP, PHONE, gatewayUrl, launchChromium, screenshot, screenshotsAtBothWidths } from './browser.js'
@@ -14,6 +15,16 @@ async function signInThroughThePage(page: Page, email: string, password: string)
   await page.getByLabel('E-mail address').fill(email)
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+/** Queues a message through the API as an integration would (no phone paired: it stays queued). */
+async function queueMessage(to: string) {
+  const response = await fetch(gatewayUrl('/api/v1/messages'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': testKeys.admin },
+    body: JSON.stringify({ to, body: 'Your table is ready' }),
+  })
+  if (response.status !== 202) throw new Error(`POST /messages answered ${response.status}: ${await response.text()}`)
 }
 
 async function menuEntries(page: Page): Promise<string[]> {
@@ -41,8 +52,13 @@ test.group('Dashboard in a real browser', (group) => {
     }
   })
 
-  test('a fresh gateway opens on the first-account form; field errors sit by their field; then the Overview; sign out', async ({ assert }) => {
+  test('a fresh gateway opens on the first-account form; field errors sit by their field; then the Overview with the messages of today; sign out', async ({ assert }) => {
     await db.from('users').delete()
+    await clearDevices()
+    await clearMessaging()
+    await useTestKeys()
+    await queueMessage('+33612345678')
+    await queueMessage('+33612345679')
     await page.goto(gatewayUrl('/'))
     await page.getByRole('heading', { name: 'Create the first account' }).first().waitFor()
     assert.equal(new URL(page.url()).pathname, '/setup')
@@ -64,6 +80,22 @@ test.group('Dashboard in a real browser', (group) => {
     // The superadmin sees the backup tile (GET /backups/schedule is theirs).
     await page.getByTestId('next-backup').waitFor()
     assert.deepEqual(await menuEntries(page), ['Overview', 'Phones'])
+    // Today's tiles count the two messages queued above (no phone: they wait), and the chart is drawn.
+    const waiting = page.getByTestId('today-waiting').locator('.n-statistic-value')
+    await waiting.getByText('2', { exact: true }).waitFor()
+    assert.equal((await page.getByTestId('today-delivered').locator('.n-statistic-value').innerText()).trim(), '0')
+    assert.equal((await page.getByTestId('today-failed').locator('.n-statistic-value').innerText()).trim(), '0')
+    await page.getByRole('img', { name: 'Messages per day over the last 7 days, by status' }).waitFor()
+    assert.equal(await page.locator('canvas').count(), 1)
+    await page.getByText('30 days', { exact: true }).click()
+    await page.getByRole('img', { name: 'Messages per day over the last 30 days, by status' }).waitFor()
+    await page.getByText('7 days', { exact: true }).click()
+    await page.getByRole('img', { name: 'Messages per day over the last 7 days, by status' }).waitFor()
+
+    // Message status is not on the live stream: coming back to the tab reads the figures again.
+    await queueMessage('+33612345670')
+    await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    await waiting.getByText('3', { exact: true }).waitFor()
     await screenshotsAtBothWidths(page, 'overview')
 
     await page.getByRole('button', { name: 'Sign out' }).click()
