@@ -59,10 +59,6 @@ class PublicEventCatalogue {
   has(name: string): name is PublicEventName {
     return this.#events.has(name)
   }
-
-  get(name: PublicEventName): PublicEventDefinition | undefined {
-    return this.#events.get(name)
-  }
 }
 
 export const publicEventCatalogue = new PublicEventCatalogue()

@@ -4,6 +4,7 @@ import router from '@adonisjs/core/services/router'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { assertAllowed, type Caller, type ProtectedAccess, type Role, type Scope } from '#core/http/access'
 import type { RouteContract } from '#core/contract/route_contract'
+import { permissionCatalogue } from '#core/http/permissions'
 import { asBrowser, cookiesFrom, signInAs, testKeys, useTestKeys, type BrowserSession } from '#tests/helpers/callers'
 
 type CallerName = `key:${Scope}` | `session:${Role}`
@@ -182,6 +183,16 @@ test.group('Permission matrix: every route against every scope and role', (group
       assert.equal(unknown.body().error.code, 'INVALID_API_KEY')
     }
   }).timeout(60_000)
+
+  test('every protected route takes its access from a permission a module registered', ({ assert }) => {
+    const registered = new Map(permissionCatalogue.entries())
+    for (const contract of protectedRoutes()) {
+      const access = contract.access as ProtectedAccess
+      const key = `${contract.method} ${contract.path}`
+      assert.isString(access.permission, `${key} has an access rule of its own, not a named permission`)
+      assert.deepEqual(registered.get(access.permission!), access, `${key}: ${access.permission} is not the registered rule`)
+    }
+  })
 
   test('every protected route has its expected callers written here, from the spec and the issues', ({ assert }) => {
     const missing: string[] = []
