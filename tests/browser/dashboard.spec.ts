@@ -128,10 +128,9 @@ test.group('Dashboard in a real browser', (group) => {
     const account = await accountWithRole('operator')
     await signInThroughThePage(page, account.email, TEST_PASSWORD)
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
-    await page.getByRole('navigation', { name: 'Pages' }).getByText('Phones').click()
+    // With no phone yet, the Overview's next step opens the Phones page with its pairing dialog.
+    await page.getByRole('link', { name: 'Pair your first phone' }).click()
     await page.getByText('No phone paired yet.').waitFor()
-
-    await page.getByRole('button', { name: 'Pair a phone' }).click()
     const code = (await page.getByTestId('pairing-code').innerText()).trim()
     assert.match(code, /^[A-Z0-9]{6,}$/)
     assert.equal((await page.getByTestId('simulator-command').innerText()).trim(), `node ace phone:simulate --gateway ${gatewayUrl('')} --pair ${code}`)
@@ -169,17 +168,22 @@ test.group('Dashboard in a real browser', (group) => {
   })
 
   test('a read-only account sees no action button and only the pages its role may use', async ({ assert }) => {
+    await clearDevices()
     const account = await accountWithRole('readonly')
     await signInThroughThePage(page, account.email, TEST_PASSWORD)
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
     await page.getByTestId('phones-online').waitFor()
     assert.deepEqual(await menuEntries(page), ['Overview', 'Phones'])
     assert.equal(await page.getByTestId('next-backup').count(), 0)
+    // No phone yet: the read-only account is pointed at the list, not asked to pair one.
+    await page.getByRole('link', { name: 'See the phones' }).waitFor()
+    assert.equal(await page.getByRole('link', { name: 'Pair your first phone' }).count(), 0)
 
-    await page.goto(gatewayUrl('/phones'))
+    await page.goto(gatewayUrl('/phones?pair'))
     await page.getByRole('heading', { name: 'Phones', level: 1 }).waitFor()
-    await page.getByRole('status').first().waitFor()
+    await page.getByText('An operator or a superadmin pairs phones').waitFor()
     assert.equal(await page.getByRole('button', { name: 'Pair a phone' }).count(), 0)
+    assert.equal(await page.getByTestId('pairing-code').count(), 0)
   })
 
   test('a session ended elsewhere sends the next action to the sign-in form, then back to the page', async ({ assert }) => {
