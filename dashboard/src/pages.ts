@@ -7,7 +7,18 @@ import type { OperationId } from './api/operations'
  */
 export const pages = [
   { name: 'overview', path: '', title: 'Overview', needs: 'getCaller', load: () => import('./pages/overview/OverviewPage.vue') },
+  // Messaging: messages, send, conversations, contacts
+
+  // Phones
   { name: 'phones', path: 'phones', title: 'Phones', needs: 'listDevices', load: () => import('./pages/devices/PhonesPage.vue') },
+
+  // Integrations: webhooks, API keys
+
+  // Data: backups, exports
+
+  // Administration: settings, accounts, activity, technical log, license
+
+  // Own account
 ] as const satisfies ReadonlyArray<{ name: string; path: string; title: string; needs: OperationId; load: () => Promise<unknown> }>
 
 export type PageName = (typeof pages)[number]['name']
