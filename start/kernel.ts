@@ -11,7 +11,9 @@ server.errorHandler(() => import('#core/http/exception_handler'))
 server.use([
   () => import('#core/http/request_context_middleware'),
   () => import('#core/http/body_guard_middleware'),
-  // The dashboard: its built files (public/), then index.html for its pages (history mode).
+  // The dashboard: compressed when the browser accepts it, its built files (public/), then
+  // index.html for its pages (history mode).
+  () => import('#core/dashboard/dashboard_compression'),
   () => import('@adonisjs/static/static_middleware'),
   () => import('#core/dashboard/dashboard_pages'),
 ])

@@ -34,6 +34,12 @@ function reservedSegments(): Set<string> {
 
 let reserved: Set<string> | undefined
 
+/** Whether a path belongs to the dashboard (its files and pages), not to one of the gateway's routes. */
+export function isDashboardPath(path: string): boolean {
+  reserved ??= reservedSegments()
+  return !reserved.has(path.split('/')[1] ?? '')
+}
+
 /**
  * History-mode fallback of the dashboard: a GET for one of its pages (`/messages` after a
  * reload) answers index.html, and the app's router shows the page. Runs after the static files
@@ -45,10 +51,8 @@ export default class DashboardPagesMiddleware {
     const method = ctx.request.method()
     if (method !== 'GET' && method !== 'HEAD') return next()
     const path = ctx.request.url(false)
-    const firstSegment = path.split('/')[1] ?? ''
     const lastSegment = path.slice(path.lastIndexOf('/') + 1)
-    reserved ??= reservedSegments()
-    if (reserved.has(firstSegment) || lastSegment.includes('.') || router.match(path, method)) return next()
+    if (!isDashboardPath(path) || lastSegment.includes('.') || router.match(path, method)) return next()
 
     let page: string
     try {
