@@ -1,0 +1,130 @@
+import { test } from '@japa/runner'
+import { readFileSync } from 'node:fs'
+import db from '@adonisjs/lucid/services/db'
+import app from '@adonisjs/core/services/app'
+import type { Browser, Page } from 'playwright-core'
+import type { Role } from '#core/http/access'
+import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
+import { DESKTOP, gatewayUrl, launchChromium } from './browser.js'
+
+interface DashboardPage {
+  name: string
+  path: string
+  title: string
+  needs: string
+}
+
+/**
+ * The dashboard's pages as its router knows them (dashboard/src/pages.ts, read as text: it is
+ * the browser app's module, not the server's), so a page added there is walked without editing
+ * this test.
+ */
+function dashboardPages(): DashboardPage[] {
+  const source = readFileSync(app.makePath('dashboard', 'src', 'pages.ts'), 'utf8')
+  const entry = /\{\s*name: '([^']+)',\s*path: '([^']*)',\s*title: '([^']+)',\s*needs: '([^']+)'/g
+  return [...source.matchAll(entry)].map(([, name, path, title, needs]) => ({ name, path, title, needs }))
+}
+
+/** Which roles may call each operation, from the gateway's own OpenAPI document (`x-roles`). */
+async function rolesOfOperations(): Promise<Map<string, string[]>> {
+  const document = (await (await fetch(gatewayUrl('/api-docs/openapi.json'))).json()) as {
+    paths: Record<string, Record<string, { operationId?: string; 'x-roles'?: string[] }>>
+  }
+  const roles = new Map<string, string[]>()
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations)) {
+      if (operation.operationId) roles.set(operation.operationId, operation['x-roles'] ?? [])
+    }
+  }
+  return roles
+}
+
+/**
+ * Buttons that change something. A read-only account must see none of them; reading, filtering,
+ * paging, downloading an export and its own account's password stay open to it.
+ */
+const ACTION =
+  /^(send|create|new|add|pair|delete|remove|retry|save|edit|revoke|rotate|pause|resume|replay|archive|unarchive|pin|unpin|assign|reply|unpair|back up|restore|prepare|cancel|mark|opt|change|reset|enable|disable|import|upload|apply|set|replace|clear|invite)\b/i
+
+/** Waits until the page has no API call in flight for a moment: what it shows is what it read. */
+async function settled(page: Page, inFlight: () => number) {
+  let quietSince = Date.now()
+  while (Date.now() - quietSince < 300) {
+    if (inFlight() > 0) quietSince = Date.now()
+    await page.waitForTimeout(25)
+  }
+}
+
+test.group('Every page of the dashboard, for every role', (group) => {
+  let browser: Browser
+
+  group.setup(async () => {
+    browser = await launchChromium()
+    return () => browser.close()
+  })
+  group.each.setup(async () => {
+    await db.from('sessions').delete()
+    await (await app.container.make(SignInAttempts)).clear()
+  })
+
+  for (const role of ['superadmin', 'operator', 'readonly'] as const satisfies readonly Role[]) {
+    test(`${role}: the menu lists exactly the pages the role may use, each opens without a refused call, the others are not reachable`, async ({ assert }) => {
+      const pages = dashboardPages()
+      assert.isAbove(pages.length, 1, 'pages.ts was read')
+      const operations = await rolesOfOperations()
+      const mayUse = (entry: DashboardPage) => {
+        const roles = operations.get(entry.needs)
+        assert.isDefined(roles, `the operation ${entry.needs} of page ${entry.name} is in the OpenAPI document`)
+        return roles!.includes(role)
+      }
+      const usable = pages.filter(mayUse)
+      const account = await accountWithRole(role)
+
+      const context = await browser.newContext({ viewport: DESKTOP })
+      const page = await context.newPage()
+      const refused: string[] = []
+      let inFlight = 0
+      page.on('request', (request) => void (request.url().includes('/api/v1/') && inFlight++))
+      page.on('requestfinished', (request) => void (request.url().includes('/api/v1/') && inFlight--))
+      page.on('requestfailed', (request) => void (request.url().includes('/api/v1/') && inFlight--))
+      page.on('response', (response) => {
+        const url = new URL(response.url())
+        // The sign-in probe (who am I?) answers 401 before signing in, as it should.
+        if (url.pathname.startsWith('/api/v1/') && response.status() >= 400 && url.pathname !== '/api/v1/auth/me') {
+          refused.push(`${response.request().method()} ${url.pathname} → ${response.status()} on ${new URL(page.url()).pathname}`)
+        }
+      })
+      page.on('pageerror', (error) => refused.push(`script error on ${new URL(page.url()).pathname}: ${error.message}`))
+
+      try {
+        await page.goto(gatewayUrl('/sign-in'))
+        await page.getByLabel('E-mail address').fill(account.email)
+        await page.getByLabel('Password').fill(TEST_PASSWORD)
+        await page.getByRole('button', { name: 'Sign in' }).click()
+        await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+
+        const menu = (await page.getByRole('navigation', { name: 'Pages' }).getByRole('menuitem').allTextContents()).map((text) => text.trim())
+        assert.deepEqual(menu, usable.map((entry) => entry.title))
+
+        for (const entry of usable) {
+          await page.goto(gatewayUrl(`/${entry.path}`))
+          await page.getByRole('heading', { name: entry.title, level: 1 }).waitFor()
+          await settled(page, () => inFlight)
+          if (role === 'readonly' && entry.name !== 'account') {
+            const buttons = (await page.locator('main').getByRole('button').allTextContents()).map((text) => text.trim())
+            assert.deepEqual(buttons.filter((text) => ACTION.test(text)), [], `action buttons on ${entry.title}`)
+          }
+        }
+        for (const entry of pages.filter((candidate) => !usable.includes(candidate))) {
+          await page.goto(gatewayUrl(`/${entry.path}`))
+          await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+          assert.equal(new URL(page.url()).pathname, '/', `${entry.title} is not reachable for ${role}`)
+        }
+        assert.deepEqual(refused, [])
+      } finally {
+        await context.close()
+      }
+    })
+  }
+})
