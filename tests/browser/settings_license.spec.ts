@@ -168,6 +168,7 @@ test.group('Settings and License pages in a real browser', (group) => {
     assert.equal(await page.getByRole('radio').count(), 0)
     assert.equal(await page.getByRole('button', { name: 'Save' }).count(), 0)
     assert.equal(await page.getByRole('button', { name: 'Add a rule' }).count(), 0)
+    await screenshotsAtBothWidths(page, 'settings-read-only')
     await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Notifications' }).click()
     await page.getByText('SMTP password', { exact: true }).waitFor()
     assert.equal(await page.locator('dd', { hasText: /^\s*Set/ }).count(), 1)
