@@ -133,9 +133,22 @@ test.group('Settings and License pages in a real browser', (group) => {
     assert.isNull((await settingsInForce()).notifications.smtpPassword)
   })
 
-  test('Reception: an unknown calling code is refused beside the field; a good one is saved', async ({ assert }) => {
+  test('General and Reception: a text option is switched with the keyboard; an unknown calling code is refused beside the field, a good one saved', async ({ assert }) => {
     const owner = await accountWithRole('superadmin')
     await signInThroughThePage(page, owner.email, TEST_PASSWORD)
+    await page.goto(gatewayUrl('/settings/general'))
+    await page.getByLabel('Uppercase everything').focus()
+    await page.keyboard.press('Space')
+    assert.isTrue(await page.getByLabel('Uppercase everything').isChecked())
+    await page.getByLabel('Gateway name').fill('Shop gateway')
+    await page.getByLabel('Gateway name').press('Enter')
+    await page.getByRole('status').getByText('Saved.').waitFor()
+    const general = (await settingsInForce()).general
+    assert.equal(general.gatewayName, 'Shop gateway')
+    assert.isTrue(general.uppercase)
+    assert.isFalse(general.stripDiacritics)
+
+    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Reception' }).click()
     await page.goto(gatewayUrl('/settings/reception'))
     await page.getByLabel('Local number prefix').fill('+999')
     await page.getByLabel('Local number prefix').press('Enter')
