@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { Page } from 'playwright-core'
 import { SettingsStore } from '#core/settings/settings_store'
+import { LicenseService } from '#modules/auth/license/license_service'
 import { testKeys } from '#tests/helpers/callers'
 import { gatewayUrl } from './browser.js'
 
@@ -19,9 +21,29 @@ export async function defaultSettings() {
   ;(await app.container.make(SettingsStore)).invalidate()
 }
 
-/** A gateway that never had a license key (the row is read on every call, nothing cached). */
+/** A gateway that never had a license key: the row removed, and the service reads it again. */
 export async function noLicenseKey() {
   await db.from('license_state').delete()
+  await (await app.container.make(LicenseService)).load()
+}
+
+/**
+ * A key sealed with another master key, as after restoring a database without its secret.key:
+ * well-formed, but this gateway's key cannot open it.
+ */
+export async function licenseKeyFromAnotherMasterKey(keyPrefix: string) {
+  const part = (bytes: number) => randomBytes(bytes).toString('base64url')
+  await db.from('license_state').delete()
+  await db.table('license_state').insert({
+    id: 1,
+    state: 'valid',
+    key_sealed: `v1.${part(12)}.${part(16)}.${part(24)}`,
+    key_prefix: keyPrefix,
+    last_checked_at: null,
+    last_answer_at: null,
+    updated_at: new Date().toISOString(),
+  })
+  await (await app.container.make(LicenseService)).load()
 }
 
 /** Pairs a phone through the API as its agent would; it stays offline (no connection needed here). */

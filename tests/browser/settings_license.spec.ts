@@ -7,7 +7,7 @@ import { TEST_PASSWORD, accountWithRole, testKeys, useTestKeys } from '#tests/he
 import { SettingsStore } from '#core/settings/settings_store'
 import { clearDevices } from '#tests/helpers/devices'
 import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths } from './browser.js'
-import { defaultSettings, feedbackBeside, menuEntries, noLicenseKey, pairedPhone, settingsInForce, signInThroughThePage } from './helpers_settings_license.js'
+import { defaultSettings, feedbackBeside, licenseKeyFromAnotherMasterKey, menuEntries, noLicenseKey, pairedPhone, settingsInForce, signInThroughThePage } from './helpers_settings_license.js'
 
 const SMTP_PASSWORD = 'smtp-Pa55-never-shown'
 const LICENSE_KEY = 'GOOD-7c1e5b2d4a6f8e0c-full-license-key'
@@ -19,13 +19,19 @@ test.group('Settings and License pages in a real browser', (group) => {
 
   group.setup(async () => {
     browser = await launchChromium()
-    return () => browser.close()
+    return async () => {
+      await browser.close()
+      // Later suites of the same run find the gateway as they would without this file.
+      await defaultSettings()
+      await noLicenseKey()
+    }
   })
   group.each.setup(async () => {
     await db.from('sessions').delete()
     await (await app.container.make(SignInAttempts)).clear()
     await useTestKeys()
     await defaultSettings()
+    await noLicenseKey()
     context = await browser.newContext({ viewport: DESKTOP })
     page = await context.newPage()
     return () => context.close()
@@ -204,7 +210,6 @@ test.group('Settings and License pages in a real browser', (group) => {
   })
 
   test('License: the page shows the mode, state and what it allows; a bad key is refused beside its field; a good one shows only its first four characters', async ({ assert }) => {
-    await noLicenseKey()
     const owner = await accountWithRole('superadmin')
     await signInThroughThePage(page, owner.email, TEST_PASSWORD)
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('menuitem', { name: 'License' }).click()
@@ -235,5 +240,18 @@ test.group('Settings and License pages in a real browser', (group) => {
     assert.match(await page.getByTestId('license-key').innerText(), /starts with GOOD…/)
     assert.notInclude(await page.content(), LICENSE_KEY)
     await screenshotsAtBothWidths(page, 'license')
+  })
+
+  test('License: a key the master key cannot open any longer is said to need entering again, and entering it repairs it', async ({ assert }) => {
+    await licenseKeyFromAnotherMasterKey('OLDK')
+    const owner = await accountWithRole('superadmin')
+    await signInThroughThePage(page, owner.email, TEST_PASSWORD)
+    await page.goto(gatewayUrl('/license'))
+    await page.getByTestId('license-key').getByText(/OLDK…\) must be entered again/).waitFor()
+    await page.getByRole('heading', { name: 'Enter the key' }).waitFor()
+    await page.getByLabel('License key').fill(LICENSE_KEY)
+    await page.getByLabel('License key').press('Enter')
+    await page.getByRole('status').getByText('Key saved.').waitFor()
+    assert.match(await page.getByTestId('license-key').innerText(), /^Entered, starts with GOOD…/)
   })
 })
