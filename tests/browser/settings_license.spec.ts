@@ -194,6 +194,10 @@ test.group('Settings and License pages in a real browser', (group) => {
     assert.notInclude(await page.content(), SMTP_PASSWORD)
     assert.equal(await page.getByRole('checkbox').count(), 0)
     assert.equal(await page.getByRole('button', { name: 'Save' }).count(), 0)
+    // The backup schedule is shown, and changed on the Backups page only.
+    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Backup' }).click()
+    await page.getByText('Every day at 03:00 (platform time zone)').waitFor()
+    assert.equal(new URL(page.url()).pathname, '/settings/backup')
     await page.goto(gatewayUrl('/license'))
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
 
