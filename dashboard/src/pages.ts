@@ -17,6 +17,8 @@ export const pages = [
   // Data: backups, exports
 
   // Administration: settings, accounts, activity, technical log, license
+  { name: 'settings', path: 'settings/:section?', title: 'Settings', needs: 'getSettings', load: () => import('./pages/settings/SettingsPage.vue') },
+  { name: 'license', path: 'license', title: 'License', needs: 'getLicense', load: () => import('./pages/license/LicensePage.vue') },
 
   // Own account
 ] as const satisfies ReadonlyArray<{ name: string; path: string; title: string; needs: OperationId; load: () => Promise<unknown> }>
