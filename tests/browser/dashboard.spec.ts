@@ -79,7 +79,7 @@ test.group('Dashboard in a real browser', (group) => {
     await page.getByText('superadmin').first().waitFor()
     // The superadmin sees the backup tile (GET /backups/schedule is theirs).
     await page.getByTestId('next-backup').waitFor()
-    assert.deepEqual(await menuEntries(page), ['Overview', 'Phones', 'Webhooks', 'Webhook deliveries'])
+    assert.deepEqual(await menuEntries(page), ['Overview', 'Phones', 'Webhooks', 'Webhook deliveries', 'API keys'])
     // Today's tiles count the two messages queued above (no phone: they wait), and the chart is drawn.
     const waiting = page.getByTestId('today-waiting').locator('.n-statistic-value')
     await waiting.getByText('2', { exact: true }).waitFor()

@@ -71,7 +71,7 @@ test.group('Webhooks and API keys in a real browser', (group) => {
     assert.isAtLeast(secret.length, 16)
     await page.getByRole('button', { name: 'Copy', exact: true }).click()
     await page.getByRole('button', { name: 'Copied' }).waitFor()
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret)
+    assert.equal(await page.evaluate('navigator.clipboard.readText()'), secret)
     await page.getByRole('button', { name: 'Done' }).click()
     await row('data-webhook', 'Shop backend').getByText('Active').waitFor()
     assert.equal(await page.getByTestId('secret-once').count(), 0)
