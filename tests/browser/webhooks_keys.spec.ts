@@ -121,13 +121,16 @@ test.group('Webhooks and API keys in a real browser', (group) => {
     const detail = page.getByTestId('delivery-detail')
     await detail.getByText('HTTP 503').waitFor()
     assert.equal((await page.getByTestId('delivery-attempts').innerText()).trim(), '5 of 5')
-    await screenshotsAtBothWidths(page, 'webhook-deliveries')
     const callsBefore = receiver.calls.length
     await page.getByRole('dialog').getByRole('button', { name: 'Replay' }).click()
     await page.getByText('Replayed: a new delivery of device.low_battery is on its way.').waitFor()
     await engine.settle()
     assert.equal(receiver.calls.length, callsBefore + 1)
-    // The new attempt, in the unfiltered log: Delivered, with the same body.
+    // The whole log: delivered, given up, waiting for a retry, and the replay.
+    await page.getByLabel('Status').selectOption('')
+    await page.locator('tr[data-status]').nth(3).waitFor()
+    await screenshotsAtBothWidths(page, 'webhook-deliveries')
+    // The replay's attempt: Delivered, with the same body.
     await page.getByLabel('Status').selectOption('success')
     await page.locator('tr[data-status="success"]').nth(1).waitFor()
     assert.equal(receiver.calls.at(-1)!.rawBody, receiver.calls[1].rawBody)
