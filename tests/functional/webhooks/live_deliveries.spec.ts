@@ -114,6 +114,24 @@ test.group('Webhook deliveries live on the dashboard stream', (group) => {
     }
   })
 
+  test('creating, changing and deleting a webhook through the API is announced, without its URL or secret', async ({ client, assert }) => {
+    const session = await signInAs(client, 'readonly')
+    const stream = await openLiveStream(client, session, 'webhooks')
+    try {
+      const { webhook, secret } = await createWebhook(client, { url: receiver.url, events: ['device.offline'] })
+      ;(await client.patch(`/api/v1/webhooks/${webhook.id}`).header('x-api-key', testKeys.admin).json({ name: 'Renamed hook' })).assertStatus(200)
+      ;(await client.delete(`/api/v1/webhooks/${webhook.id}`).header('x-api-key', testKeys.admin)).assertStatus(204)
+      const changed = () => stream.events().filter((event) => event.type === 'webhook.changed')
+      await eventually(() => changed().length === 3)
+      for (const event of changed()) assert.deepEqual(event, { type: 'webhook.changed', at: START, webhookIds: [webhook.id] })
+      const raw = JSON.stringify(stream.events())
+      assert.notInclude(raw, receiver.url)
+      assert.notInclude(raw, secret)
+    } finally {
+      stream.close()
+    }
+  })
+
   test('the event list names every event a webhook may subscribe to, with its family', async ({ client, assert }) => {
     const response = await client.get('/api/v1/webhooks/events').header('x-api-key', testKeys.read)
     response.assertStatus(200)

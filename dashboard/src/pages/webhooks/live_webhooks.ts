@@ -4,9 +4,11 @@ import { useLiveChannel } from '../../live/live'
 export type DeliveryChange =
   | { type: 'delivery.created'; at: string; webhookIds: string[]; count: number }
   | { type: 'delivery.changed'; at: string; deliveryIds: string[]; webhookIds: string[] }
+  | { type: 'webhook.changed'; at: string; webhookIds: string[] }
 
 /**
- * Reads again whenever the delivery engine announces a write, and once subscribed. Under a burst
+ * Reads again whenever the delivery engine announces a write or a webhook changes, and once
+ * subscribed. Under a burst
  * (one announcement per written batch, several a second) reads do not pile up: while one is
  * under way, later announcements ask for a single read after it.
  */
