@@ -13,6 +13,9 @@ export const pages = [
   { name: 'phones', path: 'phones', title: 'Phones', needs: 'listDevices', load: () => import('./pages/devices/PhonesPage.vue') },
 
   // Integrations: webhooks, API keys
+  { name: 'webhooks', path: 'webhooks', title: 'Webhooks', needs: 'listWebhooks', load: () => import('./pages/webhooks/WebhooksPage.vue') },
+  { name: 'webhook-deliveries', path: 'webhooks/deliveries', title: 'Webhook deliveries', needs: 'listWebhookDeliveries', load: () => import('./pages/webhooks/DeliveriesPage.vue') },
+  { name: 'api-keys', path: 'api-keys', title: 'API keys', needs: 'listApiKeys', load: () => import('./pages/api-keys/ApiKeysPage.vue') },
 
   // Data: backups, exports
 

@@ -56,6 +56,11 @@ class PublicEventCatalogue {
     return [...this.#events.keys()] as PublicEventName[]
   }
 
+  /** Each event with its family and description, in the order modules registered them. */
+  entries(): Array<{ name: PublicEventName } & PublicEventDefinition> {
+    return [...this.#events].map(([name, definition]) => ({ name: name as PublicEventName, ...definition }))
+  }
+
   has(name: string): name is PublicEventName {
     return this.#events.has(name)
   }

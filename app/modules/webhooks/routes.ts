@@ -75,7 +75,57 @@ export function webhookRoutes(registry: RouteRegistry) {
     },
   })
 
+  const failingDeliveries = {
+    type: 'object',
+    required: ['retrying', 'failedRecently', 'switchedOff', 'since'],
+    properties: {
+      retrying: { type: 'integer', minimum: 0, description: 'Deliveries whose attempts failed so far, waiting for their next attempt' },
+      failedRecently: { type: 'integer', minimum: 0, description: 'Deliveries created since `since` (the last 24 hours) that ended failed' },
+      switchedOff: { type: 'integer', minimum: 0, description: 'Webhooks the gateway switched off after repeated failures (Disabled after failures)' },
+      since: { ...isoDateTimeSchema, description: 'Start of the 24-hour window of failedRecently' },
+    },
+  }
+  const eventList = {
+    type: 'object',
+    required: ['data'],
+    properties: {
+      data: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['name', 'family', 'description'],
+          properties: {
+            name: { enum: publicEventCatalogue.names() },
+            family: { type: 'string', description: 'The group it is listed under: Messages, Phones, Campaigns...' },
+            description: { type: 'string' },
+          },
+        },
+      },
+    },
+  }
+
   return defineRoutes([
+    {
+      method: 'GET',
+      path: '/api/v1/webhooks/events',
+      operationId: 'listWebhookEvents',
+      summary: 'The events a webhook may subscribe to',
+      tag: 'Webhooks',
+      access: webhookPermissions['webhooks.read'],
+      answer: { status: 200, description: 'Every event of the catalogue, with its family and meaning', schema: eventList },
+      handler: [WebhooksController, 'events'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/webhooks/deliveries/failing',
+      operationId: 'countFailingDeliveries',
+      summary: 'How many deliveries are failing now',
+      description: 'Three cheap counts: deliveries waiting for a retry, deliveries of the last 24 hours that failed, webhooks switched off after failures.',
+      tag: 'Webhooks',
+      access: webhookPermissions['webhooks.read'],
+      answer: { status: 200, description: 'The counts', schema: failingDeliveries },
+      handler: [DeliveriesController, 'failing'],
+    },
     {
       method: 'GET',
       path: '/api/v1/webhooks/deliveries',

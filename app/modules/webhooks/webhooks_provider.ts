@@ -14,6 +14,8 @@ import { DeliveryWorker } from '#modules/webhooks/services/delivery_worker'
 import { DELIVERY_JOB, deliveryJob } from '#modules/webhooks/jobs/delivery_job'
 import { deliveryLogPurgeJob } from '#modules/webhooks/jobs/delivery_log_purge_job'
 import { recordPublicEvents } from '#modules/webhooks/listeners/record_public_events'
+import { broadcastDeliveryChanges } from '#modules/webhooks/listeners/live_webhooks'
+import '#modules/webhooks/events'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
 import { webhookErrors } from '#modules/webhooks/errors'
 import { webhookPermissions } from '#modules/webhooks/permissions'
@@ -60,7 +62,10 @@ export default class WebhooksProvider {
     const runner = await container.make(JobRunner)
     runner.register(deliveryJob(() => container.make(DeliveryWorker)))
     runner.register(deliveryLogPurgeJob(() => container.make('lucid.db')))
-    recordPublicEvents(await container.make('emitter'), () => container.make(DeliveryRecorder))
+    const emitter = await container.make('emitter')
+    recordPublicEvents(emitter, () => container.make(DeliveryRecorder))
+    // The clock is read from the container at each batch: tests swap in a ManualClock.
+    broadcastDeliveryChanges(emitter, () => container.make('transmit'), async () => (await container.make(Clock)).now())
   }
 
   /** Recorded deliveries are written and calls in flight abandoned before the database closes. */

@@ -2,14 +2,22 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
 import { DeliveryLog } from '#modules/webhooks/services/delivery_log'
+import { FailingDeliveries } from '#modules/webhooks/services/failing_deliveries'
 import { listDeliveriesValidator } from '#modules/webhooks/validators/webhook_validators'
 
 @inject()
 export default class DeliveriesController {
-  constructor(private log: DeliveryLog) {}
+  constructor(
+    private log: DeliveryLog,
+    private failingDeliveries: FailingDeliveries
+  ) {}
 
   async index({ request }: HttpContext) {
     return this.log.list(await request.validateUsing(listDeliveriesValidator, { data: request.qs() }))
+  }
+
+  async failing() {
+    return this.failingDeliveries.summary()
   }
 
   async replay({ params, response }: HttpContext) {

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
+import { publicEventCatalogue } from '#core/events/public_events'
 import { WebhookService } from '#modules/webhooks/services/webhook_service'
 import { createWebhookValidator, updateWebhookValidator } from '#modules/webhooks/validators/webhook_validators'
 
@@ -11,6 +12,10 @@ export default class WebhooksController {
 
   async index({ request }: HttpContext) {
     return this.webhooks.list(await request.validateUsing(pageQueryValidator, { data: request.qs() }))
+  }
+
+  async events() {
+    return { data: publicEventCatalogue.entries() }
   }
 
   async store({ request, response }: HttpContext) {

@@ -5,6 +5,7 @@ import type { Clock } from '#core/time/clock'
 import type { PublicEvent, PublicEventName } from '#core/events/public_events'
 import { logSafeError } from '#core/logging/redaction'
 import { GroupCommit } from '#core/group_commit/group_commit'
+import emitter from '@adonisjs/core/services/emitter'
 import type { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
 
 /** A delivery row about to be written. */
@@ -83,6 +84,7 @@ export class DeliveryRecorder {
       ids.push(typeof inserted === 'object' ? inserted.id : inserted)
     }
     this.wakeWorker()
+    this.#announce(deliveries)
     return ids
   }
 
@@ -119,6 +121,15 @@ export class DeliveryRecorder {
       }
     })
     this.wakeWorker()
+    this.#announce(rows.map((row) => ({ webhookId: row.webhook_id as number | null })))
     return { results: rowSets.map(() => undefined) }
+  }
+
+  /** One live announcement per written batch (listeners/live_webhooks.ts), not one per delivery. */
+  #announce(rows: Array<{ webhookId: number | null }>) {
+    const webhookIds = [...new Set(rows.filter((row) => row.webhookId !== null).map((row) => String(row.webhookId)))]
+    emitter.emit('webhooks:deliveries_recorded', { webhookIds, count: rows.length }).catch((error) => {
+      this.logger.warn({ err: logSafeError(error) }, 'could not announce recorded webhook deliveries')
+    })
   }
 }

@@ -4,6 +4,7 @@ import type { Logger } from '@adonisjs/core/logger'
 import type { Clock } from '#core/time/clock'
 import type { Secrets } from '#core/secrets/secrets'
 import type { ActivityLog } from '#core/activity/activity_log'
+import emitter from '@adonisjs/core/services/emitter'
 import { logSafeError } from '#core/logging/redaction'
 import { affectedRows } from '#core/database/affected_rows'
 import { GroupCommit, type WrittenBatch } from '#core/group_commit/group_commit'
@@ -179,7 +180,20 @@ export class DeliveryWorker {
       .where('status', 'pending')
     const inFlight = [...this.#inFlight.keys()]
     if (inFlight.length) query.whereNotIn('id', inFlight)
-    return affectedRows(await query.update({ status: 'failed', due_at: null, error: reason, completed_at: now, updated_at: now }))
+    const dropped = affectedRows(await query.update({ status: 'failed', due_at: null, error: reason, completed_at: now, updated_at: now }))
+    if (dropped) this.#announce([], [webhookId])
+    return dropped
+  }
+
+  /** One live announcement per stored batch (listeners/live_webhooks.ts), not one per delivery. */
+  #announce(deliveryIds: number[], webhookIds: Array<number | null>) {
+    const payload = {
+      deliveryIds: deliveryIds.map(String),
+      webhookIds: [...new Set(webhookIds.filter((id): id is number => id !== null).map(String))],
+    }
+    emitter.emit('webhooks:deliveries_changed', payload).catch((error) => {
+      this.deps.logger.warn({ err: logSafeError(error) }, 'could not announce webhook delivery outcomes')
+    })
   }
 
   #start(row: DueDelivery) {
@@ -285,6 +299,10 @@ export class DeliveryWorker {
       // Spec, Webhook state: a success resets the failure counter to 0.
       if (succeeded.length) await trx.from('webhooks').whereIn('id', succeeded).where('consecutive_failures', '>', 0).update({ consecutive_failures: 0 })
     })
+    this.#announce(
+      batch.map((entry) => entry.delivery.id),
+      batch.map((entry) => entry.delivery.webhook_id)
+    )
     return {
       results: batch.map(() => undefined),
       afterAnswers: async () => {
@@ -308,6 +326,8 @@ export class DeliveryWorker {
     if (!affectedRows(switched)) return
     this.deps.subscriptions.invalidate()
     const dropped = await this.dropWaiting(webhookId, DROPPED_SWITCHED_OFF)
+    // The webhook's own state changed too (Disabled after failures), dropped deliveries or not.
+    if (!dropped) this.#announce([], [webhookId])
     await this.deps.activity.warning(
       'webhooks',
       `Webhook "${webhook.name}" was switched off after ${webhook.consecutive_failures} deliveries in a row were given up`,

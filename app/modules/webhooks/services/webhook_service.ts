@@ -1,4 +1,5 @@
 import { inject } from '@adonisjs/core'
+import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { ApiError } from '#core/http/api_error'
@@ -59,6 +60,7 @@ export class WebhookService {
     })
     this.subscriptions.invalidate()
     await this.activity.info('webhooks', `Webhook "${webhook.name}" was created`, { webhookId: String(webhook.id) })
+    await emitter.emit('webhooks:changed', { webhookIds: [String(webhook.id)] })
     return { webhook: webhook.toResource(), secret }
   }
 
@@ -112,6 +114,7 @@ export class WebhookService {
     } else if (!wasActive && webhook.active) {
       await this.activity.info('webhooks', `Webhook "${webhook.name}" was turned back on`, { webhookId: String(webhook.id) })
     }
+    await emitter.emit('webhooks:changed', { webhookIds: [String(webhook.id)] })
     return webhook.toResource()
   }
 
@@ -121,6 +124,7 @@ export class WebhookService {
     await webhook.delete()
     this.subscriptions.invalidate()
     await this.activity.info('webhooks', `Webhook "${webhook.name}" was deleted`, { webhookId: String(webhook.id) })
+    await emitter.emit('webhooks:changed', { webhookIds: [String(webhook.id)] })
   }
 
   async #assertNameFree(name: string) {
