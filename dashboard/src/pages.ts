@@ -17,8 +17,12 @@ export const pages = [
   // Data: backups, exports
 
   // Administration: settings, accounts, activity, technical log, license
+  { name: 'accounts', path: 'accounts', title: 'Accounts', needs: 'listUsers', load: () => import('./pages/accounts/AccountsPage.vue') },
+  { name: 'activity', path: 'activity', title: 'Activity', needs: 'listActivity', load: () => import('./pages/activity/ActivityPage.vue') },
+  { name: 'technical-log', path: 'technical-log', title: 'Technical log', needs: 'listTechnicalLog', load: () => import('./pages/technical-log/TechnicalLogPage.vue') },
 
   // Own account
+  { name: 'account', path: 'account', title: 'Your account', needs: 'changeOwnPassword', load: () => import('./pages/account/AccountPage.vue') },
 ] as const satisfies ReadonlyArray<{ name: string; path: string; title: string; needs: OperationId; load: () => Promise<unknown> }>
 
 export type PageName = (typeof pages)[number]['name']
