@@ -89,7 +89,7 @@ test.group('Accounts, own account, Activity and technical log in a real browser'
 
       // "Sign out my other sessions" ends the other browser's session again; this one stays.
       await page.getByRole('button', { name: 'Sign out my other sessions' }).click()
-      await page.getByText('1 other session was signed out.').waitFor()
+      await page.getByText('1 other session was signed out.', { exact: true }).waitFor()
       await otherPage.goto(gatewayUrl('/'))
       await otherPage.getByRole('heading', { name: 'Sign in' }).first().waitFor()
       await page.goto(gatewayUrl('/phones'))
@@ -169,7 +169,9 @@ test.group('Accounts, own account, Activity and technical log in a real browser'
     const entries = page.getByRole('list', { name: 'Activity' }).getByRole('listitem')
     await page.getByLabel('Words in the message').fill('Desk clerk')
     await page.getByLabel('Words in the message').press('Enter')
-    await entries.first().getByText(`${owner.name} deleted account Desk clerk (readonly)`).waitFor()
+    // The unfiltered list is longer: wait for the filtered answer to replace it.
+    await entries.nth(4).waitFor({ state: 'detached' })
+    await entries.nth(3).waitFor()
     const messages = async () => (await entries.locator('.message').allTextContents()).map((text) => text.trim())
     assert.deepEqual(await messages(), [
       `${owner.name} deleted account Desk clerk (readonly)`,
@@ -208,6 +210,22 @@ test.group('Accounts, own account, Activity and technical log in a real browser'
     const lines = page.getByRole('list', { name: 'Log lines' }).getByRole('listitem')
     await lines.filter({ hasText: `DELETE /api/v1/users/${owner.id} 409` }).first().waitFor()
     assert.isAbove(await lines.count(), 5)
+    // Filtered by words: only the lines of the refused removal (a request line is logged as info).
+    await page.getByLabel('Words in the line').fill(`DELETE /api/v1/users/${owner.id} `)
+    await page.getByLabel('Words in the line').press('Enter')
+    const refusedRemoval = `DELETE /api/v1/users/${owner.id} 409`
+    // Every line shown is then one of the refusal: the others are gone, not just scrolled away.
+    await page.waitForFunction(
+      `(() => { const shown = Array.from(document.querySelectorAll('ol[aria-label="Log lines"] li')); ` +
+        `return shown.length > 0 && shown.every((line) => line.textContent.includes(${JSON.stringify(refusedRemoval)})) })()`
+    )
+    const shown = await lines.allInnerTexts()
+    assert.isAbove(shown.length, 0)
+    for (const text of shown) assert.include(text, refusedRemoval)
+    await page.getByLabel('Level').selectOption('warn')
+    await page.getByText(/No (matching )?line/).waitFor()
+    await page.getByLabel('Level').selectOption('')
+    await lines.first().waitFor()
     await screenshotsAtBothWidths(page, 'technical-log')
   })
 

@@ -18,7 +18,8 @@ export const activitySources: ReadonlyArray<{ value: string; label: string }> = 
 export const sourceLabel = (source: string) => activitySources.find((known) => known.value === source)?.label ?? source
 
 export interface ActivityFilters {
-  level: ActivityLevel | ''
+  /** An ActivityLevel, or '' for any. */
+  level: string
   source: string
   /** yyyy-mm-dd, a day of the operator's own calendar; '' for no bound. */
   fromDay: string
@@ -45,7 +46,7 @@ export function useActivity() {
           query: {
             cursor,
             limit: 50,
-            level: filters.level || undefined,
+            level: (filters.level || undefined) as ActivityLevel | undefined,
             source: filters.source || undefined,
             since: filters.fromDay ? localMidnight(filters.fromDay) : undefined,
             until: filters.toDay ? localMidnight(filters.toDay, 1) : undefined,
