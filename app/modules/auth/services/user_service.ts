@@ -148,15 +148,18 @@ export class UserService {
       await endSessionsOf(trx, user.id)
       return user
     })
-    await this.activity.info('auth', await this.#byWhom(byUserId, `deleted account ${deleted.name} (${deleted.role})`), {
+    await this.activity.info('auth', await this.#byWhom(byUserId, `deleted account ${deleted.name} (${deleted.role})`, deleted), {
       userId: String(id),
       ...(byUserId === undefined ? {} : { byUserId: String(byUserId) }),
     })
   }
 
-  /** An Activity log sentence that names who acted ("Owner deleted account Ops"), when known. */
-  async #byWhom(byUserId: number | undefined, deed: string): Promise<string> {
-    const actor = byUserId === undefined ? null : await User.find(byUserId)
+  /**
+   * An Activity log sentence that names who acted ("Owner deleted account Ops"), when known.
+   * `gone`: an account deleted just now, which may be the actor's own.
+   */
+  async #byWhom(byUserId: number | undefined, deed: string, gone?: User): Promise<string> {
+    const actor = byUserId === undefined ? null : byUserId === gone?.id ? gone : await User.find(byUserId)
     return actor ? `${actor.name} ${deed}` : deed.charAt(0).toUpperCase() + deed.slice(1)
   }
 
