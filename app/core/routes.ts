@@ -6,7 +6,7 @@ import type { RouteRegistry } from '#core/contract/route_registry'
 import { settingsCatalogue } from '#core/settings/settings_catalogue'
 import { listActivityValidator } from '#core/activity/activity_validators'
 import { activityLevels } from '#core/activity/activity_entry'
-import { pageQueryValidator } from '#core/pagination/keyset_page'
+import { listTechnicalLogValidator } from '#core/logging/technical_log_validator'
 
 const HealthController = () => import('#core/system/health_controller')
 const ApiDocsController = () => import('#core/system/api_docs_controller')
@@ -144,10 +144,13 @@ export function coreRoutes(registry: RouteRegistry) {
       path: '/api/v1/logs/technical',
       operationId: 'listTechnicalLog',
       summary: "The gateway's own log, newest line first",
-      description: 'Redacted like the log itself: no secrets, SMS text or full phone numbers.',
+      description:
+        'Redacted like the log itself: no secrets, SMS text or full phone numbers. With level or search, a request ' +
+        'reads at most 4 MB of the log: a page may then hold fewer lines than limit (even none) while nextCursor ' +
+        'still leads to older lines.',
       tag: 'System',
       access: corePermissions['technicalLog.read'],
-      query: pageQueryValidator,
+      query: listTechnicalLogValidator,
       answer: { status: 200, description: 'A page of log lines', schema: pageOf(technicalLogLine) },
       handler: [TechnicalLogController, 'index'],
     },

@@ -22,8 +22,12 @@ export const pages = [
   // Administration: settings, accounts, activity, technical log, license
   { name: 'settings', path: 'settings/:section?', title: 'Settings', needs: 'getSettings', load: () => import('./pages/settings/SettingsPage.vue') },
   { name: 'license', path: 'license', title: 'License', needs: 'getLicense', load: () => import('./pages/license/LicensePage.vue') },
+  { name: 'accounts', path: 'accounts', title: 'Accounts', needs: 'listUsers', load: () => import('./pages/accounts/AccountsPage.vue') },
+  { name: 'activity', path: 'activity', title: 'Activity', needs: 'listActivity', load: () => import('./pages/activity/ActivityPage.vue') },
+  { name: 'technical-log', path: 'technical-log', title: 'Technical log', needs: 'listTechnicalLog', load: () => import('./pages/technical-log/TechnicalLogPage.vue') },
 
   // Own account
+  { name: 'account', path: 'account', title: 'Your account', needs: 'changeOwnPassword', load: () => import('./pages/account/AccountPage.vue') },
 ] as const satisfies ReadonlyArray<{ name: string; path: string; title: string; needs: OperationId; load: () => Promise<unknown> }>
 
 export type PageName = (typeof pages)[number]['name']

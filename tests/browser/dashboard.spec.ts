@@ -173,7 +173,8 @@ test.group('Dashboard in a real browser', (group) => {
     await signInThroughThePage(page, account.email, TEST_PASSWORD)
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
     await page.getByTestId('phones-online').waitFor()
-    assert.deepEqual(await menuEntries(page), ['Overview', 'Phones', 'Webhooks', 'Webhook deliveries'])
+    // Its whole menu, page by page, is checked by roles_walk.spec.ts.
+    assert.includeMembers(await menuEntries(page), ['Overview', 'Phones'])
     assert.equal(await page.getByTestId('next-backup').count(), 0)
     // No phone yet: the read-only account is pointed at the list, not asked to pair one.
     await page.getByRole('link', { name: 'See the phones' }).waitFor()

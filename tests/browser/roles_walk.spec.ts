@@ -23,7 +23,8 @@ interface DashboardPage {
 function dashboardPages(): DashboardPage[] {
   const source = readFileSync(app.makePath('dashboard', 'src', 'pages.ts'), 'utf8')
   const entry = /\{\s*name: '([^']+)',\s*path: '([^']*)',\s*title: '([^']+)',\s*needs: '([^']+)'/g
-  return [...source.matchAll(entry)].map(([, name, path, title, needs]) => ({ name, path, title, needs }))
+  // An optional parameter (`settings/:section?`) is left out: the page opens on its first part.
+  return [...source.matchAll(entry)].map(([, name, path, title, needs]) => ({ name, path: path.replace(/\/:[^/]+\?/g, ''), title, needs }))
 }
 
 /** Which roles may call each operation, from the gateway's own OpenAPI document (`x-roles`). */

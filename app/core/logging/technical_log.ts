@@ -14,6 +14,8 @@ export interface TechnicalLogLine {
 
 const pinoLevels: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' }
 const CHUNK_BYTES = 64 * 1024
+/** At most this much of the file is read per request: a filtered page may then hold fewer lines, with a cursor to go on. */
+export const SCAN_BUDGET_BYTES = 4 * 1024 * 1024
 const HIDDEN_FIELDS = new Set(['time', 'level', 'msg', 'pid', 'hostname', 'name', 'request_id'])
 
 /**
@@ -23,9 +25,10 @@ const HIDDEN_FIELDS = new Set(['time', 'level', 'msg', 'pid', 'hostname', 'name'
 export class TechnicalLog {
   constructor(private file: string) {}
 
-  async page(request: PageRequest): Promise<Page<TechnicalLogLine>> {
+  async page(request: PageRequest & TechnicalLogFilters): Promise<Page<TechnicalLogLine>> {
     flushLogFile()
     const limit = request.limit ?? DEFAULT_PAGE_SIZE
+    const keep = lineFilter(request)
     let size: number
     try {
       size = (await stat(this.file)).size
@@ -40,9 +43,16 @@ export class TechnicalLog {
       const lines: TechnicalLogLine[] = []
       let position = end
       let carry = Buffer.alloc(0)
-      // Where the oldest line we returned starts: the next page ends there.
+      // Where the oldest line read starts (kept or not): the next page ends there.
       let oldestStart = end
-      while (position > 0 && lines.length < limit) {
+      const examine = (text: string, startsAt: number) => {
+        if (!text.trim()) return
+        const line = parseLine(text)
+        if (keep(line)) lines.push(line)
+        oldestStart = startsAt
+      }
+      // A filter that matches nothing must not read a large file through in one request.
+      while (position > 0 && lines.length < limit && end - position < SCAN_BUDGET_BYTES) {
         const start = Math.max(0, position - CHUNK_BYTES)
         const chunk = Buffer.alloc(position - start)
         await handle.read(chunk, 0, chunk.length, start)
@@ -50,25 +60,37 @@ export class TechnicalLog {
         let lineEnd = buffer.length
         for (let index = buffer.length - 1; index >= 0 && lines.length < limit; index--) {
           if (buffer[index] !== 0x0a) continue
-          const text = buffer.subarray(index + 1, lineEnd).toString('utf8')
-          if (text.trim()) {
-            lines.push(parseLine(text))
-            oldestStart = start + index + 1
-          }
+          examine(buffer.subarray(index + 1, lineEnd).toString('utf8'), start + index + 1)
           lineEnd = index
         }
         carry = buffer.subarray(0, lineEnd)
         position = start
-        if (position === 0 && lines.length < limit && carry.length && carry.toString('utf8').trim()) {
-          lines.push(parseLine(carry.toString('utf8')))
-          oldestStart = 0
-        }
+        if (position === 0 && lines.length < limit) examine(carry.toString('utf8'), 0)
       }
-      return { data: lines, nextCursor: oldestStart > 0 && lines.length ? encodeOffset(oldestStart) : null }
+      return { data: lines, nextCursor: oldestStart > 0 && oldestStart < end ? encodeOffset(oldestStart) : null }
     } finally {
       await handle.close()
     }
   }
+}
+
+export const technicalLogLevels = ['debug', 'info', 'warn', 'error'] as const
+
+export interface TechnicalLogFilters {
+  /** This level and the more severe ones. */
+  level?: (typeof technicalLogLevels)[number]
+  /** Words of the line (message, request id or fields), ignoring case, as shown: redacted. */
+  search?: string
+}
+
+const levelRank: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 }
+
+function lineFilter(filters: TechnicalLogFilters): (line: TechnicalLogLine) => boolean {
+  const minimum = filters.level ? levelRank[filters.level] : 0
+  const words = filters.search?.toLowerCase()
+  return (line) =>
+    (levelRank[line.level] ?? levelRank.info) >= minimum &&
+    (!words || `${line.message} ${line.requestId ?? ''} ${JSON.stringify(line.context)}`.toLowerCase().includes(words))
 }
 
 function parseLine(text: string): TechnicalLogLine {

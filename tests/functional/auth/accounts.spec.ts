@@ -248,6 +248,34 @@ test.group('Accounts (superadmin session only)', (group) => {
     ;(await asBrowser(client.delete(`/api/v1/users/${id}`), admin)).assertStatus(404)
   })
 
+  test('the Activity log says who created, changed and deleted which account, and what changed, never an address or a password', async ({ client, assert }) => {
+    await db.from('activity_entries').delete()
+    const admin = await signInAs(client, 'superadmin')
+    const created = await asBrowser(client.post('/api/v1/users'), admin).json({
+      email: 'desk@example.test',
+      name: 'Desk',
+      password: 'a long enough password',
+      role: 'operator',
+    })
+    created.assertStatus(201)
+    const id = created.body().id
+    const body = { role: 'readonly', password: 'another long password', email: 'desk2@example.test' }
+    ;(await asBrowser(client.patch(`/api/v1/users/${id}`), admin).json(body)).assertStatus(200)
+    ;(await asBrowser(client.delete(`/api/v1/users/${id}`), admin)).assertStatus(204)
+
+    const entries = (await client.get('/api/v1/activity').qs({ source: 'auth', search: 'account Desk' }).header('x-api-key', testKeys.read)).body().data
+    assert.deepEqual(
+      entries.map((entry: any) => entry.message),
+      [
+        'Test superadmin deleted account Desk (readonly)',
+        'Test superadmin changed account Desk: e-mail address changed, role operator → readonly, password set',
+        'Test superadmin created account Desk with role operator',
+      ]
+    )
+    const text = JSON.stringify(entries)
+    for (const secret of ['desk@example.test', 'desk2@example.test', 'another long password', 'a long enough password']) assert.notInclude(text, secret)
+  })
+
   test("a new password ends the account's other sessions", async ({ client, assert }) => {
     const admin = await signInAs(client, 'superadmin')
     const operator = await accountWithRole('operator')

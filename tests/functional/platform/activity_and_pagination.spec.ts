@@ -136,4 +136,28 @@ test.group('Activity log and list pagination', (group) => {
     const bad = await client.get('/api/v1/activity').qs({ level: 'panic' }).header('x-api-key', testKeys.read)
     bad.assertStatus(400)
   })
+  test('filters by date range and by words of the message; a bad date is a 400 on its field', async ({ client, assert }) => {
+    await activity.info('auth', 'Owner created account Ops with role operator')
+    await clock.advance(60_000)
+    await activity.info('auth', 'Owner deleted account Ops (operator)')
+    await clock.advance(60_000)
+    await activity.info('devices', 'Phone "Desk" paired')
+    const messages = async (qs: Record<string, string>) => {
+      const response = await client.get('/api/v1/activity').qs(qs).header('x-api-key', testKeys.read)
+      response.assertStatus(200)
+      return response.body().data.map((entry: any) => entry.message)
+    }
+    // 12:01 is when the second entry was written: since includes it, until excludes it.
+    assert.deepEqual(await messages({ since: '2026-06-01T12:01:00.000Z' }), ['Phone "Desk" paired', 'Owner deleted account Ops (operator)'])
+    assert.deepEqual(await messages({ until: '2026-06-01T12:01:00Z' }), ['Owner created account Ops with role operator'])
+    assert.deepEqual(await messages({ since: '2026-06-01T12:00:30Z', until: '2026-06-01T12:01:30Z' }), ['Owner deleted account Ops (operator)'])
+    assert.deepEqual(await messages({ search: 'ACCOUNT ops' }), ['Owner deleted account Ops (operator)', 'Owner created account Ops with role operator'])
+    // LIKE wildcards are words like any other, not patterns.
+    assert.deepEqual(await messages({ search: '%' }), [])
+    assert.deepEqual(await messages({ search: 'account', source: 'auth', since: '2026-06-01T12:00:30Z' }), ['Owner deleted account Ops (operator)'])
+
+    const bad = await client.get('/api/v1/activity').qs({ since: 'yesterday' }).header('x-api-key', testKeys.read)
+    bad.assertStatus(400)
+    assert.equal(bad.body().error.details[0].field, 'since')
+  })
 })

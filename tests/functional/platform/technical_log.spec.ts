@@ -1,5 +1,9 @@
 import { test } from '@japa/runner'
 import { readFileSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { SCAN_BUDGET_BYTES, TechnicalLog } from '#core/logging/technical_log'
 import logger from '@adonisjs/core/services/logger'
 import { DataFolder } from '#core/data_folder/data_folder'
 import { flushLogFile } from '#core/logging/log_file'
@@ -67,5 +71,44 @@ test.group('Technical log', (group) => {
     const response = await client.get('/api/v1/logs/technical').qs({ cursor: 'bad' }).header('x-api-key', testKeys.admin)
     response.assertStatus(400)
     assert.equal(response.body().error.details[0].field, 'cursor')
+  })
+  test('filters by level (and more severe) and by words of the redacted line', async ({ client, assert }) => {
+    const marker = `filter-marker-${Date.now()}`
+    logger.debug(`${marker} debug`)
+    logger.info(`${marker} info`)
+    logger.warn(`${marker} warn`)
+    logger.error({ phone: '+33698765432' }, `${marker} error`)
+    const messages = async (qs: Record<string, string>) => {
+      const response = await client.get('/api/v1/logs/technical').qs({ limit: 200, ...qs }).header('x-api-key', testKeys.admin)
+      response.assertStatus(200)
+      return response.body().data.map((line: any) => line.message).filter((message: string) => message.startsWith(marker))
+    }
+    assert.deepEqual(await messages({ level: 'warn', search: marker }), [`${marker} error`, `${marker} warn`])
+    assert.deepEqual(await messages({ search: marker.toUpperCase() }), (await messages({ search: marker })))
+    assert.includeMembers(await messages({ search: marker }), [`${marker} error`, `${marker} warn`, `${marker} info`])
+    // The search sees the line as shown, masked: the hidden digits of a number find nothing.
+    assert.deepEqual(await messages({ search: '33698765432' }), [])
+    assert.deepEqual(await messages({ search: `${marker} error`, level: 'error' }), [`${marker} error`])
+
+    const bad = await client.get('/api/v1/logs/technical').qs({ level: 'loud' }).header('x-api-key', testKeys.admin)
+    bad.assertStatus(400)
+    assert.equal(bad.body().error.details[0].field, 'level')
+  })
+
+  test('a filter reads at most its budget per request: an emptier page, with a cursor that goes on', async ({ assert }) => {
+    const folder = await mkdtemp(join(tmpdir(), 'technical-log-'))
+    const file = join(folder, 'gateway.log')
+    const line = JSON.stringify({ level: 30, time: 1_780_000_000_000, msg: 'x'.repeat(1000) }) + '\n'
+    const rare = JSON.stringify({ level: 50, time: 1_780_000_000_000, msg: 'the rare one' }) + '\n'
+    // The rare line, then more than the budget of ordinary lines after it.
+    await writeFile(file, rare + line.repeat(Math.ceil((SCAN_BUDGET_BYTES * 1.5) / line.length)))
+    const log = new TechnicalLog(file)
+    const first = await log.page({ level: 'error' })
+    assert.lengthOf(first.data, 0)
+    assert.isString(first.nextCursor)
+    const second = await log.page({ level: 'error', cursor: first.nextCursor! })
+    assert.deepEqual(second.data.map((entry) => entry.message), ['the rare one'])
+    assert.isNull(second.nextCursor)
+    await rm(folder, { recursive: true })
   })
 })

@@ -49,10 +49,14 @@ export class UserService {
     return user
   }
 
-  async create(account: NewAccount): Promise<User> {
+  /** `byUserId`: the superadmin acting, named in the Activity log entry. */
+  async create(account: NewAccount, byUserId?: number): Promise<User> {
     await this.#assertEmailFree(account.email)
     const user = await User.create(this.#row(account))
-    await this.activity.info('auth', `Account ${user.name} created with role ${user.role}`, { userId: String(user.id) })
+    await this.activity.info('auth', await this.#byWhom(byUserId, `created account ${user.name} with role ${user.role}`), {
+      userId: String(user.id),
+      ...(byUserId === undefined ? {} : { byUserId: String(byUserId) }),
+    })
     return user
   }
 
@@ -70,7 +74,8 @@ export class UserService {
    * A new password ends the account's other sessions (`keepSessionId`: the caller's own, kept
    * when people change their own password).
    */
-  async update(id: number, change: Partial<NewAccount>, keepSessionId?: string): Promise<User> {
+  async update(id: number, change: Partial<NewAccount>, keepSessionId?: string, byUserId?: number): Promise<User> {
+    const changes: string[] = []
     const updated = await db.transaction(async (trx) => {
       const user = await User.query({ client: trx }).where('id', id).first()
       if (!user) throw ApiError.notFound('Account')
@@ -80,7 +85,12 @@ export class UserService {
       if (change.email !== undefined && change.email.toLowerCase() !== user.email) {
         await this.#assertEmailFree(change.email, trx)
         user.email = change.email.toLowerCase()
+        // The address itself stays out of the log.
+        changes.push('e-mail address changed')
       }
+      if (change.name !== undefined && change.name !== user.name) changes.push(`name ${user.name} → ${change.name}`)
+      if (change.role !== undefined && change.role !== user.role) changes.push(`role ${user.role} → ${change.role}`)
+      if (change.password !== undefined) changes.push('password set')
       if (change.name !== undefined) user.name = change.name
       if (change.role !== undefined) user.role = change.role
       if (change.password !== undefined) user.password = change.password
@@ -89,7 +99,11 @@ export class UserService {
       if (change.password !== undefined) await endSessionsOf(trx, user.id, keepSessionId)
       return user
     })
-    await this.activity.info('auth', `Account ${updated.name} changed`, { userId: String(updated.id) })
+    const what = changes.length ? changes.join(', ') : 'nothing changed'
+    await this.activity.info('auth', await this.#byWhom(byUserId, `changed account ${updated.name}: ${what}`), {
+      userId: String(updated.id),
+      ...(byUserId === undefined ? {} : { byUserId: String(byUserId) }),
+    })
     return updated
   }
 
@@ -124,16 +138,29 @@ export class UserService {
     return { user, endedSessions }
   }
 
-  async delete(id: number): Promise<void> {
-    await db.transaction(async (trx) => {
+  async delete(id: number, byUserId?: number): Promise<void> {
+    const deleted = await db.transaction(async (trx) => {
       const user = await User.query({ client: trx }).where('id', id).first()
       if (!user) throw ApiError.notFound('Account')
       if (user.role === 'superadmin') await this.#assertAnotherSuperadmin(user.id, trx)
       await user.useTransaction(trx).delete()
       // Its sessions end with it (the session guard would refuse them anyway).
       await endSessionsOf(trx, user.id)
+      return user
     })
-    await this.activity.info('auth', 'Account deleted', { userId: String(id) })
+    await this.activity.info('auth', await this.#byWhom(byUserId, `deleted account ${deleted.name} (${deleted.role})`, deleted), {
+      userId: String(id),
+      ...(byUserId === undefined ? {} : { byUserId: String(byUserId) }),
+    })
+  }
+
+  /**
+   * An Activity log sentence that names who acted ("Owner deleted account Ops"), when known.
+   * `gone`: an account deleted just now, which may be the actor's own.
+   */
+  async #byWhom(byUserId: number | undefined, deed: string, gone?: User): Promise<string> {
+    const actor = byUserId === undefined ? null : byUserId === gone?.id ? gone : await User.find(byUserId)
+    return actor ? `${actor.name} ${deed}` : deed.charAt(0).toUpperCase() + deed.slice(1)
   }
 
   async #assertAnotherSuperadmin(exceptId: number, trx: TransactionClientContract) {

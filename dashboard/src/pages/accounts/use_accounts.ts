@@ -1,0 +1,36 @@
+import { api, answer } from '../../api/client'
+import type { components } from '../../api/schema'
+import { useCursorList } from '../../components/use_cursor_list'
+
+export type Account = components['schemas']['User']
+export type Role = Account['role']
+
+/** What each role may do, in the words of the spec's Roles table: shown where a role is chosen. */
+export const roleChoices: ReadonlyArray<{ value: Role; label: string; hint: string }> = [
+  { value: 'readonly', label: 'Read-only', hint: 'sees messages, phones and logs; changes nothing' },
+  { value: 'operator', label: 'Operator', hint: 'also sends, pairs phones, manages webhooks' },
+  { value: 'superadmin', label: 'Superadmin', hint: 'everything, including accounts, API keys and backups' },
+]
+
+export function roleLabel(role: Role): string {
+  return roleChoices.find((choice) => choice.value === role)?.label ?? role
+}
+
+/** The accounts, newest first, a page of 50 at a time. */
+export function useAccounts() {
+  return useCursorList<Account>((cursor) => answer(api.GET('/api/v1/users', { params: { query: { cursor, limit: 50 } } })))
+}
+
+export interface NewAccount {
+  name: string
+  email: string
+  password: string
+  role: Role
+}
+
+export const createAccount = (account: NewAccount) => answer(api.POST('/api/v1/users', { body: account }))
+
+export const changeAccount = (id: string, change: Partial<NewAccount>) =>
+  answer(api.PATCH('/api/v1/users/{id}', { params: { path: { id } }, body: change }))
+
+export const deleteAccount = (id: string) => answer(api.DELETE('/api/v1/users/{id}', { params: { path: { id } } }))

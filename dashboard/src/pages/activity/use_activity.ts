@@ -1,0 +1,62 @@
+import { reactive, watch } from 'vue'
+import { api, answer } from '../../api/client'
+import type { components } from '../../api/schema'
+import { useCursorList } from '../../components/use_cursor_list'
+
+export type ActivityEntry = components['schemas']['ActivityEntry']
+export type ActivityLevel = ActivityEntry['level']
+
+/** The modules that write the Activity log (`source`), in the operator's words. */
+export const activitySources: ReadonlyArray<{ value: string; label: string }> = [
+  { value: 'auth', label: 'Accounts and API keys' },
+  { value: 'backups', label: 'Backups' },
+  { value: 'devices', label: 'Phones' },
+  { value: 'license', label: 'License' },
+  { value: 'webhooks', label: 'Webhooks' },
+]
+
+export const sourceLabel = (source: string) => activitySources.find((known) => known.value === source)?.label ?? source
+
+export interface ActivityFilters {
+  /** An ActivityLevel, or '' for any. */
+  level: string
+  source: string
+  /** yyyy-mm-dd, a day of the operator's own calendar; '' for no bound. */
+  fromDay: string
+  toDay: string
+  search: string
+}
+
+/** Local midnight of a yyyy-mm-dd day, `plusDays` later, as the instant the API takes. */
+function localMidnight(day: string, plusDays = 0): string {
+  const [year, month, date] = day.split('-').map(Number)
+  return new Date(year, month - 1, date + plusDays).toISOString()
+}
+
+/**
+ * The Activity log, newest first, with the filters GET /activity takes. The dates are days of
+ * the operator's own calendar: "to" includes its whole day. A filter change reads the first page again.
+ */
+export function useActivity() {
+  const filters = reactive<ActivityFilters>({ level: '', source: '', fromDay: '', toDay: '', search: '' })
+  const list = useCursorList<ActivityEntry>((cursor) =>
+    answer(
+      api.GET('/api/v1/activity', {
+        params: {
+          query: {
+            cursor,
+            limit: 50,
+            level: (filters.level || undefined) as ActivityLevel | undefined,
+            source: filters.source || undefined,
+            since: filters.fromDay ? localMidnight(filters.fromDay) : undefined,
+            until: filters.toDay ? localMidnight(filters.toDay, 1) : undefined,
+            search: filters.search.trim() || undefined,
+          },
+        },
+      })
+    )
+  )
+  // Typing in the search box waits for Enter (the form's submit); the other filters apply at once.
+  watch(() => [filters.level, filters.source, filters.fromDay, filters.toDay], () => void list.reload())
+  return { ...list, filters }
+}
