@@ -46,7 +46,7 @@ async function rolesOfOperations(): Promise<Map<string, string[]>> {
  * paging, downloading an export and its own account's password stay open to it.
  */
 const ACTION =
-  /^(send|create|new|add|pair|delete|remove|retry|save|edit|revoke|rotate|pause|resume|replay|archive|unarchive|pin|unpin|assign|reply|unpair|back up|restore|prepare|cancel|mark|opt|change|reset|enable|disable|import|upload|apply|set|replace|clear|invite)\b/i
+  /^(send|create|new|add|pair|delete|remove|retry|save|edit|revoke|rotate|pause|resume|replay|archive|unarchive|pin|unpin|assign|reply|unpair|back up|restore|prepare|cancel|mark|opt|change|reset|enable|disable|import|upload|apply|set|replace|clear(?! filters)|invite)\b/i
 
 /** Waits until the page has no API call in flight for a moment: what it shows is what it read. */
 async function settled(page: Page, inFlight: () => number) {
