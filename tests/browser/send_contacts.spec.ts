@@ -6,7 +6,7 @@ import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { TEST_PASSWORD, accountWithRole, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths } from './browser.js'
+import { DESKTOP, PHONE, gatewayUrl, launchChromium, screenshotsAtBothWidths } from './browser.js'
 
 async function signIn(page: Page, role: 'operator' | 'readonly') {
   const account = await accountWithRole(role)
@@ -188,6 +188,13 @@ test.group('Send and Contacts pages in a real browser', (group) => {
     await row.getByText('Analytical Engines').waitFor()
     assert.deepInclude(await db.from('contacts').where('phone', '+33612345678').first(), { company: 'Analytical Engines', blacklisted: 1 })
     await screenshotsAtBothWidths(page, 'contacts')
+    // On a phone the table folds into cards, so the opt-out and the buttons stay in view.
+    await page.setViewportSize(PHONE)
+    const card = page.getByRole('list', { name: 'Contacts' }).getByRole('listitem').filter({ hasText: 'Ada Lovelace' })
+    await card.getByText('Opted out').waitFor()
+    assert.isTrue(await card.getByRole('button', { name: 'Edit Ada Lovelace' }).isVisible())
+    assert.isFalse(await page.evaluate('document.documentElement.scrollWidth > window.innerWidth'), 'no sideways scrolling at 360 px')
+    await page.setViewportSize(DESKTOP)
 
     await page.getByLabel('Search contacts').fill('navy')
     await page.getByRole('row', { name: /Ada Lovelace/ }).waitFor({ state: 'detached' })
