@@ -4,7 +4,7 @@ import app from '@adonisjs/core/services/app'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { TEST_PASSWORD, accountWithRole, testKeys, useTestKeys } from '#tests/helpers/callers'
-import { clearDevices } from '#tests/helpers/devices'
+import { clearDevices, pairPhone } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
 import { DESKTOP, PHONE, gatewayUrl, launchChromium, screenshotsAtBothWidths } from './browser.js'
 
@@ -128,6 +128,36 @@ test.group('Send and Contacts pages in a real browser', (group) => {
     const conversation = await db.from('conversations').where('phone', '+33611111111').first()
     assert.equal(await links.nth(2).getAttribute('href'), `/messages?conversationId=${conversation.id}`)
     await screenshotsAtBothWidths(page, 'send-accepted')
+  })
+
+  test('a scheduled send on a chosen phone and SIM, in the browser\'s own time zone', async ({ assert, client }) => {
+    const { device } = await pairPhone(client, 'Shop phone', [{ slot: 0, operator: 'Orange' }, { slot: 1, label: 'Work', operator: 'Free' }])
+    const paris = await browser.newContext({ viewport: DESKTOP, timezoneId: 'Europe/Paris' })
+    page = await paris.newPage()
+    try {
+      await signIn(page, 'operator')
+      await page.goto(gatewayUrl('/send'))
+      await page.getByLabel('Numbers').fill('+33612345671')
+      await page.getByLabel('Message').fill('Your order ships tomorrow')
+      assert.isTrue(await page.getByLabel('SIM').isDisabled(), 'no SIM to choose before a phone is')
+      await page.getByLabel('Phone').selectOption({ label: 'Shop phone (offline)' })
+      await page.getByLabel('SIM').selectOption({ label: 'SIM 2 · Work · Free' })
+      await page.getByLabel('Send at (empty: now)').fill('2020-01-15T09:30')
+      await page.getByRole('button', { name: 'Schedule', exact: true }).click()
+      // SCHEDULED_AT_IN_PAST names its field: the sentence sits under "Send at".
+      await page.locator('.field', { has: page.getByLabel('Send at (empty: now)') }).getByText('scheduledAt must be in the future').waitFor()
+      await page.getByLabel('Send at (empty: now)').fill('2030-01-15T09:30')
+      const answer = page.waitForResponse((response) => response.url().endsWith('/api/v1/messages') && response.request().method() === 'POST')
+      await page.getByRole('button', { name: 'Schedule', exact: true }).click()
+      const [message] = ((await (await answer).json()) as { accepted: Array<{ scheduledAt: string }> }).accepted
+      // 09:30 in Paris in January (UTC+1).
+      assert.equal(message.scheduledAt, '2030-01-15T08:30:00.000Z')
+      await page.getByRole('status').getByText('1 message queued').waitFor()
+      const row = await db.from('messages').where('phone', '+33612345671').first()
+      assert.deepInclude(row, { device_id: String(device.id), sim_slot: 1 })
+    } finally {
+      await paris.close()
+    }
   })
 
   test('INVALID_PHONE points at the typed number it names; an opt-out after picking marks that contact; nothing is queued', async ({ assert }) => {
