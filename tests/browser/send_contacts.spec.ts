@@ -86,6 +86,7 @@ test.group('Send and Contacts pages in a real browser', (group) => {
         await counter.getByTestId('counter-segments').innerText(),
       ]
       if (expected) assert.deepEqual(shown, expected, body)
+      if (body.includes('€')) assert.equal(await counter.getByTestId('counter-septets').innerText(), 'Counted as 25: ^ { } \\ [ ~ ] | € take two places each.')
 
       const answer = page.waitForResponse((response) => response.url().endsWith('/api/v1/messages') && response.request().method() === 'POST')
       await page.getByRole('button', { name: 'Send', exact: true }).click()
