@@ -234,6 +234,16 @@ test.group('Send and Contacts pages in a real browser', (group) => {
     await page.getByRole('row', { name: /Grace Hopper/ }).waitFor({ state: 'detached' })
     await page.getByRole('cell', { name: 'Ada Lovelace', exact: true }).waitFor()
 
+    // "Send SMS" is offered for a contact that has not opted out, and opens Send with it picked.
+    assert.equal(await page.getByRole('link', { name: 'Send an SMS to Ada Lovelace' }).count(), 0)
+    await page.getByLabel('Search contacts').fill('')
+    await page.getByRole('link', { name: 'Send an SMS to Grace Hopper' }).click()
+    await page.getByRole('heading', { name: 'Send', level: 1 }).waitFor()
+    await page.getByLabel('Picked contacts').getByText('Grace Hopper · +447911123456').waitFor()
+    await page.goBack()
+    await page.getByLabel('Search contacts').fill('6123')
+    await page.getByRole('row', { name: /Grace Hopper/ }).waitFor({ state: 'detached' })
+
     await page.getByRole('button', { name: 'Delete Ada Lovelace' }).click()
     await page.getByRole('button', { name: 'Delete', exact: true }).click()
     await page.getByRole('status').getByText('Ada Lovelace deleted.').waitFor()
@@ -278,6 +288,7 @@ test.group('Send and Contacts pages in a real browser', (group) => {
     await page.getByRole('row', { name: /Ada Lovelace/ }).getByText('Opted out').waitFor()
     assert.equal(await page.getByRole('button', { name: 'New contact' }).count(), 0)
     assert.equal(await page.getByRole('button', { name: /Edit|Delete/ }).count(), 0)
+    assert.equal(await page.getByRole('link', { name: /Send an SMS/ }).count(), 0)
     await page.getByRole('link', { name: 'Export CSV' }).waitFor()
   })
 })

@@ -25,6 +25,10 @@ export async function searchContacts(search: string, cursor?: string, limit = 50
   return answer(api.GET('/api/v1/contacts', { params: { query: { q, cursor, limit } } }))
 }
 
+export async function getContact(id: string) {
+  return answer(api.GET('/api/v1/contacts/{id}', { params: { path: { id } } }))
+}
+
 export async function createContact(fields: ContactFields) {
   return answer(api.POST('/api/v1/contacts', { body: fields }))
 }
