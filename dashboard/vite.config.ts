@@ -8,6 +8,11 @@ const gateway = process.env.GATEWAY_URL ?? 'http://127.0.0.1:3000'
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [vue()],
+  resolve: {
+    // The gateway's own pure SMS text rules (encoding, segments, links), shared so the Send
+    // page counts exactly as the server does.
+    alias: { '@sms': fileURLToPath(new URL('../app/core/sms', import.meta.url)) },
+  },
   build: {
     // The gateway serves public/ at / (config/static.ts); adonisrc metaFiles copy it into build/.
     outDir: fileURLToPath(new URL('../public', import.meta.url)),

@@ -8,6 +8,8 @@ import type { OperationId } from './api/operations'
 export const pages = [
   { name: 'overview', path: '', title: 'Overview', needs: 'getCaller', load: () => import('./pages/overview/OverviewPage.vue') },
   // Messaging: messages, send, conversations, contacts
+  { name: 'send', path: 'send', title: 'Send', needs: 'sendMessages', load: () => import('./pages/send/SendPage.vue') },
+  { name: 'contacts', path: 'contacts', title: 'Contacts', needs: 'listContacts', load: () => import('./pages/contacts/ContactsPage.vue') },
 
   // Phones
   { name: 'phones', path: 'phones', title: 'Phones', needs: 'listDevices', load: () => import('./pages/devices/PhonesPage.vue') },

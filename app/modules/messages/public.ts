@@ -2,7 +2,6 @@
  * What the messages module offers other modules (docs/modules.md, module boundaries). Anything
  * not exported here is the module's own business and may change without notice.
  */
-export { countSegments } from '#modules/messages/services/segment_counter'
 export { SendMessages } from '#modules/messages/services/send_messages'
 export { exportColumns, exportRows, type ExportDataset, type ExportRow } from '#modules/messages/services/export_rows'
 /** Every change of a message's state and of conversations, whoever decides it. */

@@ -16,7 +16,9 @@ export class ApiProblem extends Error {
     readonly code: string,
     message: string,
     readonly fields: Record<string, string> = {},
-    readonly requestId?: string
+    readonly requestId?: string,
+    /** The error's `details` as answered, for what a page reads beyond field messages (`positions` of INVALID_PHONE). */
+    readonly details?: unknown
   ) {
     super(message)
   }
@@ -29,8 +31,11 @@ export class ApiProblem extends Error {
       for (const detail of error.details as Array<{ field?: unknown; message?: unknown }>) {
         if (typeof detail.field === 'string' && typeof detail.message === 'string' && !(detail.field in fields)) fields[detail.field] = detail.message
       }
+    } else if (typeof (error.details as { field?: unknown } | undefined)?.field === 'string') {
+      // One named field (INVALID_PHONE, SCHEDULED_AT_IN_PAST): the error's own message is about it.
+      fields[(error.details as { field: string }).field] = error.message ?? error.code
     }
-    return new ApiProblem(status, error.code, error.message ?? error.code, fields, error.requestId)
+    return new ApiProblem(status, error.code, error.message ?? error.code, fields, error.requestId, error.details)
   }
 }
 

@@ -61,6 +61,31 @@ test.group('Contacts', (group) => {
     ;(await sendAs(client, { to: '+33612345678', body: 'again' })).assertStatus(403)
   })
 
+  test('q searches names, full name, company, e-mail and the digits of a number', async ({ client, assert }) => {
+    const create = (fields: Record<string, unknown>) => client.post('/api/v1/contacts').header('x-api-key', admin()).json(fields)
+    await create({ phone: '+33612345678', firstName: 'Ada', lastName: 'Lovelace', company: 'Analytical Engines' })
+    await create({ phone: '+447911123456', firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.example' })
+    await create({ phone: '+14155550100', firstName: '100%_real', lastName: null })
+    const found = async (q: string) => {
+      const answer = await client.get('/api/v1/contacts').qs({ q }).header('x-api-key', testKeys.read)
+      answer.assertStatus(200)
+      return answer.body().data.map((contact: { phone: string }) => contact.phone).sort()
+    }
+    assert.deepEqual(await found('lovel'), ['+33612345678'])
+    assert.deepEqual(await found('ADA LOVE'), ['+33612345678'])
+    assert.deepEqual(await found('engines'), ['+33612345678'])
+    assert.deepEqual(await found('navy.example'), ['+447911123456'])
+    assert.deepEqual(await found('07911 123'), [])
+    assert.deepEqual(await found('7911 123'), ['+447911123456'])
+    assert.deepEqual(await found('+44 7911'), ['+447911123456'])
+    // LIKE wildcards typed by a person match themselves only.
+    assert.deepEqual(await found('%_'), ['+14155550100'])
+    assert.deepEqual(await found('nobody'), [])
+    const tooLong = await client.get('/api/v1/contacts').qs({ q: 'x'.repeat(101) }).header('x-api-key', testKeys.read)
+    tooLong.assertStatus(400)
+    assert.equal(tooLong.body().error.details[0].field, 'q')
+  })
+
   test('contact writes need admin scope; reads need read', async ({ client, assert }) => {
     const bySend = await client.post('/api/v1/contacts').header('x-api-key', testKeys.send).json({ phone: '+33612345678' })
     bySend.assertStatus(403)

@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
-import { findAddresses } from '#modules/messages/services/link_shortener'
+import { findAddresses } from '#core/sms/links_in_text'
 
 const base = () => process.env.GATEWAY_PUBLIC_URL!
 

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { applyTextOptions } from '#modules/devices/services/text_options'
-import { countSegments } from '#modules/messages/services/segment_counter'
+import { countSegments } from '#core/sms/segment_counter'
 
 const strip = { stripDiacritics: true, trimWhitespace: false, uppercase: false }
 

@@ -20,6 +20,24 @@ export interface ContactFields {
   blacklisted?: boolean
 }
 
+/** A search text written like a phone number: its digits are looked for in the numbers. */
+const LOOKS_LIKE_A_NUMBER = /^[+\d\s().-]*\d[\d\s().-]*$/
+
+/** `%`, `_` and the escape itself match literally in a LIKE pattern escaped with `\`. */
+function likeContaining(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
+}
+
+/** Contacts a person finds by typing part of a name, company, e-mail or number. */
+function matchSearch(query: ReturnType<typeof Contact.query>, search: string) {
+  const pattern = likeContaining(search)
+  query.where((match) => {
+    for (const column of ['first_name', 'last_name', 'company', 'email']) match.orWhereRaw(`${column} LIKE ? ESCAPE '\\'`, [pattern])
+    match.orWhereRaw(`(COALESCE(first_name, '') || ' ' || COALESCE(last_name, '')) LIKE ? ESCAPE '\\'`, [pattern])
+    if (LOOKS_LIKE_A_NUMBER.test(search)) match.orWhere('phone', 'like', likeContaining(search.replace(/\D/g, '')))
+  })
+}
+
 /** Messages that have not left yet and can still be withdrawn. */
 const NOT_LEFT = ['queued', 'pending_quota_exceeded', 'paused']
 
@@ -35,8 +53,9 @@ export class ContactBook {
     private settings: SettingsStore
   ) {}
 
-  async list(filters: PageRequest & { blacklisted?: boolean; tag?: string; phone?: string }) {
+  async list(filters: PageRequest & { blacklisted?: boolean; tag?: string; phone?: string; q?: string }) {
     const query = Contact.query()
+    if (filters.q) matchSearch(query, filters.q)
     if (filters.blacklisted !== undefined) query.where('blacklisted', filters.blacklisted)
     if (filters.tag) query.whereRaw('EXISTS (SELECT 1 FROM json_each(contacts.tags) WHERE json_each.value = ?)', [filters.tag])
     if (filters.phone) query.where('phone', await this.#normalise(filters.phone))

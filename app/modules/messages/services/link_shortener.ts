@@ -3,29 +3,11 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { DateTime } from 'luxon'
 import { ApiError } from '#core/http/api_error'
 import { publicBaseUrl } from '#core/http/public_url'
+import { findAddresses, replaceAddresses } from '#core/sms/links_in_text'
 import Link, { shortUrlOf } from '#modules/messages/models/link'
 
 const CODE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 export const SHORT_CODE_LENGTH = 7
-
-/** An http(s) address in free text, up to white space or a character no URL carries bare. */
-const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/gi
-
-/** Sentence punctuation after an address belongs to the sentence, not the address. */
-function trimTrailing(url: string): string {
-  let trimmed = url.replace(/[.,;:!?]+$/, '')
-  // A closing bracket belongs to the address only when the address opened one.
-  for (const [open, close] of [['(', ')'], ['[', ']']]) {
-    while (trimmed.endsWith(close) && trimmed.split(open).length < trimmed.split(close).length) {
-      trimmed = trimmed.slice(0, -1).replace(/[.,;:!?]+$/, '')
-    }
-  }
-  return trimmed
-}
-
-export function findAddresses(text: string): string[] {
-  return [...text.matchAll(URL_IN_TEXT)].map(([match]) => trimTrailing(match))
-}
 
 export function newShortCode(): string {
   let code = ''
@@ -63,9 +45,5 @@ export async function shortenLinks(text: string, trx: TransactionClientContract,
     const link = await Link.create({ code: newShortCode(), url, clicks: 0, createdAt: now }, { client: trx })
     shortFor.set(url, shortUrlOf(link.code))
   }
-  return text.replace(URL_IN_TEXT, (match) => {
-    const url = trimTrailing(match)
-    const short = shortFor.get(url)
-    return short ? short + match.slice(url.length) : match
-  })
+  return replaceAddresses(text, (url) => shortFor.get(url))
 }

@@ -1,7 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import { affectedRows } from '#core/database/affected_rows'
-import { countSegments } from '#modules/messages/services/segment_counter'
+import { countSegments } from '#core/sms/segment_counter'
 import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
 
 /** Waits before attempts 2, 3, 4, ... of a message whose attempt failed. */

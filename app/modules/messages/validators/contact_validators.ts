@@ -47,5 +47,18 @@ export const listContactsValidator = vine.compile(
     blacklisted: vine.boolean().optional(),
     tag: vine.string().trim().maxLength(50).optional(),
     phone: vine.string().trim().maxLength(32).optional(),
+    q: vine
+      .string()
+      .trim()
+      .minLength(1)
+      .maxLength(100)
+      .use(
+        documentedAs({
+          description:
+            'Search: contacts whose first name, last name, full name, company or e-mail contains the text (case-insensitive for ' +
+            'ASCII letters), or whose number contains its digits when it is written like a number (+, digits, spaces, dashes, dots, brackets)',
+        })
+      )
+      .optional(),
   })
 )

@@ -4,7 +4,8 @@ import {
   isGsm7,
   splitIntoParts,
   type SegmentCount,
-} from '#modules/messages/services/segment_counter'
+} from '#core/sms/segment_counter'
+import { withShortLinkStandIns } from '#core/sms/links_in_text'
 
 const a = (n: number) => 'a'.repeat(n)
 const b = (n: number) => 'b'.repeat(n)
@@ -16,9 +17,14 @@ interface Case {
   expected: SegmentCount
   /** Expected parts, for the cases where the split itself is the point. */
   parts?: string[]
+  /** Counted as a send with shortenLinks stores it: each address becomes a short link this long. */
+  shortUrlLength?: number
 }
 
-/** Every expectation below is counted by hand (see each name), not by the code under test. */
+/**
+ * Every expectation below is counted by hand (see each name), not by the code under test. The
+ * gateway (send answer, ledger) and the dashboard's Send page both count with this one module.
+ */
 const cases: Case[] = [
   { name: 'empty string', text: '', expected: { encoding: 'gsm7', segments: 0, units: 0 }, parts: [] },
   { name: 'plain ASCII', text: 'Hello, world!', expected: { encoding: 'gsm7', segments: 1, units: 13 } },
@@ -170,6 +176,36 @@ const cases: Case[] = [
   // Line breaks are in the basic table.
   { name: 'CR LF: "Line 1" 6 + CR LF 2 + "Line 2" 6', text: 'Line 1\r\nLine 2', expected: { encoding: 'gsm7', segments: 1, units: 14 } },
   { name: '161 LF', text: '\n'.repeat(161), expected: { encoding: 'gsm7', segments: 2, units: 161 } },
+
+  // The spec sets no length limit on a body: long texts just take more parts.
+  { name: '10,000 septets = 65 × 153 + 55: 66 parts', text: a(10_000), expected: { encoding: 'gsm7', segments: 66, units: 10_000 } },
+  { name: '1,000 × ç = 14 × 67 + 62: 15 parts', text: '\u00e7'.repeat(1000), expected: { encoding: 'ucs2', segments: 15, units: 1000 } },
+
+  // shortenLinks: every address counts as a short link of shortUrlLength characters.
+  {
+    name: 'short link: "Voir " 5 + link 29 + " !" 2',
+    text: 'Voir https://shop.example/a/very/long/path?campaign=spring-2027&ref=sms-' + a(100) + ' !',
+    shortUrlLength: 29,
+    expected: { encoding: 'gsm7', segments: 1, units: 36 },
+  },
+  {
+    name: 'short link: trailing "." stays outside, two addresses: 3 + 29 + 1 + 4 + 29 + 1',
+    text: 'A: https://a.example/x. B: http://b.example/y?z=1.',
+    shortUrlLength: 29,
+    expected: { encoding: 'gsm7', segments: 1, units: 67 },
+  },
+  {
+    name: 'short link: an address with ü and ~ no longer decides the encoding (131 + 29 = 160)',
+    text: a(131) + 'https://caf\u00e9.example/~m\u00fcller',
+    shortUrlLength: 29,
+    expected: { encoding: 'gsm7', segments: 1, units: 160 },
+  },
+  {
+    name: 'short link: emoji outside the address keeps ucs2 (2 + 1 + 29)',
+    text: GRIN + ' https://x.example/' + a(200),
+    shortUrlLength: 29,
+    expected: { encoding: 'ucs2', segments: 1, units: 32 },
+  },
 ]
 
 const EXTENSION = /[\f^{}\\[~\]|\u20ac]/g
@@ -182,14 +218,15 @@ function septetsOf(text: string): number {
 test.group('Segment counter / countSegments', () => {
   test('{name}')
     .with(cases)
-    .run(({ assert }, { text, expected }) => {
-      assert.deepEqual(countSegments(text), expected)
+    .run(({ assert }, { text, expected, shortUrlLength }) => {
+      const counted = shortUrlLength === undefined ? text : withShortLinkStandIns(text, shortUrlLength)
+      assert.deepEqual(countSegments(counted), expected)
     })
 })
 
 test.group('Segment counter / splitIntoParts', () => {
   test('{name}')
-    .with(cases)
+    .with(cases.filter((testCase) => testCase.shortUrlLength === undefined))
     .run(({ assert }, { text, expected, parts }) => {
       const split = splitIntoParts(text)
       if (parts) assert.deepEqual(split, parts)
@@ -220,6 +257,18 @@ test.group('Segment counter / isGsm7', () => {
     assert.isTrue(isGsm7('\u00c7\u00c9\u00e9\u00e8\u00e0\u00f9\u00ec\u00f2\u0394\u03a9'))
     for (const outside of ['\u00e7', '\u00e1', '\u00ea', '\u0151', '\u00a0', '\u001b', '\t', '`', '\u03b1', GRIN]) {
       assert.isFalse(isGsm7(`abc${outside}`), `U+${outside.codePointAt(0)!.toString(16)}`)
+    }
+  })
+})
+
+test.group('Segment counter / shared with the dashboard', () => {
+  test('app/core/sms imports nothing, so the browser bundle can hold it as it is', async ({ assert }) => {
+    const { readdir, readFile } = await import('node:fs/promises')
+    const folder = new URL('../../../../app/core/sms/', import.meta.url)
+    const files = (await readdir(folder)).filter((name) => name.endsWith('.ts'))
+    assert.includeMembers(files, ['segment_counter.ts', 'links_in_text.ts'])
+    for (const name of files) {
+      assert.notMatch(await readFile(new URL(name, folder), 'utf8'), /^\s*import\s/m, name)
     }
   })
 })
