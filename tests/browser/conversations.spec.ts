@@ -7,7 +7,7 @@ import { TEST_PASSWORD, accountWithRole, useTestKeys } from '#tests/helpers/call
 import { clearDevices } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
 import type { PhoneAgent } from '../../agent/src/phone_agent.js'
-import { DESKTOP, PHONE, gatewayUrl, launchChromium, screenshot, screenshotsAtBothWidths } from './browser.js'
+import { DESKTOP, PHONE, launchChromium, screenshot, screenshotsAtBothWidths } from './browser.js'
 import { connectedSimulatedPhone, conversationOf, inboxRows, sidewaysOverflow, signInThroughThePage } from './helpers_conversations.js'
 
 const ADA = '+33612345678'
