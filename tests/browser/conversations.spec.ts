@@ -5,7 +5,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { TEST_PASSWORD, accountWithRole, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices } from '#tests/helpers/devices'
+import { eventually } from '#tests/helpers/phones'
 import { clearMessaging } from '#tests/helpers/messages'
+import { MessageLedger } from '#modules/messages/public'
 import type { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { DESKTOP, PHONE, launchChromium, screenshot, screenshotsAtBothWidths } from './browser.js'
 import { connectedSimulatedPhone, conversationOf, inboxRows, sidewaysOverflow, signInThroughThePage } from './helpers_conversations.js'
@@ -172,5 +174,41 @@ test.group('Conversations page in a real browser', (group) => {
     assert.equal(await page.locator('main').getByRole('button').filter({ hasNotText: /^Show (more|older)/ }).count(), 0)
     assert.equal((await conversationOf(ADA)).unread_count, 1)
     await row.getByText('1 unread').waitFor()
+  })
+
+  test('a messages.changed broadcast that names the open conversation reads its thread again, without a reload, and marks it read', async ({ assert }) => {
+    const phone = await connectedSimulatedPhone()
+    agents.push(phone.agent)
+    await phone.receive(ADA, 'Is my table for four ready?')
+    const operator = await accountWithRole('operator')
+    let subscribed = false
+    page.on('response', (response) => {
+      if (response.url().endsWith('/__transmit/subscribe') && response.status() === 204 && response.request().postData()?.includes('"messages"')) subscribed = true
+    })
+    await signInThroughThePage(page, operator.email, TEST_PASSWORD, '/conversations')
+    const list = page.getByRole('list', { name: 'Conversations' })
+    await list.locator(`[data-conversation="${ADA}"]`).click()
+    const thread = page.getByRole('region', { name: `Conversation with ${ADA}` })
+    await thread.getByText('Is my table for four ready?').waitFor()
+    while (!subscribed) await page.waitForTimeout(20)
+
+    // Stored without the messages module broadcasting (not built on this branch): the page shows
+    // it only once the channel names its conversation, as the shared contract describes.
+    const conversation = await conversationOf(ADA)
+    const stored = await (await app.container.make(MessageLedger)).storeInbound({
+      deviceId: 1, ref: 'late', phone: ADA, body: 'We are five now', simSlot: 0, receivedAt: new Date(), at: new Date(),
+    })
+    await page.waitForTimeout(500)
+    assert.equal(await thread.getByText('We are five now').count(), 0)
+    const transmit = await app.container.make('transmit')
+    transmit.broadcast('messages', {
+      type: 'messages.changed',
+      at: new Date().toISOString(),
+      messages: [{ id: String(stored!.id), conversationId: String(conversation.id), direction: 'in', status: 'delivered' }],
+      more: false,
+    })
+    await thread.getByText('We are five now').waitFor()
+    // Seen in the open thread, so read at once.
+    await eventually(async () => (await conversationOf(ADA)).unread_count === 0)
   })
 })
