@@ -1,5 +1,7 @@
 import { test } from '@japa/runner'
 import { testKeys, useTestKeys, accountWithRole } from '#tests/helpers/callers'
+import app from '@adonisjs/core/services/app'
+import { MessageLedger } from '#modules/messages/public'
 import { clearMessaging, sendAs, setLocalPrefix } from '#tests/helpers/messages'
 
 const admin = () => testKeys.admin
@@ -143,5 +145,29 @@ test.group('Conversations', (group) => {
     nobody.assertStatus(400)
     assert.equal(nobody.body().error.details[0].field, 'assignedTo')
     ;(await client.patch('/api/v1/conversations/999999').header('x-api-key', admin()).json({ pinned: true })).assertStatus(404)
+  })
+
+  test('unread=true lists the conversations with unread messages, unread=false those read to the end', async ({ client, assert }) => {
+    const sent = await sendAs(client, { to: ['+33612345678', '+447911123456'], body: 'x' })
+    const [answered, quiet] = sent.body().accepted.map((message: any) => message.conversationId)
+    const received = await (await app.container.make(MessageLedger)).storeInbound({
+      deviceId: 3, ref: 'r1', phone: '+33612345678', body: 'hi', simSlot: 0, receivedAt: new Date(), at: new Date(),
+    })
+    assert.equal(String(received!.conversationId), answered)
+
+    const ids = async (query: Record<string, unknown>) => {
+      const response = await client.get('/api/v1/conversations').qs(query).header('x-api-key', testKeys.read)
+      response.assertStatus(200)
+      return response.body().data.map((item: any) => item.id)
+    }
+    assert.deepEqual(await ids({ unread: true }), [answered])
+    assert.deepEqual(await ids({ unread: false }), [quiet])
+    await client.patch(`/api/v1/conversations/${answered}`).header('x-api-key', admin()).json({ markRead: true })
+    assert.deepEqual(await ids({ unread: true }), [])
+    assert.deepEqual((await ids({ unread: false })).sort(), [answered, quiet].sort())
+
+    const wrong = await client.get('/api/v1/conversations').qs({ unread: 'maybe' }).header('x-api-key', testKeys.read)
+    wrong.assertStatus(400)
+    assert.equal(wrong.body().error.details[0].field, 'unread')
   })
 })

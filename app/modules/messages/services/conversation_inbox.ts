@@ -11,6 +11,7 @@ export interface ConversationFilters extends PageRequest {
   category?: MessageCategory
   archived?: boolean
   pinned?: boolean
+  unread?: boolean
 }
 
 export interface ConversationChange {
@@ -31,6 +32,7 @@ export class ConversationInbox {
     if (filters.category) query.where('category', filters.category)
     if (filters.archived !== undefined) query.where('archived', filters.archived)
     if (filters.pinned !== undefined) query.where('pinned', filters.pinned)
+    if (filters.unread !== undefined) query.where('unread_count', filters.unread ? '>' : '=', 0)
     return keysetPage(query, filters, 'last_message_at', (row) => toIso(row.lastMessageAt))
   }
 

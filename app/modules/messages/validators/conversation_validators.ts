@@ -10,6 +10,8 @@ export const listConversationsValidator = vine.compile(
     category: vine.enum(messageCategories).optional(),
     archived: vine.boolean().optional(),
     pinned: vine.boolean().optional(),
+    /** true: conversations with unread messages; false: those read to the end. */
+    unread: vine.boolean().optional(),
   })
 )
 
