@@ -8,6 +8,7 @@ import type { OperationId } from './api/operations'
 export const pages = [
   { name: 'overview', path: '', title: 'Overview', needs: 'getCaller', load: () => import('./pages/overview/OverviewPage.vue') },
   // Messaging: messages, send, conversations, contacts
+  { name: 'messages', path: 'messages', title: 'Messages', needs: 'listMessages', load: () => import('./pages/messages/MessagesPage.vue') },
 
   // Phones
   { name: 'phones', path: 'phones', title: 'Phones', needs: 'listDevices', load: () => import('./pages/devices/PhonesPage.vue') },

@@ -1,7 +1,5 @@
-import type { ApiClient } from '@japa/api-client'
 import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver, type SimulatorOptions } from '../../agent/src/drivers/simulator.js'
-import { pairingCode } from '#tests/helpers/devices'
 
 /**
  * A simulated phone whose delivery receipts wait for the test: `sent` and `delivered` then
@@ -32,10 +30,10 @@ export class HeldReceiptsDriver extends SimulatorDriver {
   }
 }
 
-/** A paired, connected simulated phone whose receipts wait for `driver.deliverAll()`. */
-export async function phoneWithHeldReceipts(client: ApiClient, name = 'Receipts phone') {
+/** A simulated phone paired with `code` and connected, whose receipts wait for `driver.deliverAll()`. */
+export async function phoneWithHeldReceipts(code: string, name = 'Receipts phone') {
   const driver = new HeldReceiptsDriver()
-  const paired = await PhoneAgent.pair(process.env.GATEWAY_PUBLIC_URL!, await pairingCode(client), { name, sims: driver.sims() })
+  const paired = await PhoneAgent.pair(process.env.GATEWAY_PUBLIC_URL!, code, { name, sims: driver.sims() })
   const agent = new PhoneAgent({ gatewayUrl: process.env.GATEWAY_PUBLIC_URL!, credential: paired.credential, driver })
   await agent.connect()
   return { agent, driver, deviceId: paired.device.id }

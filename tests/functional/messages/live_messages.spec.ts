@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import { useManualClock } from '#tests/helpers/clock'
 import { signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
-import { clearDevices } from '#tests/helpers/devices'
+import { clearDevices, pairingCode } from '#tests/helpers/devices'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
 import { eventually, settle, simulatedPhone, useDeviceJobs } from '#tests/helpers/phones'
 import { openLiveStream } from '#tests/helpers/live_stream'
@@ -54,7 +54,7 @@ test.group('Messages live on the dashboard stream', (group) => {
       assert.isFalse(first.more)
       assert.deepEqual(first.messages, [{ id, conversationId, direction: 'out', status: 'queued' }])
 
-      const phone = await phoneWithHeldReceipts(client)
+      const phone = await phoneWithHeldReceipts(await pairingCode(client))
       agents.push(phone.agent)
       await flush()
       await eventually(() => statusesOf(id).includes('sent'))

@@ -43,7 +43,7 @@ const isLater = (iso: string | null | undefined, now: Date): iso is string => !!
 
 export function whyNotSentYet(message: MessageFacts, context: Context): Reason | null {
   if (message.direction === 'in' || message.status === 'sent' || message.status === 'delivered') return null
-  const { phones, now, time } = context
+  const { phones, time } = context
   const phone = message.deviceId ? phones.find((candidate) => candidate.id === message.deviceId) : undefined
   const phoneName = phone ? `“${phone.name}”` : `#${message.deviceId}`
   const slot = message.simSlot === null || message.simSlot === undefined ? '' : ` (SIM ${message.simSlot + 1})`
