@@ -125,6 +125,21 @@ test.group('Messages page in a real browser', (group) => {
     await screenshotsAtBothWidths(page, 'messages')
   })
 
+  test("the Overview's message figures follow the live stream, with no reload and no return to the tab", async () => {
+    const account = await accountWithRole('readonly')
+    await signInOnThePage(page, account.email, TEST_PASSWORD)
+    const waiting = page.getByTestId('today-waiting').locator('.n-statistic-value')
+    await waiting.getByText('0', { exact: true }).waitFor()
+    await queueThroughApi({ to: '+33666666666' })
+    await queueThroughApi({ to: '+33677777777' })
+    await waiting.getByText('2', { exact: true }).waitFor()
+    const phone = await phoneWithHeldReceipts(await pairingCodeThroughApi())
+    agents.push(phone.agent)
+    await dispatch()
+    await page.getByTestId('today-sent').locator('.n-statistic-value').getByText('2', { exact: true }).waitFor()
+    await waiting.getByText('0', { exact: true }).waitFor()
+  })
+
   test('a read-only account reads messages and their reasons but sees no Retry or Delete', async ({ assert }) => {
     const failed = await queueThroughApi({ to: '+33655555555', deviceId: '999999' })
     await dispatch()

@@ -23,14 +23,18 @@ const MAX_PAGE = 200
 const DEBOUNCE_MS = 300
 
 /**
- * Re-reads what `handler` shows when `concerns` says a broadcast on `messages` touches it,
- * at most once per DEBOUNCE_MS; and once subscribed, so nothing before the subscription is missed.
+ * Re-reads what a page shows when `concerns` says a broadcast on `messages` touches it: once
+ * DEBOUNCE_MS after the first such change (those arriving meanwhile ride along, and a steady
+ * stream still gets a read every DEBOUNCE_MS); and once subscribed, so nothing before the
+ * subscription is missed.
  */
 export function useMessageChanges(concerns: (change: MessagesChanged) => boolean, reread: () => void) {
   let timer: ReturnType<typeof setTimeout> | undefined
   const schedule = () => {
-    clearTimeout(timer)
-    timer = setTimeout(reread, DEBOUNCE_MS)
+    timer ??= setTimeout(() => {
+      timer = undefined
+      reread()
+    }, DEBOUNCE_MS)
   }
   useLiveChannel<MessagesChanged>('messages', (change) => concerns(change) && schedule(), reread)
   onBeforeUnmount(() => clearTimeout(timer))
