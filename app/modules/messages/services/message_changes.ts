@@ -9,19 +9,19 @@ export interface MessageChange {
   status: MessageStatus | 'deleted'
 }
 
-/** A row as the ledger's statements return it (`RETURNING id, conversation_id, direction`). */
+/** A row as the ledger's statements return it (`RETURNING ${CHANGED_COLUMNS}`). */
 export interface ChangedRow {
   id: number
   conversation_id: number
   direction: 'in' | 'out'
-  status?: MessageStatus
+  status: MessageStatus
 }
 
 /** The columns each write returns, so the batch knows what it changed without reading again. */
 export const CHANGED_COLUMNS = 'id, conversation_id, direction, status'
 
-export function changesOf(rows: ChangedRow[], status?: MessageChange['status']): MessageChange[] {
-  return rows.map((row) => ({ id: row.id, conversationId: row.conversation_id, direction: row.direction, status: status ?? row.status! }))
+export function changesOf(rows: ChangedRow[]): MessageChange[] {
+  return rows.map((row) => ({ id: row.id, conversationId: row.conversation_id, direction: row.direction, status: row.status }))
 }
 
 /**
