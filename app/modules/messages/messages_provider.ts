@@ -11,6 +11,8 @@ import { messagePermissions } from '#modules/messages/permissions'
 import { messageEvents } from '#modules/messages/events'
 import { messageSettings } from '#modules/messages/settings'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
+import { Clock } from '#core/time/clock'
+import { broadcastMessageChanges } from '#modules/messages/listeners/live_messages'
 
 /** Sending and reading messages, short links, contacts and conversations. */
 export default class MessagesProvider {
@@ -29,5 +31,9 @@ export default class MessagesProvider {
     registry.add(messageRoutes(registry))
     const runner = await this.app.container.make(JobRunner)
     runner.register(idempotencyExpiryJob(() => this.app.container.make(IdempotentRequests)))
+    // The clock is read from the container at each batch: tests swap in a ManualClock.
+    broadcastMessageChanges(await this.app.container.make('emitter'), () => this.app.container.make('transmit'), async () =>
+      (await this.app.container.make(Clock)).now()
+    )
   }
 }

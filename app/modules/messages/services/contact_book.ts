@@ -8,6 +8,7 @@ import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import Contact from '#modules/messages/models/contact'
+import { CHANGED_COLUMNS, announceChanges, changesOf, type ChangedRow } from '#modules/messages/services/message_changes'
 
 export interface ContactFields {
   phone: string
@@ -71,7 +72,8 @@ export class ContactBook {
   async create(fields: ContactFields): Promise<Contact> {
     const phone = await this.#normalise(fields.phone)
     const now = dateTimeOf(this.clock.now())
-    return db.transaction(async (trx) => {
+    let withdrawn: ChangedRow[] = []
+    const created = await db.transaction(async (trx) => {
       await this.#assertPhoneFree(phone, trx)
       const contact = await Contact.create(
         {
@@ -89,14 +91,17 @@ export class ContactBook {
         { client: trx }
       )
       await trx.from('conversations').where('phone', phone).whereNull('contact_id').update({ contact_id: contact.id })
-      if (contact.blacklisted) await this.#withdrawWaiting(phone, trx)
+      if (contact.blacklisted) withdrawn = await this.#withdrawWaiting(phone, trx)
       return contact
     })
+    await announceChanges(changesOf(withdrawn))
+    return created
   }
 
   async update(id: number, change: Partial<ContactFields>): Promise<Contact> {
     const phone = change.phone === undefined ? undefined : await this.#normalise(change.phone)
-    return db.transaction(async (trx) => {
+    let withdrawn: ChangedRow[] = []
+    const updated = await db.transaction(async (trx) => {
       const contact = await Contact.query({ client: trx }).where('id', id).first()
       if (!contact) throw ApiError.notFound('Contact')
       if (phone !== undefined && phone !== contact.phone) {
@@ -108,9 +113,11 @@ export class ContactBook {
       const { phone: _phone, ...rest } = change
       contact.merge({ ...rest, updatedAt: dateTimeOf(this.clock.now()) })
       await contact.useTransaction(trx).save()
-      if (contact.blacklisted) await this.#withdrawWaiting(contact.phone, trx)
+      if (contact.blacklisted) withdrawn = await this.#withdrawWaiting(contact.phone, trx)
       return contact
     })
+    await announceChanges(changesOf(withdrawn))
+    return updated
   }
 
   async delete(id: number): Promise<void> {
@@ -118,13 +125,13 @@ export class ContactBook {
     await contact.delete()
   }
 
-  async #withdrawWaiting(phone: string, trx: TransactionClientContract) {
-    await trx
-      .from('messages')
-      .where('phone', phone)
-      .where('direction', 'out')
-      .whereIn('status', NOT_LEFT)
-      .update({ status: 'cancelled', error_code: 'CONTACT_BLACKLISTED', updated_at: this.clock.now().toISOString() })
+  async #withdrawWaiting(phone: string, trx: TransactionClientContract): Promise<ChangedRow[]> {
+    return trx.rawQuery(
+      `UPDATE messages SET status = 'cancelled', error_code = 'CONTACT_BLACKLISTED', updated_at = ?
+       WHERE phone = ? AND direction = 'out' AND status IN (${NOT_LEFT.map(() => '?').join(', ')})
+       RETURNING ${CHANGED_COLUMNS}`,
+      [this.clock.now().toISOString(), phone, ...NOT_LEFT]
+    )
   }
 
   async #assertPhoneFree(phone: string, trx: TransactionClientContract) {

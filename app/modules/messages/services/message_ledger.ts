@@ -1,8 +1,8 @@
 import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
-import { affectedRows } from '#core/database/affected_rows'
 import { countSegments } from '#core/sms/segment_counter'
 import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
+import { CHANGED_COLUMNS, announceChanges, changesOf, type ChangedRow, type MessageChange } from '#modules/messages/services/message_changes'
 
 /** Waits before attempts 2, 3, 4, ... of a message whose attempt failed. */
 export const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 1_800_000]
@@ -134,6 +134,7 @@ export class MessageLedger {
   async storeOrders(orders: Order[], at: Date): Promise<Set<number>> {
     const now = at.toISOString()
     const stored = new Set<number>()
+    const changed: ChangedRow[] = []
     for (let start = 0; start < orders.length; start += CHUNK) {
       const chunk = orders.slice(start, start + CHUNK)
       const rows = await db.rawQuery(
@@ -142,7 +143,7 @@ export class MessageLedger {
            encoding = chosen.encoding, segments = chosen.segments, hold_reason = NULL, held_until = NULL, updated_at = ?
          FROM chosen
          WHERE messages.id = chosen.id AND messages.status = 'queued' AND messages.ordered_at IS NULL
-         RETURNING messages.id`,
+         RETURNING ${CHANGED_COLUMNS}`,
         [
           ...chunk.flatMap((order): any[] => {
             const { encoding, segments } = countSegments(order.text)
@@ -153,27 +154,33 @@ export class MessageLedger {
         ]
       )
       for (const row of rows) stored.add(row.id)
+      changed.push(...rows)
     }
+    await announceChanges(changesOf(changed))
     return stored
   }
 
   /** Queued messages every SIM's daily quota refuses wait for a quota (pending_quota_exceeded). */
   async waitForQuota(messageIds: number[], at: Date): Promise<number> {
-    let changed = 0
+    const changed: ChangedRow[] = []
     for (let start = 0; start < messageIds.length; start += CHUNK) {
-      const updated = await db
-        .from('messages')
-        .whereIn('id', messageIds.slice(start, start + CHUNK))
-        .where('status', 'queued')
-        .update({ status: 'pending_quota_exceeded', hold_reason: null, held_until: null, updated_at: at.toISOString() })
-      changed += affectedRows(updated)
+      const chunk = messageIds.slice(start, start + CHUNK)
+      changed.push(
+        ...(await db.rawQuery(
+          `UPDATE messages SET status = 'pending_quota_exceeded', hold_reason = NULL, held_until = NULL, updated_at = ?
+           WHERE id IN (${chunk.map(() => '?').join(', ')}) AND status = 'queued'
+           RETURNING ${CHANGED_COLUMNS}`,
+          [at.toISOString(), ...chunk]
+        ))
+      )
     }
-    return changed
+    await announceChanges(changesOf(changed))
+    return changed.length
   }
 
   /** Queued messages held back by a SIM's minimum interval or per-minute limit, no attempt spent. */
   async hold(holds: Array<{ messageId: number; reason: 'sim_cadence' | 'sim_rate'; until: Date }>, at: Date): Promise<number> {
-    let changed = 0
+    const changed: ChangedRow[] = []
     for (let start = 0; start < holds.length; start += CHUNK) {
       const chunk = holds.slice(start, start + CHUNK)
       const rows = await db.rawQuery(
@@ -181,17 +188,18 @@ export class MessageLedger {
          UPDATE messages SET hold_reason = held.reason, held_until = held.until, updated_at = ?
          FROM held
          WHERE messages.id = held.id AND messages.status = 'queued'
-         RETURNING messages.id`,
+         RETURNING ${CHANGED_COLUMNS}`,
         [...chunk.flatMap((entry) => [entry.messageId, entry.reason, entry.until.toISOString()]), at.toISOString()]
       )
-      changed += rows.length
+      changed.push(...rows)
     }
-    return changed
+    await announceChanges(changesOf(changed))
+    return changed.length
   }
 
   /** Queued messages that cannot be sent at all (their forced phone or SIM does not exist) fail. */
   async failUnsendable(failures: Array<{ messageId: number; errorCode: string }>, at: Date): Promise<number> {
-    const failed: number[] = []
+    const failed: ChangedRow[] = []
     for (let start = 0; start < failures.length; start += CHUNK) {
       const chunk = failures.slice(start, start + CHUNK)
       const rows = await db.rawQuery(
@@ -199,12 +207,13 @@ export class MessageLedger {
          UPDATE messages SET status = 'failed', error_code = unsendable.error_code, failed_at = ?, updated_at = ?
          FROM unsendable
          WHERE messages.id = unsendable.id AND messages.status = 'queued'
-         RETURNING messages.id`,
+         RETURNING ${CHANGED_COLUMNS}`,
         [...chunk.flatMap((entry) => [entry.messageId, entry.errorCode]), at.toISOString(), at.toISOString()]
       )
-      failed.push(...rows.map((row: { id: number }) => row.id))
+      failed.push(...rows)
     }
-    for (const id of failed) await emitter.emit('message.failed', { id: String(id), status: 'failed', at })
+    for (const { id } of failed) await emitter.emit('message.failed', { id: String(id), status: 'failed', at })
+    await announceChanges(changesOf(failed))
     return failed.length
   }
 
@@ -232,6 +241,7 @@ export class MessageLedger {
     // Guarded again, on the order as it was read: a report may have come in between the two
     // statements, or the message may have gone back to the queue and out to another phone.
     const requeued = new Set<number>()
+    const changed: ChangedRow[] = []
     for (let start = 0; start < orders.length; start += CHUNK) {
       const chunk = orders.slice(start, start + CHUNK)
       const rows = await db.rawQuery(
@@ -240,10 +250,11 @@ export class MessageLedger {
            device_id = CASE WHEN forced_device_id IS NULL THEN NULL ELSE device_id END
          FROM r
          WHERE messages.id = r.id AND messages.ordered_at = r.ordered_at AND messages.device_id = ? AND messages.status = 'queued'
-         RETURNING messages.id`,
+         RETURNING ${CHANGED_COLUMNS}`,
         [...chunk.flatMap((order) => [order.id, order.ordered_at]), String(deviceId)]
       )
       for (const row of rows) requeued.add(row.id)
+      changed.push(...rows)
     }
     return {
       requeued: orders
@@ -251,6 +262,7 @@ export class MessageLedger {
         .map((order) => ({ messageId: order.id, deviceId, simSlot: order.sim_slot, orderedAt: order.ordered_at })),
       announce: async () => {
         if (requeued.size) await emitter.emit('messages:queued', { count: requeued.size })
+        await announceChanges(changesOf(changed))
       },
     }
   }
@@ -260,12 +272,13 @@ export class MessageLedger {
    * left is unknown, so they fail rather than go twice.
    */
   async failTakenOrdersOf(deviceId: number, errorCode: string, at: Date): Promise<number> {
-    const failed: Array<{ id: number }> = await db.rawQuery(
+    const failed: ChangedRow[] = await db.rawQuery(
       `UPDATE messages SET status = 'failed', error_code = ?, failed_at = ?, ordered_at = NULL, updated_at = ?
-       WHERE device_id = ? AND status = 'dispatched' RETURNING id`,
+       WHERE device_id = ? AND status = 'dispatched' RETURNING ${CHANGED_COLUMNS}`,
       [errorCode, at.toISOString(), at.toISOString(), String(deviceId)]
     )
     for (const { id } of failed) await emitter.emit('message.failed', { id: String(id), status: 'failed', at })
+    await announceChanges(changesOf(failed))
     return failed.length
   }
 
@@ -274,18 +287,23 @@ export class MessageLedger {
    * changed); a retry's wait after a failed attempt is not a hold and stays.
    */
   async releaseHolds(at: Date): Promise<number> {
-    const released = await db
-      .from('messages')
-      .where('status', 'queued')
-      .whereNotNull('hold_reason')
-      .update({ hold_reason: null, held_until: null, updated_at: at.toISOString() })
-    return affectedRows(released)
+    const released: ChangedRow[] = await db.rawQuery(
+      `UPDATE messages SET hold_reason = NULL, held_until = NULL, updated_at = ?
+       WHERE status = 'queued' AND hold_reason IS NOT NULL RETURNING ${CHANGED_COLUMNS}`,
+      [at.toISOString()]
+    )
+    await announceChanges(changesOf(released))
+    return released.length
   }
 
   /** Messages waiting for a quota go back to the queue (a new day, or a quota raised). */
   async releaseQuotaWaits(at: Date): Promise<number> {
-    const released = await db.from('messages').where('status', 'pending_quota_exceeded').update({ status: 'queued', updated_at: at.toISOString() })
-    return affectedRows(released)
+    const released: ChangedRow[] = await db.rawQuery(
+      `UPDATE messages SET status = 'queued', updated_at = ? WHERE status = 'pending_quota_exceeded' RETURNING ${CHANGED_COLUMNS}`,
+      [at.toISOString()]
+    )
+    await announceChanges(changesOf(released))
+    return released.length
   }
 
   /**
@@ -297,6 +315,7 @@ export class MessageLedger {
    */
   async recordReports(reports: PhoneReport[]): Promise<RecordedReports> {
     const announcements: Announcement[] = []
+    const changes = new Map<number, MessageChange>()
 
     // Accepted and sent in one statement: per message, the furthest the phone has gone, as the
     // first report that said so (a repeated one changes nothing, as it would one by one). A
@@ -314,6 +333,7 @@ export class MessageLedger {
        sent_at = CASE WHEN r.target = 'sent' THEN r.at ELSE messages.sent_at END, updated_at = r.at`,
       `((messages.status = 'queued' AND messages.ordered_at IS NOT NULL) OR (r.target = 'sent' AND messages.status = 'dispatched'))`
     )) {
+      changes.set(row.id, changesOf([row])[0])
       if (row.status !== 'sent') continue
       const { report } = taken.get(row.id)!
       announcements.push({ event: 'message.sent', data: { id: String(row.id), deviceId: String(report.deviceId), status: 'sent', at: report.at } })
@@ -326,11 +346,13 @@ export class MessageLedger {
       `status = 'delivered', delivered_at = r.at, updated_at = r.at`,
       `messages.status IN ('sent', 'dispatched')`
     )) {
+      changes.set(row.id, changesOf([row])[0])
       announcements.push({ event: 'message.delivered', data: { id: String(row.id), status: 'delivered', at: delivered.get(row.id)!.at } })
     }
 
     const failures = reports.filter((report): report is Extract<PhoneReport, { kind: 'failed' }> => report.kind === 'failed')
-    const { failedAttempts, retryAt, finalFailures } = await this.#failAttempts(failures)
+    const { failedAttempts, retryAt, finalFailures, failedChanges } = await this.#failAttempts(failures)
+    for (const change of failedChanges) changes.set(change.id, change)
     for (const failure of finalFailures) {
       announcements.push({ event: 'message.failed', data: { id: String(failure.messageId), status: 'failed', at: failure.at } })
     }
@@ -339,13 +361,14 @@ export class MessageLedger {
       retryAt,
       announce: async () => {
         for (const { event, data } of announcements) await emitter.emit(event, data as never)
+        await announceChanges([...changes.values()])
       },
     }
   }
 
   /** One guarded multi-row update from rows (id, device_id, at, target); answers what it changed. */
-  async #applyReports(rows: Array<[number, string, string, string]>, set: string, guard: string): Promise<Array<{ id: number; status: string }>> {
-    const changed: Array<{ id: number; status: string }> = []
+  async #applyReports(rows: Array<[number, string, string, string]>, set: string, guard: string): Promise<Array<ChangedRow & { status: string }>> {
+    const changed: Array<ChangedRow & { status: string }> = []
     for (let start = 0; start < rows.length; start += CHUNK) {
       const chunk = rows.slice(start, start + CHUNK)
       const updated = await db.rawQuery(
@@ -353,7 +376,7 @@ export class MessageLedger {
          UPDATE messages SET ${set}
          FROM r
          WHERE messages.id = r.id AND messages.device_id = r.device_id AND ${guard}
-         RETURNING messages.id, messages.status`,
+         RETURNING ${CHANGED_COLUMNS}`,
         chunk.flat()
       )
       changed.push(...updated)
@@ -369,8 +392,9 @@ export class MessageLedger {
   async #failAttempts(failures: Array<Extract<PhoneReport, { kind: 'failed' }>>) {
     const failedAttempts: RecordedReports['failedAttempts'] = []
     const finalFailures: Array<{ messageId: number; at: Date }> = []
+    const failedChanges: MessageChange[] = []
     let retryAt: Date | null = null
-    if (!failures.length) return { failedAttempts, retryAt, finalFailures }
+    if (!failures.length) return { failedAttempts, retryAt, finalFailures, failedChanges }
 
     const ids = [...new Set(failures.map((report) => report.messageId))]
     const current = new Map<number, any>()
@@ -379,7 +403,7 @@ export class MessageLedger {
         .from('messages')
         .whereIn('id', ids.slice(start, start + CHUNK))
         .where((query) => query.where('status', 'dispatched').orWhere((queued) => queued.where('status', 'queued').whereNotNull('ordered_at')))
-        .select('id', 'status', 'attempts', 'device_id', 'forced_device_id', 'forced_sim_slot', 'sim_slot', 'ordered_at')
+        .select('id', 'conversation_id', 'direction', 'status', 'attempts', 'device_id', 'forced_device_id', 'forced_sim_slot', 'sim_slot', 'ordered_at')
       for (const row of rows) current.set(row.id, row)
     }
 
@@ -439,10 +463,11 @@ export class MessageLedger {
         orderedAt: change.row.ordered_at,
         errorCode: change.report.errorCode,
       })
+      failedChanges.push({ id: change.row.id, conversationId: change.row.conversation_id, direction: change.row.direction, status: change.status })
       if (change.retryAt && (!retryAt || change.retryAt < retryAt)) retryAt = change.retryAt
       if (change.status === 'failed') finalFailures.push({ messageId: change.row.id, at: change.report.at })
     }
-    return { failedAttempts, retryAt, finalFailures }
+    return { failedAttempts, retryAt, finalFailures, failedChanges }
   }
 
   /**
@@ -468,6 +493,7 @@ export class MessageLedger {
       return { id: message.id as number, conversationId: conversation.id }
     })
     await emitter.emit('message.received', { id: String(stored.id), conversationId: String(stored.conversationId), deviceId: String(sms.deviceId), at: sms.at })
+    await announceChanges([{ id: stored.id, conversationId: stored.conversationId, direction: 'in', status: 'delivered' }])
     return stored
   }
 
@@ -509,18 +535,19 @@ export class MessageLedger {
 
   /** Outbound messages among `messageIds` in the state `from` take `change`; answers their ids. */
   async #move(messageIds: number[], from: string, change: Record<string, string | number | null>): Promise<number[]> {
-    const moved: number[] = []
+    const moved: ChangedRow[] = []
     const columns = Object.keys(change)
     for (let start = 0; start < messageIds.length; start += CHUNK * 2) {
       const chunk = messageIds.slice(start, start + CHUNK * 2)
       const rows = await db.rawQuery(
         `UPDATE messages SET ${columns.map((column) => `${column} = ?`).join(', ')}
          WHERE id IN (${chunk.map(() => '?').join(', ')}) AND direction = 'out' AND ${from}
-         RETURNING id`,
+         RETURNING ${CHANGED_COLUMNS}`,
         [...columns.map((column) => change[column]), ...chunk]
       )
-      moved.push(...rows.map((row: { id: number }) => row.id))
+      moved.push(...rows)
     }
-    return moved.sort((a, b) => a - b)
+    await announceChanges(changesOf(moved))
+    return moved.map((row) => row.id).sort((a, b) => a - b)
   }
 }

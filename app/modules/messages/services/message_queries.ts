@@ -10,6 +10,7 @@ import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
 import Message, { type MessageCategory, type MessageStatus } from '#modules/messages/models/message'
+import { announceChanges } from '#modules/messages/services/message_changes'
 
 export interface MessageFilters extends PageRequest {
   direction?: 'in' | 'out'
@@ -78,6 +79,7 @@ export class MessageQueries {
       conversationId: String(message.conversationId),
       at: this.clock.now(),
     })
+    await announceChanges([{ id: message.id, conversationId: message.conversationId, direction: message.direction, status: 'deleted' }])
   }
 }
 

@@ -11,6 +11,7 @@ import { countSegments } from '#core/sms/segment_counter'
 import { shortenLinks } from '#modules/messages/services/link_shortener'
 import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
 import { IdempotentRequests, type IdempotencyClaim, type RecordedAnswer } from '#modules/messages/services/idempotency'
+import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
 
 /** A send checked and normalised, waiting to be written. */
 export interface PreparedSend {
@@ -46,7 +47,9 @@ export class SendQueue {
         return {
           results: answers,
           afterAnswers: async () => {
-            if (queued) await emitter.emit('messages:queued', { count: queued })
+            if (!queued) return
+            await emitter.emit('messages:queued', { count: queued })
+            await announceChanges(queuedChanges(answers))
           },
         }
       },
@@ -182,6 +185,20 @@ function messageRows(send: PreparedSend, text: string, conversations: Map<string
     delivered_at: null,
     failed_at: null,
   }))
+}
+
+/** The messages a batch queued, from its answers (the rows as written, not read again). */
+function queuedChanges(answers: Array<RecordedAnswer | ApiError>): MessageChange[] {
+  return answers.flatMap((answer) =>
+    answer instanceof ApiError
+      ? []
+      : (answer.body as { accepted: Array<{ id: string; conversationId: string }> }).accepted.map((message) => ({
+          id: Number(message.id),
+          conversationId: Number(message.conversationId),
+          direction: 'out' as const,
+          status: 'queued' as const,
+        }))
+  )
 }
 
 function refusalFor(send: PreparedSend, blocked: Set<string>): ApiError | null {

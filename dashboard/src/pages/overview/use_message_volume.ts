@@ -3,6 +3,7 @@ import { api, answer } from '../../api/client'
 import type { components } from '../../api/schema'
 import { useLoaded } from '../../components/use_loaded'
 import { usePageFocus } from '../../components/use_page_focus'
+import { useMessageChanges } from '../messages/use_messages'
 
 export type MessageVolume = components['schemas']['MessageVolume']
 export type VolumeBucket = MessageVolume['buckets'][number]
@@ -19,8 +20,10 @@ const DAY_MS = 24 * 60 * 60 * 1000
  * platform's time zone (nor, near midnight, which day it is there), and the gateway counts every
  * local day that overlaps the range. The surplus days in front are dropped here.
  *
- * Message status is not on the live stream yet: the figures are read again when the operator
- * comes back to the page (tab visible again, window focused), and when `days` changes.
+ * Read again when `days` changes, when the `messages` live channel says messages were queued,
+ * received, changed status or were deleted (debounced: a busy gateway costs one read per
+ * 300 ms), and when the operator comes back to the page (tab visible, window focused), in case
+ * the stream was cut meanwhile.
  */
 export function useMessageVolume(days: Ref<number>) {
   const loaded = useLoaded(async () => {
@@ -31,6 +34,7 @@ export function useMessageVolume(days: Ref<number>) {
   })
   watch(days, () => void loaded.reload())
   usePageFocus(() => void loaded.reload())
+  useMessageChanges(() => true, () => void loaded.reload())
 
   const today = computed(() => loaded.data.value?.buckets.at(-1) ?? null)
   return { ...loaded, today }

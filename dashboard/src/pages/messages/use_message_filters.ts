@@ -1,0 +1,69 @@
+import { computed } from 'vue'
+import { useRoute, useRouter, type LocationQuery } from 'vue-router'
+import type { operations } from '../../api/schema'
+
+export type ListQuery = NonNullable<operations['listMessages']['parameters']['query']>
+
+/** What the operator filters on, as kept in the page's address (strings; '' = any). */
+export interface MessageFilters {
+  status: string
+  direction: string
+  deviceId: string
+  category: string
+  /** Local dates, YYYY-MM-DD, both included. */
+  from: string
+  to: string
+}
+
+const KEYS = ['status', 'direction', 'deviceId', 'category', 'from', 'to'] as const satisfies ReadonlyArray<keyof MessageFilters>
+
+function filtersOf(query: LocationQuery): MessageFilters {
+  const read = (key: string) => (typeof query[key] === 'string' ? (query[key] as string) : '')
+  return Object.fromEntries(KEYS.map((key) => [key, read(key)])) as unknown as MessageFilters
+}
+
+/** Midnight of a local date (the operator's), as an instant. */
+function localMidnight(date: string, plusDays = 0): string | undefined {
+  const [year, month, day] = date.split('-').map(Number)
+  if (!year || !month || !day) return undefined
+  return new Date(year, month - 1, day + plusDays).toISOString()
+}
+
+/** The query of GET /messages for these filters: the dates become instants of the operator's days. */
+export function listQueryOf(filters: MessageFilters): ListQuery {
+  return {
+    status: (filters.status || undefined) as ListQuery['status'],
+    direction: (filters.direction || undefined) as ListQuery['direction'],
+    deviceId: filters.deviceId || undefined,
+    category: (filters.category || undefined) as ListQuery['category'],
+    since: filters.from ? localMidnight(filters.from) : undefined,
+    until: filters.to ? localMidnight(filters.to, 1) : undefined,
+  }
+}
+
+/**
+ * The filters live in the address (`/messages?status=failed&from=2026-11-01`), so a reload or
+ * a shared link shows the same list; the open message (`message=ID`) too.
+ */
+export function useMessageFilters() {
+  const route = useRoute()
+  const router = useRouter()
+  const filters = computed(() => filtersOf(route.query))
+  const openId = computed(() => (typeof route.query.message === 'string' ? route.query.message : null))
+  const active = computed(() => KEYS.some((key) => filters.value[key] !== ''))
+
+  function replaceQuery(change: Record<string, string | null>) {
+    const query: Record<string, string> = {}
+    for (const [key, value] of Object.entries({ ...route.query, ...change })) if (typeof value === 'string' && value !== '') query[key] = value
+    void router.replace({ query })
+  }
+
+  return {
+    filters,
+    openId,
+    active,
+    setFilters: (next: MessageFilters) => replaceQuery({ ...next, message: openId.value }),
+    clearFilters: () => replaceQuery({ ...Object.fromEntries(KEYS.map((key) => [key, null])) }),
+    open: (id: string | null) => replaceQuery({ message: id }),
+  }
+}
