@@ -13,9 +13,11 @@ export interface MessageFilters {
   /** Local dates, YYYY-MM-DD, both included. */
   from: string
   to: string
+  /** One conversation's messages: the Send page links its accepted messages here. */
+  conversationId: string
 }
 
-const KEYS = ['status', 'direction', 'deviceId', 'category', 'from', 'to'] as const satisfies ReadonlyArray<keyof MessageFilters>
+const KEYS = ['status', 'direction', 'deviceId', 'category', 'from', 'to', 'conversationId'] as const satisfies ReadonlyArray<keyof MessageFilters>
 
 function filtersOf(query: LocationQuery): MessageFilters {
   const read = (key: string) => (typeof query[key] === 'string' ? (query[key] as string) : '')
@@ -38,6 +40,7 @@ export function listQueryOf(filters: MessageFilters): ListQuery {
     category: (filters.category || undefined) as ListQuery['category'],
     since: filters.from ? localMidnight(filters.from) : undefined,
     until: filters.to ? localMidnight(filters.to, 1) : undefined,
+    conversationId: filters.conversationId || undefined,
   }
 }
 
