@@ -15,6 +15,8 @@ export const pages = [
   // Integrations: webhooks, API keys
 
   // Data: backups, exports
+  { name: 'backups', path: 'backups', title: 'Backups', needs: 'listBackups', load: () => import('./pages/backups/BackupsPage.vue') },
+  { name: 'exports', path: 'exports', title: 'Exports', needs: 'exportMessages', load: () => import('./pages/exports/ExportsPage.vue') },
 
   // Administration: settings, accounts, activity, technical log, license
 

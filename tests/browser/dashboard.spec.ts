@@ -79,7 +79,7 @@ test.group('Dashboard in a real browser', (group) => {
     await page.getByText('superadmin').first().waitFor()
     // The superadmin sees the backup tile (GET /backups/schedule is theirs).
     await page.getByTestId('next-backup').waitFor()
-    assert.deepEqual(await menuEntries(page), ['Overview', 'Phones'])
+    assert.deepEqual(await menuEntries(page), ['Overview', 'Phones', 'Backups', 'Exports'])
     // Today's tiles count the two messages queued above (no phone: they wait), and the chart is drawn.
     const waiting = page.getByTestId('today-waiting').locator('.n-statistic-value')
     await waiting.getByText('2', { exact: true }).waitFor()
@@ -173,7 +173,7 @@ test.group('Dashboard in a real browser', (group) => {
     await signInThroughThePage(page, account.email, TEST_PASSWORD)
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
     await page.getByTestId('phones-online').waitFor()
-    assert.deepEqual(await menuEntries(page), ['Overview', 'Phones'])
+    assert.deepEqual(await menuEntries(page), ['Overview', 'Phones', 'Exports'])
     assert.equal(await page.getByTestId('next-backup').count(), 0)
     // No phone yet: the read-only account is pointed at the list, not asked to pair one.
     await page.getByRole('link', { name: 'See the phones' }).waitFor()
