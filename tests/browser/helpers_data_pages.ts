@@ -1,14 +1,12 @@
 import { readFile } from 'node:fs/promises'
-import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
 import type { Locator, Page } from 'playwright-core'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { TEST_PASSWORD, accountWithRole, testKeys } from '#tests/helpers/callers'
 import { gatewayUrl } from './browser.js'
 
-/** Signs in through the form as an account of that role and waits for the Overview. */
+/** Signs in through the form as an account of that role and waits for the Overview (other sessions stay signed in). */
 export async function signInAs(page: Page, role: 'superadmin' | 'operator' | 'readonly') {
-  await db.from('sessions').delete()
   await (await app.container.make(SignInAttempts)).clear()
   const account = await accountWithRole(role)
   await page.goto(gatewayUrl('/sign-in'))
