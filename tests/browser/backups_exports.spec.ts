@@ -75,7 +75,7 @@ test.group('Backups and Exports pages in a real browser', (group) => {
     await openFromMenu(page, 'Backups')
     const retention = page.getByLabel('Copies kept (1 to 365)')
     // The form is filled from GET /settings first; typing before that would be overwritten.
-    await page.waitForFunction(() => (document.getElementById('backup-retention') as HTMLInputElement | null)?.value === '7')
+    await page.waitForFunction('document.getElementById("backup-retention")?.value === "7"')
     await page.getByLabel('Time of day (HH:MM, platform time zone)').fill('25:00')
     await retention.fill('0')
     await retention.press('Enter')
