@@ -22,6 +22,8 @@ export const pages = [
   { name: 'api-keys', path: 'api-keys', title: 'API keys', needs: 'listApiKeys', load: () => import('./pages/api-keys/ApiKeysPage.vue') },
 
   // Data: backups, exports
+  { name: 'backups', path: 'backups', title: 'Backups', needs: 'listBackups', load: () => import('./pages/backups/BackupsPage.vue') },
+  { name: 'exports', path: 'exports', title: 'Exports', needs: 'exportMessages', load: () => import('./pages/exports/ExportsPage.vue') },
 
   // Administration: settings, accounts, activity, technical log, license
   { name: 'settings', path: 'settings/:section?', title: 'Settings', needs: 'getSettings', load: () => import('./pages/settings/SettingsPage.vue') },

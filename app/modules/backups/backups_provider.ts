@@ -21,6 +21,7 @@ import { backupErrors } from '#modules/backups/errors'
 import { backupPermissions } from '#modules/backups/permissions'
 import { backupEvents } from '#modules/backups/events'
 import { backupSettings } from '#modules/backups/settings'
+import { backupProgressBroadcaster, restrictBackupsChannel } from '#modules/backups/listeners/live_backups'
 
 /** Backups: the engine, the files of backups/, the failure alert. */
 export default class BackupsProvider {
@@ -63,6 +64,8 @@ export default class BackupsProvider {
           await catalogue.applyRetention(retention)
         },
         alert: (attempt) => alerts.backupFailed(attempt),
+        // The clock is read from the container at each step: tests swap in a ManualClock.
+        progress: backupProgressBroadcaster(() => container.make('transmit'), async () => (await container.make(Clock)).now()),
       })
     })
   }
@@ -72,6 +75,7 @@ export default class BackupsProvider {
     await reportRestoreOutcome(DataFolder.current().restoreDir, await container.make('logger'), await container.make(ActivityLog))
     const registry = await container.make(RouteRegistry)
     registry.add(backupRoutes(registry))
+    await restrictBackupsChannel(await container.make('transmit'))
     const runner = await container.make(JobRunner)
     runner.register(backupScheduleJob(() => container.make(BackupSchedule)))
     // A change of the backup block (or of the time zone) applies at once, not only within a minute.

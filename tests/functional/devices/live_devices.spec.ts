@@ -55,4 +55,22 @@ test.group('Phones live on the dashboard stream', (group) => {
       stream.close()
     }
   })
+
+  test('an unpaired phone is announced as device.unpaired, even when it was offline', async ({ client, assert }) => {
+    const session = await signInAs(client, 'readonly')
+    const stream = await openLiveStream(client, session, 'devices')
+    const phone = await simulatedPhone(client, { name: 'Drawer phone' })
+    try {
+      await eventually(() => stream.events().some((event) => event.type === 'device.online'))
+      await phone.agent.disconnect()
+      await eventually(() => stream.events().some((event) => event.type === 'device.offline'))
+      ;(await client.delete(`/api/v1/devices/${phone.deviceId}`).header('x-api-key', testKeys.admin)).assertStatus(204)
+      await eventually(() => stream.events().some((event) => event.type === 'device.unpaired'))
+      const unpaired = stream.events().find((event) => event.type === 'device.unpaired')!
+      assert.deepEqual(Object.keys(unpaired).sort(), ['at', 'deviceId', 'type'])
+      assert.equal(unpaired.deviceId, String(phone.deviceId))
+    } finally {
+      stream.close()
+    }
+  })
 })

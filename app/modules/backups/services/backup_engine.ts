@@ -39,7 +39,14 @@ export interface BackupEngineDeps {
   alert: (attempt: BackupAttempt) => Promise<void>
   /** Writes the copy; tests inject a failing one (a full disk). */
   snapshot?: (source: string, target: string) => Promise<void>
+  /** Told each step of an attempt as it starts (the dashboard's live progress); never waited for. */
+  progress?: (step: BackupProgress) => void
 }
+
+/** Where an attempt is: started, then copying, verifying, saving, then finished with its outcome. */
+export type BackupProgress =
+  | { step: 'copying' | 'verifying' | 'saving'; name: string; origin: BackupOrigin }
+  | { step: 'finished'; name: string; origin: BackupOrigin; outcome: 'success' | 'failed' }
 
 /**
  * Takes a backup (spec, Backup attempt): a consistent copy of the live database written to a
@@ -85,7 +92,9 @@ export class BackupEngine {
     const name = await this.#freeName(startedAt)
     const partial = join(backupsDir, `.partial-${name}`)
     const final = join(backupsDir, name)
+    const progress = (step: 'copying' | 'verifying' | 'saving') => this.deps.progress?.({ step, name, origin })
     try {
+      progress('copying')
       // Inside the attempt: a folder that cannot be made (a file in its place, no permission)
       // is a failed backup like any other, recorded and alerted, not an unexpected error.
       await mkdir(backupsDir, { recursive: true, mode: 0o700 }).catch((error) => {
@@ -93,13 +102,16 @@ export class BackupEngine {
       })
       await rm(partial, { force: true })
       await (this.deps.snapshot ?? snapshotDatabase)(this.deps.databaseFile, partial)
+      progress('verifying')
       const inspection = await inspectDatabaseFile(partial, await knownMigrations(this.deps.migrationsDir))
       if (!inspection.usable) throw new BackupFailure(`the copy did not read back: ${inspection.reason}`)
+      progress('saving')
       await flushFile(partial)
       await rename(partial, final)
       await flushFile(backupsDir)
       const { size } = await stat(final)
       const attempt = await this.#record({ name, origin, outcome: 'success', reason: null, size, startedAt })
+      this.deps.progress?.({ step: 'finished', name, origin, outcome: 'success' })
       await this.deps.emit('backup.completed', { id: name, status: 'ok', at: clock.now() })
       await this.deps.afterSuccess().catch((error) => this.deps.logger.error({ err: logSafeError(error) }, 'backup retention failed'))
       return attempt
@@ -108,6 +120,7 @@ export class BackupEngine {
       const reason = reasonOf(error)
       this.deps.logger.error({ err: logSafeError(error), backup: name }, 'backup failed')
       const attempt = await this.#record({ name, origin, outcome: 'failed', reason, size: null, startedAt })
+      this.deps.progress?.({ step: 'finished', name, origin, outcome: 'failed' })
       await this.deps.emit('backup.failed', { id: name, status: 'failed', at: clock.now() })
       await this.deps.activity.error('backups', `Backup ${name} failed: ${reason}`, { backup: name, origin })
       await this.deps.alert(attempt).catch((alertError) => this.deps.logger.error({ err: logSafeError(alertError) }, 'backup alert failed'))

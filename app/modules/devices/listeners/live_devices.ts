@@ -13,6 +13,7 @@ type DeviceEvents = {
   'device.offline': DeviceEvent
   'device.low_battery': DeviceEvent
   'devices:status_changed': { deviceId: number }
+  'devices:unpaired': { deviceId: number }
 }
 
 /**
@@ -30,4 +31,6 @@ export function broadcastDeviceEvents(
   }
   // Battery and signal: an internal event (not a public one), shown live as `device.status`.
   emitter.on('devices:status_changed', async ({ deviceId }) => send({ type: 'device.status', deviceId: String(deviceId), at: (await now()).toISOString() }))
+  // Unpaired (an internal event): every dashboard drops the phone from its list, online or not.
+  emitter.on('devices:unpaired', async ({ deviceId }) => send({ type: 'device.unpaired', deviceId: String(deviceId), at: (await now()).toISOString() }))
 }

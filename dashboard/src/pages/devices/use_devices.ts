@@ -1,6 +1,6 @@
 import { computed } from 'vue'
 import { api, answer } from '../../api/client'
-import type { components } from '../../api/schema'
+import type { components, operations } from '../../api/schema'
 import { useLiveChannel } from '../../live/live'
 import { useLoaded } from '../../components/use_loaded'
 
@@ -8,15 +8,15 @@ export type Device = components['schemas']['Device']
 
 /** What the gateway broadcasts on `devices` (app/modules/devices/listeners/live_devices.ts). */
 export interface DeviceChange {
-  /** device.status: its battery or signal changed. */
-  type: 'device.online' | 'device.offline' | 'device.low_battery' | 'device.status'
+  /** device.status: its battery or signal changed; device.unpaired: it left the list. */
+  type: 'device.online' | 'device.offline' | 'device.low_battery' | 'device.status' | 'device.unpaired'
   deviceId: string
   at: string
 }
 
 /**
  * The paired phones as GET /devices answers them (newest first, up to 200), read again whenever
- * the gateway says one changed (online, offline, battery or signal).
+ * the gateway says one changed (online, offline, battery or signal, unpaired).
  */
 export function useDevices(onChange?: (change: DeviceChange) => void) {
   const loaded = useLoaded(async () => (await answer(api.GET('/api/v1/devices', { params: { query: { limit: 200 } } }))).data)
@@ -37,4 +37,14 @@ export type PairingCode = Awaited<ReturnType<typeof createPairingCode>>
 
 export async function createPairingCode() {
   return answer(api.POST('/api/v1/devices/pairing-codes'))
+}
+
+export type DeviceChanges = operations['updateDevice']['requestBody']['content']['application/json']
+
+export async function updateDevice(id: string, changes: DeviceChanges) {
+  return answer(api.PATCH('/api/v1/devices/{id}', { params: { path: { id } }, body: changes }))
+}
+
+export async function unpairDevice(id: string) {
+  return answer(api.DELETE('/api/v1/devices/{id}', { params: { path: { id } } }))
 }
