@@ -7,7 +7,6 @@ import { TEST_PASSWORD, accountWithRole, useTestKeys } from '#tests/helpers/call
 import { clearDevices } from '#tests/helpers/devices'
 import { eventually } from '#tests/helpers/phones'
 import { clearMessaging } from '#tests/helpers/messages'
-import { MessageLedger } from '#modules/messages/public'
 import type { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { DESKTOP, PHONE, launchChromium, screenshot, screenshotsAtBothWidths } from './browser.js'
 import { connectedSimulatedPhone, conversationOf, inboxRows, sidewaysOverflow, signInThroughThePage } from './helpers_conversations.js'
@@ -176,7 +175,7 @@ test.group('Conversations page in a real browser', (group) => {
     await row.getByText('1 unread').waitFor()
   })
 
-  test('a messages.changed broadcast that names the open conversation reads its thread again, without a reload, and marks it read', async ({ assert }) => {
+  test('an SMS arriving in the open conversation shows in its thread without a reload (messages channel) and is marked read', async ({ assert }) => {
     const phone = await connectedSimulatedPhone()
     agents.push(phone.agent)
     await phone.receive(ADA, 'Is my table for four ready?')
@@ -192,22 +191,11 @@ test.group('Conversations page in a real browser', (group) => {
     await thread.getByText('Is my table for four ready?').waitFor()
     while (!subscribed) await page.waitForTimeout(20)
 
-    // Stored without the messages module broadcasting (not built on this branch): the page shows
-    // it only once the channel names its conversation, as the shared contract describes.
-    const conversation = await conversationOf(ADA)
-    const stored = await (await app.container.make(MessageLedger)).storeInbound({
-      deviceId: 1, ref: 'late', phone: ADA, body: 'We are five now', simSlot: 0, receivedAt: new Date(), at: new Date(),
-    })
-    await page.waitForTimeout(500)
-    assert.equal(await thread.getByText('We are five now').count(), 0)
-    const transmit = await app.container.make('transmit')
-    transmit.broadcast('messages', {
-      type: 'messages.changed',
-      at: new Date().toISOString(),
-      messages: [{ id: String(stored!.id), conversationId: String(conversation.id), direction: 'in', status: 'delivered' }],
-      more: false,
-    })
+    // The phone reports a second SMS: the messages channel names the conversation, the open
+    // thread reads itself again.
+    await phone.receive(ADA, 'We are five now')
     await thread.getByText('We are five now').waitFor()
+    assert.equal(await thread.getByText('Is my table for four ready?').count(), 1, 'the thread is read again, not appended twice')
     // Seen in the open thread, so read at once.
     await eventually(async () => (await conversationOf(ADA)).unread_count === 0)
   })

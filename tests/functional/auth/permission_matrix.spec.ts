@@ -106,6 +106,8 @@ const expectedCallers: Record<string, CallerName[]> = {
   'PATCH /api/v1/webhooks/:id': adminOrOperator,
   'DELETE /api/v1/webhooks/:id': adminOrOperator,
   'GET /api/v1/webhooks/deliveries': readers,
+  'GET /api/v1/webhooks/deliveries/failing': readers,
+  'GET /api/v1/webhooks/events': readers,
   'POST /api/v1/webhooks/deliveries/:id/replay': adminOrOperator,
   // Exports: admin scope, and every dashboard role; the database export (accounts inside) is
   // the superadmin's only (spec, Backups, restore and export).
