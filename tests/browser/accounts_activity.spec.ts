@@ -6,15 +6,7 @@ import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { UserService } from '#modules/auth/services/user_service'
 import User from '#modules/auth/models/user'
 import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths } from './browser.js'
-
-async function signInThroughThePage(page: Page, email: string, password: string) {
-  await page.goto(gatewayUrl('/sign-in'))
-  await page.getByLabel('E-mail address').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
-}
+import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInToOverview } from './browser.js'
 
 async function menuEntries(page: Page): Promise<string[]> {
   return (await page.getByRole('navigation', { name: 'Pages' }).getByRole('menuitem').allTextContents()).map((text) => text.trim())
@@ -55,8 +47,8 @@ test.group('Accounts, own account, Activity and technical log in a real browser'
     const elsewhere = await browser.newContext({ viewport: DESKTOP })
     try {
       const otherPage = await elsewhere.newPage()
-      await signInThroughThePage(otherPage, account.email, TEST_PASSWORD)
-      await signInThroughThePage(page, account.email, TEST_PASSWORD)
+      await signInToOverview(otherPage, account.email, TEST_PASSWORD)
+      await signInToOverview(page, account.email, TEST_PASSWORD)
 
       // The signed-in name in the header leads to the own account page.
       await page.getByRole('link', { name: 'Your account: Counter clerk (operator)' }).click()
@@ -98,7 +90,7 @@ test.group('Accounts, own account, Activity and technical log in a real browser'
       // Signed out here too, the new password signs in again.
       await page.getByRole('button', { name: 'Sign out' }).click()
       await page.getByRole('heading', { name: 'Sign in' }).first().waitFor()
-      await signInThroughThePage(page, account.email, newPassword)
+      await signInToOverview(page, account.email, newPassword)
     } finally {
       await elsewhere.close()
     }
@@ -109,7 +101,7 @@ test.group('Accounts, own account, Activity and technical log in a real browser'
     await User.query().where('email', 'desk@example.test').delete()
     await db.from('activity_entries').where('message', 'like', '%Desk clerk%').delete()
     const owner = await accountWithRole('superadmin')
-    await signInThroughThePage(page, owner.email, TEST_PASSWORD)
+    await signInToOverview(page, owner.email, TEST_PASSWORD)
     assert.includeMembers(await menuEntries(page), ['Accounts', 'Activity', 'Technical log', 'Your account'])
 
     await page.getByRole('navigation', { name: 'Pages' }).getByText('Accounts').click()
@@ -232,7 +224,7 @@ test.group('Accounts, own account, Activity and technical log in a real browser'
   for (const [role, named] of [['operator', 'an operator'], ['readonly', 'a read-only']] as const) {
     test(`${named} account has no Accounts or technical log page: neither in the menu nor by its address`, async ({ assert }) => {
       const account = await accountWithRole(role)
-      await signInThroughThePage(page, account.email, TEST_PASSWORD)
+      await signInToOverview(page, account.email, TEST_PASSWORD)
       const menu = await menuEntries(page)
       assert.includeMembers(menu, ['Activity', 'Your account'])
       assert.notInclude(menu, 'Accounts')

@@ -4,8 +4,8 @@ import db from '@adonisjs/lucid/services/db'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DataFolder } from '#core/data_folder/data_folder'
 import { useTestKeys } from '#tests/helpers/callers'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths } from './browser.js'
-import { adminApi, downloadBy, menuEntries, openFromMenu, signInAs } from './helpers_data_pages.js'
+import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs } from './browser.js'
+import { adminApi, downloadBy, menuEntries, openFromMenu } from './helpers_data_pages.js'
 
 const SQLITE_HEADER = 'SQLite format 3\0'
 

@@ -3,6 +3,9 @@ import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import app from '@adonisjs/core/services/app'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Role } from '#core/http/access'
+import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
 
 /**
  * Debian's Chromium (`apt-get install chromium`), never a browser download. The flags keep it
@@ -53,4 +56,31 @@ export async function screenshotsAtBothWidths(page: Page, name: string) {
   await page.waitForTimeout(300) // layout settles: the menu folds into its drawer
   await screenshot(page, name)
   await page.setViewportSize(DESKTOP)
+}
+
+/**
+ * Fills the sign-in form and submits it, as a person would. No wait afterwards: a refusal is an
+ * outcome some tests look for. `next` is the page to land on after signing in.
+ */
+export async function signInThroughThePage(page: Page, email: string, password: string, next?: string) {
+  await page.goto(gatewayUrl(next ? `/sign-in?next=${encodeURIComponent(next)}` : '/sign-in'))
+  await page.getByLabel('E-mail address').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+/** Signs in through the form and waits for the Overview it lands on. */
+export async function signInToOverview(page: Page, email: string, password: string) {
+  await signInThroughThePage(page, email, password)
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+}
+
+/**
+ * The test account of a role (made if missing), signed in to the Overview. The sign-in throttle
+ * is emptied first: a suite signs in many times from the one loopback address.
+ */
+export async function signInAs(page: Page, role: Role) {
+  await (await app.container.make(SignInAttempts)).clear()
+  const account = await accountWithRole(role)
+  await signInToOverview(page, account.email, TEST_PASSWORD)
 }

@@ -8,14 +8,7 @@ import { clearDevices } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
 import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../agent/src/drivers/simulator.js'
-import { DESKTOP, PHONE, gatewayUrl, launchChromium, screenshot, screenshotsAtBothWidths } from './browser.js'
-
-async function signInThroughThePage(page: Page, email: string, password: string) {
-  await page.goto(gatewayUrl('/sign-in'))
-  await page.getByLabel('E-mail address').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-}
+import { DESKTOP, PHONE, gatewayUrl, launchChromium, screenshot, screenshotsAtBothWidths, signInThroughThePage } from './browser.js'
 
 /** Queues a message through the API as an integration would (no phone paired: it stays queued). */
 async function queueMessage(to: string) {

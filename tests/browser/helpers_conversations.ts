@@ -6,13 +6,6 @@ import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../agent/src/drivers/simulator.js'
 import { gatewayUrl } from './browser.js'
 
-export async function signInThroughThePage(page: Page, email: string, password: string, next = '/') {
-  await page.goto(gatewayUrl(`/sign-in?next=${encodeURIComponent(next)}`))
-  await page.getByLabel('E-mail address').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-}
-
 /**
  * A simulated phone, paired through the API with an admin key and connected: `receive` makes an
  * SMS arrive on it and waits until the gateway stored it, as a real phone's report would.

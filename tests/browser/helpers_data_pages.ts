@@ -1,20 +1,7 @@
 import { readFile } from 'node:fs/promises'
-import app from '@adonisjs/core/services/app'
 import type { Locator, Page } from 'playwright-core'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { TEST_PASSWORD, accountWithRole, testKeys } from '#tests/helpers/callers'
+import { testKeys } from '#tests/helpers/callers'
 import { gatewayUrl } from './browser.js'
-
-/** Signs in through the form as an account of that role and waits for the Overview (other sessions stay signed in). */
-export async function signInAs(page: Page, role: 'superadmin' | 'operator' | 'readonly') {
-  await (await app.container.make(SignInAttempts)).clear()
-  const account = await accountWithRole(role)
-  await page.goto(gatewayUrl('/sign-in'))
-  await page.getByLabel('E-mail address').fill(account.email)
-  await page.getByLabel('Password').fill(TEST_PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
-}
 
 export async function menuEntries(page: Page): Promise<string[]> {
   return (await page.getByRole('navigation', { name: 'Pages' }).getByRole('menuitem').allTextContents()).map((text) => text.trim())

@@ -2,15 +2,6 @@ import type { Page } from 'playwright-core'
 import { testKeys } from '#tests/helpers/callers'
 import { gatewayUrl } from './browser.js'
 
-/** Signs in through the form, as a person would (the same steps as dashboard.spec.ts). */
-export async function signInOnThePage(page: Page, email: string, password: string) {
-  await page.goto(gatewayUrl('/sign-in'))
-  await page.getByLabel('E-mail address').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
-}
-
 /** Queues one message through the API as an integration would; answers its id. */
 export async function queueThroughApi(send: Record<string, unknown>): Promise<string> {
   const response = await fetch(gatewayUrl('/api/v1/messages'), {

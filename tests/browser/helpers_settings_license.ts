@@ -7,14 +7,6 @@ import { LicenseService } from '#modules/auth/license/license_service'
 import { testKeys } from '#tests/helpers/callers'
 import { gatewayUrl } from './browser.js'
 
-export async function signInThroughThePage(page: Page, email: string, password: string) {
-  await page.goto(gatewayUrl('/sign-in'))
-  await page.getByLabel('E-mail address').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
-}
-
 /** Every setting back to its default, the store's cached copy included. */
 export async function defaultSettings() {
   await db.from('settings').delete()

@@ -1,18 +1,6 @@
 import { createHmac } from 'node:crypto'
 import type { Page } from 'playwright-core'
-import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
-import type { Role } from '#core/http/access'
 import { gatewayUrl } from './browser.js'
-
-/** Signs in through the form as an account of the role and waits for the Overview. */
-export async function signInWithRole(page: Page, role: Role) {
-  const account = await accountWithRole(role)
-  await page.goto(gatewayUrl('/sign-in'))
-  await page.getByLabel('E-mail address').fill(account.email)
-  await page.getByLabel('Password').fill(TEST_PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
-}
 
 /** Status and error code of an API call made with a key, as an integration would make it. */
 export async function callWithKey(key: string): Promise<string> {

@@ -10,8 +10,8 @@ import { useManualClock } from '#tests/helpers/clock'
 import { settle, useDeviceJobs } from '#tests/helpers/phones'
 import { phoneWithHeldReceipts } from '#tests/helpers/held_receipts'
 import type { PhoneAgent } from '../../agent/src/phone_agent.js'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths } from './browser.js'
-import { pairingCodeThroughApi, queueThroughApi, rowOf, rowShows, signInOnThePage } from './helpers_messages.js'
+import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInToOverview } from './browser.js'
+import { pairingCodeThroughApi, queueThroughApi, rowOf, rowShows } from './helpers_messages.js'
 
 test.group('Messages page in a real browser', (group) => {
   let browser: Browser
@@ -56,7 +56,7 @@ test.group('Messages page in a real browser', (group) => {
     await dispatch() // the message forced to a phone that does not exist fails at once
 
     const account = await accountWithRole('operator')
-    await signInOnThePage(page, account.email, TEST_PASSWORD)
+    await signInToOverview(page, account.email, TEST_PASSWORD)
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('menuitem', { name: 'Messages' }).click()
     await page.getByRole('heading', { name: 'Messages', level: 1 }).waitFor()
     await page.getByText('4 messages shown').waitFor()
@@ -127,7 +127,7 @@ test.group('Messages page in a real browser', (group) => {
 
   test("the Overview's message figures follow the live stream, with no reload and no return to the tab", async () => {
     const account = await accountWithRole('readonly')
-    await signInOnThePage(page, account.email, TEST_PASSWORD)
+    await signInToOverview(page, account.email, TEST_PASSWORD)
     const waiting = page.getByTestId('today-waiting').locator('.n-statistic-value')
     await waiting.getByText('0', { exact: true }).waitFor()
     await queueThroughApi({ to: '+33666666666' })
@@ -144,7 +144,7 @@ test.group('Messages page in a real browser', (group) => {
     const failed = await queueThroughApi({ to: '+33655555555', deviceId: '999999' })
     await dispatch()
     const account = await accountWithRole('readonly')
-    await signInOnThePage(page, account.email, TEST_PASSWORD)
+    await signInToOverview(page, account.email, TEST_PASSWORD)
     await page.goto(gatewayUrl(`/messages?message=${failed}`))
     const drawer = page.getByRole('dialog')
     await drawer.getByText('The phone it was forced to (#999999) was unpaired').waitFor()

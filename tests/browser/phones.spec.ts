@@ -4,8 +4,8 @@ import { useTestKeys } from '#tests/helpers/callers'
 import { clearDevices } from '#tests/helpers/devices'
 import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../agent/src/drivers/simulator.js'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths } from './browser.js'
-import { adminApi, openFromMenu, signInAs } from './helpers_data_pages.js'
+import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs } from './browser.js'
+import { adminApi, openFromMenu } from './helpers_data_pages.js'
 
 /** Pairs a simulated phone through the API (as the agent does), connected unless told otherwise. */
 async function simulatedPhone(name: string, connect = true) {

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core'
 import type { Role } from '#core/http/access'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
-import { DESKTOP, gatewayUrl, launchChromium } from './browser.js'
+import { DESKTOP, gatewayUrl, launchChromium, signInToOverview } from './browser.js'
 
 interface DashboardPage {
   name: string
@@ -99,11 +99,7 @@ test.group('Every page of the dashboard, for every role', (group) => {
       page.on('pageerror', (error) => refused.push(`script error on ${new URL(page.url()).pathname}: ${error.message}`))
 
       try {
-        await page.goto(gatewayUrl('/sign-in'))
-        await page.getByLabel('E-mail address').fill(account.email)
-        await page.getByLabel('Password').fill(TEST_PASSWORD)
-        await page.getByRole('button', { name: 'Sign in' }).click()
-        await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+        await signInToOverview(page, account.email, TEST_PASSWORD)
 
         const menu = (await page.getByRole('navigation', { name: 'Pages' }).getByRole('menuitem').allTextContents()).map((text) => text.trim())
         assert.deepEqual(menu, usable.map((entry) => entry.title))

@@ -3,19 +3,10 @@ import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { TEST_PASSWORD, accountWithRole, testKeys, useTestKeys } from '#tests/helpers/callers'
+import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices, pairPhone } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
-import { DESKTOP, PHONE, gatewayUrl, launchChromium, screenshotsAtBothWidths } from './browser.js'
-
-async function signIn(page: Page, role: 'operator' | 'readonly') {
-  const account = await accountWithRole(role)
-  await page.goto(gatewayUrl('/sign-in'))
-  await page.getByLabel('E-mail address').fill(account.email)
-  await page.getByLabel('Password').fill(TEST_PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
-}
+import { DESKTOP, PHONE, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs } from './browser.js'
 
 /** A contact made through the API, as an integration would. */
 async function contactViaApi(fields: Record<string, unknown>): Promise<{ id: string; phone: string }> {
@@ -60,7 +51,7 @@ test.group('Send and Contacts pages in a real browser', (group) => {
   })
 
   test('the counter shows the encoding and SMS count the gateway then answers, short links included', async ({ assert }) => {
-    await signIn(page, 'operator')
+    await signInAs(page, 'operator')
     await page.goto(gatewayUrl('/send'))
     await page.getByRole('heading', { name: 'Send', level: 1 }).waitFor()
     const counter = page.getByTestId('text-counter')
@@ -105,7 +96,7 @@ test.group('Send and Contacts pages in a real browser', (group) => {
   test('sends to two typed numbers and a contact found by search; the answer links to each message', async ({ assert }) => {
     await contactViaApi({ phone: '+33611111111', firstName: 'Ada', lastName: 'Lovelace' })
     await contactViaApi({ phone: '+33622222222', firstName: 'Adam', lastName: 'Smith', blacklisted: true })
-    await signIn(page, 'operator')
+    await signInAs(page, 'operator')
     await page.goto(gatewayUrl('/send'))
     await page.getByLabel('Numbers').fill('+33612345671\n+33612345672')
     await page.getByLabel('Add contacts').fill('ada')
@@ -136,7 +127,7 @@ test.group('Send and Contacts pages in a real browser', (group) => {
     const paris = await browser.newContext({ viewport: DESKTOP, timezoneId: 'Europe/Paris' })
     page = await paris.newPage()
     try {
-      await signIn(page, 'operator')
+      await signInAs(page, 'operator')
       await page.goto(gatewayUrl('/send'))
       await page.getByLabel('Numbers').fill('+33612345671')
       await page.getByLabel('Message').fill('Your order ships tomorrow')
@@ -163,7 +154,7 @@ test.group('Send and Contacts pages in a real browser', (group) => {
 
   test('INVALID_PHONE points at the typed number it names; an opt-out after picking marks that contact; nothing is queued', async ({ assert }) => {
     const contact = await contactViaApi({ phone: '+33633333333', firstName: 'Grace', lastName: 'Hopper' })
-    await signIn(page, 'operator')
+    await signInAs(page, 'operator')
     await page.goto(gatewayUrl('/send'))
     await page.getByLabel('Numbers').fill('+33612345671, 12ab34; +33612345673')
     await page.getByLabel('Message').fill('Hello')
@@ -192,7 +183,7 @@ test.group('Send and Contacts pages in a real browser', (group) => {
 
   test('an operator creates a contact (field error first), edits it, opts it out, searches and deletes it', async ({ assert }) => {
     await contactViaApi({ phone: '+447911123456', firstName: 'Grace', lastName: 'Hopper', company: 'Navy' })
-    await signIn(page, 'operator')
+    await signInAs(page, 'operator')
     await page.goto(gatewayUrl('/contacts'))
     await page.getByRole('heading', { name: 'Contacts', level: 1 }).waitFor()
     await page.getByRole('cell', { name: 'Grace Hopper', exact: true }).waitFor()
@@ -265,7 +256,7 @@ test.group('Send and Contacts pages in a real browser', (group) => {
 
   test('pages of contacts load with "Load more"', async ({ assert }) => {
     for (let index = 0; index < 55; index++) await contactViaApi({ phone: `+336123456${String(index).padStart(2, '0')}`, firstName: `Person${index}` })
-    await signIn(page, 'operator')
+    await signInAs(page, 'operator')
     await page.goto(gatewayUrl('/contacts'))
     await page.getByRole('cell', { name: 'Person54', exact: true }).waitFor()
     assert.equal(await page.locator('tbody tr').count(), 50)
@@ -277,7 +268,7 @@ test.group('Send and Contacts pages in a real browser', (group) => {
 
   test('a read-only account has no Send page and no contact buttons, but reads and exports contacts', async ({ assert }) => {
     await contactViaApi({ phone: '+33612345678', firstName: 'Ada', lastName: 'Lovelace', blacklisted: true })
-    await signIn(page, 'readonly')
+    await signInAs(page, 'readonly')
     const menu = await menuEntries(page)
     assert.include(menu, 'Contacts')
     assert.notInclude(menu, 'Send')

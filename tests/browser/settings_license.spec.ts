@@ -6,8 +6,8 @@ import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { TEST_PASSWORD, accountWithRole, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { clearDevices } from '#tests/helpers/devices'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths } from './browser.js'
-import { defaultSettings, feedbackBeside, licenseKeyFromAnotherMasterKey, menuEntries, noLicenseKey, pairedPhone, settingsInForce, signInThroughThePage } from './helpers_settings_license.js'
+import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInToOverview } from './browser.js'
+import { defaultSettings, feedbackBeside, licenseKeyFromAnotherMasterKey, menuEntries, noLicenseKey, pairedPhone, settingsInForce } from './helpers_settings_license.js'
 
 const SMTP_PASSWORD = 'smtp-Pa55-never-shown'
 const LICENSE_KEY = 'GOOD-7c1e5b2d4a6f8e0c-full-license-key'
@@ -44,7 +44,7 @@ test.group('Settings and License pages in a real browser', (group) => {
       { slot: 1, operator: 'Free' },
     ])
     const owner = await accountWithRole('superadmin')
-    await signInThroughThePage(page, owner.email, TEST_PASSWORD)
+    await signInToOverview(page, owner.email, TEST_PASSWORD)
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('menuitem', { name: 'Settings' }).click()
     await page.getByLabel('Gateway name').waitFor()
     assert.equal(new URL(page.url()).pathname, '/settings/general')
@@ -94,7 +94,7 @@ test.group('Settings and License pages in a real browser', (group) => {
 
   test('Notifications: a bad address is marked beside its list; the SMTP password saved shows as "set", never its value, and can be cleared', async ({ assert }) => {
     const owner = await accountWithRole('superadmin')
-    await signInThroughThePage(page, owner.email, TEST_PASSWORD)
+    await signInToOverview(page, owner.email, TEST_PASSWORD)
     await page.goto(gatewayUrl('/settings/notifications'))
     await page.getByLabel("Administrators' e-mail addresses").waitFor()
     assert.equal(await page.getByTestId('smtp-password-state').innerText(), 'Not set')
@@ -141,7 +141,7 @@ test.group('Settings and License pages in a real browser', (group) => {
 
   test('General and Reception: a text option is switched with the keyboard; an unknown calling code is refused beside the field, a good one saved', async ({ assert }) => {
     const owner = await accountWithRole('superadmin')
-    await signInThroughThePage(page, owner.email, TEST_PASSWORD)
+    await signInToOverview(page, owner.email, TEST_PASSWORD)
     await page.goto(gatewayUrl('/settings/general'))
     await page.getByLabel('Uppercase everything').focus()
     await page.keyboard.press('Space')
@@ -174,7 +174,7 @@ test.group('Settings and License pages in a real browser', (group) => {
     })
 
     const operator = await accountWithRole('operator')
-    await signInThroughThePage(page, operator.email, TEST_PASSWORD)
+    await signInToOverview(page, operator.email, TEST_PASSWORD)
     const menu = await menuEntries(page)
     assert.include(menu, 'Settings')
     assert.notInclude(menu, 'License')
@@ -203,7 +203,7 @@ test.group('Settings and License pages in a real browser', (group) => {
 
     const reader = await accountWithRole('readonly')
     const readerPage = await context.browser()!.newContext({ viewport: DESKTOP }).then((fresh) => fresh.newPage())
-    await signInThroughThePage(readerPage, reader.email, TEST_PASSWORD)
+    await signInToOverview(readerPage, reader.email, TEST_PASSWORD)
     const readerMenu = await menuEntries(readerPage)
     assert.notInclude(readerMenu, 'Settings')
     assert.notInclude(readerMenu, 'License')
@@ -215,7 +215,7 @@ test.group('Settings and License pages in a real browser', (group) => {
 
   test('License: the page shows the mode, state and what it allows; a bad key is refused beside its field; a good one shows only its first four characters', async ({ assert }) => {
     const owner = await accountWithRole('superadmin')
-    await signInThroughThePage(page, owner.email, TEST_PASSWORD)
+    await signInToOverview(page, owner.email, TEST_PASSWORD)
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('menuitem', { name: 'License' }).click()
     await page.getByTestId('license-mode').waitFor()
     const status = (await (await fetch(gatewayUrl('/api/v1/license'), { headers: { 'x-api-key': testKeys.admin } })).json()) as { mode: string }
@@ -249,7 +249,7 @@ test.group('Settings and License pages in a real browser', (group) => {
   test('License: a key the master key cannot open any longer is said to need entering again, and entering it repairs it', async ({ assert }) => {
     await licenseKeyFromAnotherMasterKey('OLDK')
     const owner = await accountWithRole('superadmin')
-    await signInThroughThePage(page, owner.email, TEST_PASSWORD)
+    await signInToOverview(page, owner.email, TEST_PASSWORD)
     await page.goto(gatewayUrl('/license'))
     await page.getByTestId('license-key').getByText(/OLDK…\) must be entered again/).waitFor()
     await page.getByRole('heading', { name: 'Enter the key' }).waitFor()

@@ -8,8 +8,8 @@ import { useTestKeys } from '#tests/helpers/callers'
 import { useManualClock } from '#tests/helpers/clock'
 import { answerStatus, clearWebhooks, createWebhook, startReceiver, useWebhookEngine, type Receiver } from '#tests/helpers/webhooks'
 import type { ManualClock } from '#core/time/clock'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths } from './browser.js'
-import { confirm, expectedSignature, signInWithRole, callWithKey } from './helpers_webhooks_keys.js'
+import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs } from './browser.js'
+import { confirm, expectedSignature, callWithKey } from './helpers_webhooks_keys.js'
 
 const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 3_600_000]
 
@@ -49,7 +49,7 @@ test.group('Webhooks and API keys in a real browser', (group) => {
   const row = (attribute: string, value: string) => page.locator(`tr[${attribute}="${value}"]`)
 
   test('an operator creates a webhook (secret shown once), sees deliveries and failures live, replays one, pauses and resumes', async ({ assert }) => {
-    await signInWithRole(page, 'operator')
+    await signInAs(page, 'operator')
     await page.getByRole('navigation', { name: 'Pages' }).getByText('Webhooks', { exact: true }).click()
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor()
 
@@ -163,7 +163,7 @@ test.group('Webhooks and API keys in a real browser', (group) => {
   test('a webhook disabled after failures is labelled so and can be turned back on', async ({ client }) => {
     const { webhook } = await createWebhook(client, { name: 'Old CRM', url: receiver.url, events: ['device.offline'] })
     await db.from('webhooks').where('id', webhook.id).update({ active: 0, disabled_at: clock.now().toISOString(), consecutive_failures: 100 })
-    await signInWithRole(page, 'superadmin')
+    await signInAs(page, 'superadmin')
     await page.getByTestId('webhooks-switched-off').getByText('1 webhook disabled after failures').waitFor()
     await page.goto(gatewayUrl('/webhooks'))
     const hook = row('data-webhook', 'Old CRM')
@@ -174,7 +174,7 @@ test.group('Webhooks and API keys in a real browser', (group) => {
   })
 
   test('a superadmin creates, rotates and revokes an API key; each secret is shown once and the revoked key is refused', async ({ assert }) => {
-    await signInWithRole(page, 'superadmin')
+    await signInAs(page, 'superadmin')
     await page.getByRole('navigation', { name: 'Pages' }).getByText('API keys', { exact: true }).click()
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor()
 
@@ -212,7 +212,7 @@ test.group('Webhooks and API keys in a real browser', (group) => {
     const { webhook } = await createWebhook(client, { name: 'Watched hook', url: receiver.url, events: ['device.low_battery'] })
     await lowBattery('21')
     await engine.settle()
-    await signInWithRole(page, 'readonly')
+    await signInAs(page, 'readonly')
     await page.getByTestId('deliveries-failing').getByText('0', { exact: true }).waitFor()
     const menu = (await page.getByRole('navigation', { name: 'Pages' }).getByRole('menuitem').allTextContents()).map((text) => text.trim())
     assert.includeMembers(menu, ['Webhooks', 'Webhook deliveries'])
