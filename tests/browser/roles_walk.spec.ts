@@ -1,12 +1,13 @@
 import { test } from '@japa/runner'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
 import type { Browser, Page } from 'playwright-core'
 import type { Role } from '#core/http/access'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
-import { DESKTOP, gatewayUrl, launchChromium, signInToOverview } from './browser.js'
+import { DESKTOP, PHONE, gatewayUrl, launchChromium, signInToOverview } from './browser.js'
 
 interface DashboardPage {
   name: string
@@ -47,6 +48,16 @@ async function rolesOfOperations(): Promise<Map<string, string[]>> {
  */
 const ACTION =
   /^(send|create|new|add|pair|delete|remove|retry|save|edit|revoke|rotate|pause|resume|replay|archive|unarchive|pin|unpin|assign|reply|unpair|back up|restore|prepare|cancel|mark|opt|change|reset|enable|disable|import|upload|apply|set|replace|clear(?! filters)|invite)\b/i
+
+/** The page at desktop and at phone width, saved as <path>-<width>.png. */
+async function walkScreenshots(page: Page, path: string) {
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport)
+    await page.waitForTimeout(200) // the layout settles at the new width
+    await page.screenshot({ path: `${path}-${viewport.width}.png`, fullPage: true, animations: 'disabled' })
+  }
+  await page.setViewportSize(DESKTOP)
+}
 
 /** Waits until the page has no API call in flight for a moment: what it shows is what it read. */
 async function settled(page: Page, inFlight: () => number) {
@@ -108,6 +119,8 @@ test.group('Every page of the dashboard, for every role', (group) => {
           await page.goto(gatewayUrl(`/${entry.path}`))
           await page.getByRole('heading', { name: entry.title, level: 1 }).waitFor()
           await settled(page, () => inFlight)
+          // For a person's look at every page as every role (not part of the docs' pictures).
+          if (process.env.WALK_SCREENSHOTS) await walkScreenshots(page, join(process.env.WALK_SCREENSHOTS, `${role}-${entry.name}`))
           if (role === 'readonly' && entry.name !== 'account') {
             const buttons = (await page.locator('main').getByRole('button').allTextContents()).map((text) => text.trim())
             assert.deepEqual(buttons.filter((text) => ACTION.test(text)), [], `action buttons on ${entry.title}`)
