@@ -8,3 +8,7 @@ export { exportColumns, exportRows, type ExportDataset, type ExportRow } from '#
 export * from '#modules/messages/services/message_ledger'
 /** Counts of messages created over time, by direction and current status (statistics). */
 export { MessageVolume, messageCategories, messageStatuses, type MessageStatus, type VolumeCount, type VolumeFilters } from '#modules/messages/services/message_volume'
+/** Who a campaign or a rule names: contacts of groups and single contacts, with their fields. */
+export { ContactAudience, AUDIENCE_PAGE, type AudienceMember, type AudienceSelection } from '#modules/messages/services/contact_audience'
+/** Template variables every contact has; a custom field may not take one of these names. */
+export { RESERVED_FIELD_KEYS as BUILT_IN_CONTACT_VARIABLES, CUSTOM_FIELD_KEY } from '#modules/messages/validators/contact_validators'

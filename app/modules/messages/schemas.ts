@@ -37,7 +37,7 @@ export function messageSchemas(registry: RouteRegistry) {
   })
   const contact = registry.addSchema('Contact', {
     type: 'object',
-    required: ['id', 'phone', 'firstName', 'lastName', 'company', 'email', 'notes', 'tags', 'blacklisted', 'createdAt', 'updatedAt'],
+    required: ['id', 'phone', 'firstName', 'lastName', 'company', 'email', 'notes', 'tags', 'fields', 'blacklisted', 'createdAt', 'updatedAt'],
     properties: {
       id: { type: 'string' },
       phone: { type: 'string', description: 'E.164, unique' },
@@ -47,6 +47,7 @@ export function messageSchemas(registry: RouteRegistry) {
       email: { type: ['string', 'null'] },
       notes: { type: ['string', 'null'] },
       tags: { type: 'array', items: { type: 'string' } },
+      fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Custom fields by key ({{key}} in templates)' },
       blacklisted: { type: 'boolean', description: 'Opted out: never sent to' },
       createdAt: isoDateTimeSchema,
       updatedAt: isoDateTimeSchema,

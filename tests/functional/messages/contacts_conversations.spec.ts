@@ -38,6 +38,25 @@ test.group('Contacts', (group) => {
     ;(await client.get(`/api/v1/contacts/${id}`).header('x-api-key', testKeys.read)).assertStatus(404)
   })
 
+  test('custom fields: kept by key, replaced as a whole, keys checked', async ({ client, assert }) => {
+    const created = await client.post('/api/v1/contacts').header('x-api-key', admin()).json({ phone: '+33612345678', fields: { city: 'Paris', plan: 'gold' } })
+    created.assertStatus(201)
+    assert.deepEqual(created.body().fields, { city: 'Paris', plan: 'gold' })
+    const plain = await client.post('/api/v1/contacts').header('x-api-key', admin()).json({ phone: '+33612345679' })
+    assert.deepEqual(plain.body().fields, {})
+
+    const changed = await client.patch(`/api/v1/contacts/${created.body().id}`).header('x-api-key', admin()).json({ fields: { city: 'Lyon' } })
+    assert.deepEqual(changed.body().fields, { city: 'Lyon' })
+
+    for (const fields of [{ name: 'x' }, { '2fast': 'x' }, { 'with space': 'x' }, { city: 'x'.repeat(501) }, { city: 3 }]) {
+      const refused = await client.post('/api/v1/contacts').header('x-api-key', admin()).json({ phone: '+33612345670', fields })
+      refused.assertStatus(400)
+      assert.equal(refused.body().error.code, 'VALIDATION_ERROR', JSON.stringify(fields))
+    }
+    const tooMany = Object.fromEntries(Array.from({ length: 31 }, (_, index) => [`f${index}`, 'x']))
+    ;(await client.post('/api/v1/contacts').header('x-api-key', admin()).json({ phone: '+33612345670', fields: tooMany })).assertStatus(400)
+  })
+
   test('the phone is unique (409) and normalised to E.164', async ({ client, assert }) => {
     await setLocalPrefix('+33')
     const created = await client.post('/api/v1/contacts').header('x-api-key', admin()).json({ phone: '06 12 34 56 78' })

@@ -31,6 +31,10 @@ export default class Contact extends BaseModel {
   @jsonColumn()
   declare tags: string[]
 
+  /** Custom fields (a CSV's extra columns), by key: template variables such as {{city}}. */
+  @jsonColumn()
+  declare fields: Record<string, string>
+
   @booleanColumn()
   declare blacklisted: boolean
 

@@ -18,6 +18,7 @@ export interface ContactFields {
   email?: string | null
   notes?: string | null
   tags?: string[]
+  fields?: Record<string, string>
   blacklisted?: boolean
 }
 
@@ -84,6 +85,7 @@ export class ContactBook {
           email: fields.email ?? null,
           notes: fields.notes ?? null,
           tags: fields.tags ?? [],
+          fields: fields.fields ?? {},
           blacklisted: fields.blacklisted ?? false,
           createdAt: now,
           updatedAt: now,

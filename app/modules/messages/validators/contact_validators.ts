@@ -2,6 +2,31 @@ import vine from '@vinejs/vine'
 import { pageQueryFields } from '#core/pagination/keyset_page'
 import { documentedAs } from '#core/contract/schemas'
 
+/** Template variables a contact always has: a custom field may not take their name. */
+export const RESERVED_FIELD_KEYS: readonly string[] = ['name', 'firstName', 'lastName', 'phone', 'company', 'email']
+export const CUSTOM_FIELD_KEY = /^[A-Za-z][A-Za-z0-9_]{0,39}$/
+export const MAX_FIELDS = 30
+export const MAX_FIELD_VALUE = 500
+
+const customFieldKeys = vine.createRule((value, _options, field) => {
+  if (!value || typeof value !== 'object') return
+  const keys = Object.keys(value)
+  if (keys.length > MAX_FIELDS) {
+    field.report(`The {{ field }} field may hold at most ${MAX_FIELDS} custom fields`, 'maxFields', field)
+    return
+  }
+  for (const key of keys) {
+    if (!CUSTOM_FIELD_KEY.test(key) || RESERVED_FIELD_KEYS.includes(key)) {
+      field.report(
+        'The {{ field }} field has a key that is not usable: a letter, then letters, digits or _ (up to 40), and not a built-in variable name',
+        'fieldKey',
+        field
+      )
+      return
+    }
+  }
+})
+
 const text = (max: number) => vine.string().trim().maxLength(max).nullable()
 
 const fields = {
@@ -12,6 +37,16 @@ const fields = {
   email: vine.string().trim().email().maxLength(254).nullable(),
   notes: text(5000),
   tags: vine.array(vine.string().trim().minLength(1).maxLength(50)).maxLength(50).distinct(),
+  fields: vine
+    .record(vine.string().trim().maxLength(MAX_FIELD_VALUE))
+    .use(customFieldKeys())
+    .use(
+      documentedAs({
+        description:
+          `Custom fields by key (at most ${MAX_FIELDS}; keys: a letter then letters, digits or _, up to 40, not one of ` +
+          `${RESERVED_FIELD_KEYS.join(', ')}). Replaces the whole set on update; usable in templates as {{key}}`,
+      })
+    ),
   blacklisted: vine.boolean({ strict: true }),
 }
 
@@ -24,6 +59,7 @@ export const createContactValidator = vine.compile(
     email: fields.email.optional(),
     notes: fields.notes.optional(),
     tags: fields.tags.optional(),
+    fields: fields.fields.optional(),
     blacklisted: fields.blacklisted.optional(),
   })
 )
@@ -37,6 +73,7 @@ export const updateContactValidator = vine.compile(
     email: fields.email.optional(),
     notes: fields.notes.optional(),
     tags: fields.tags.optional(),
+    fields: fields.fields.optional(),
     blacklisted: fields.blacklisted.optional(),
   })
 )
