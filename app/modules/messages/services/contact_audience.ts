@@ -1,9 +1,10 @@
 import db from '@adonisjs/lucid/services/db'
 
-/** Who a bulk send names: groups and single contacts (numbers without a contact are the caller's). */
+/** Who a bulk send names: groups, single contacts, the contacts of CSV imports (numbers without a contact are the caller's). */
 export interface AudienceSelection {
   groupIds: number[]
   contactIds: number[]
+  importIds?: number[]
 }
 
 /** One contact of an audience, with what a template may show. */
@@ -38,25 +39,30 @@ function memberOf(row: any): AudienceMember {
 }
 
 /**
- * Reads an audience for campaigns and rules: every contact of the groups and every contact
- * named, each once (a contact in two groups and named too counts once), in contact id order,
+ * Reads an audience for campaigns and rules: every contact of the groups, of the imports and
+ * every contact named, each once (a contact in two groups and named too counts once), in id order,
  * page by page. Deleted groups and contacts simply contribute nothing.
  */
 export class ContactAudience {
   async *members(selection: AudienceSelection, pageSize = AUDIENCE_PAGE): AsyncGenerator<AudienceMember[]> {
     const groupIds = [...new Set(selection.groupIds)]
     const contactIds = [...new Set(selection.contactIds)]
-    if (!groupIds.length && !contactIds.length) return
+    const importIds = [...new Set(selection.importIds ?? [])]
+    if (!groupIds.length && !contactIds.length && !importIds.length) return
+    // Ids travel as one JSON array each: any number of them is one bound variable.
+    const sources = ['SELECT value FROM json_each(?)', 'SELECT contact_id FROM contact_group_members WHERE group_id IN (SELECT value FROM json_each(?))']
+    const bindings = [JSON.stringify(contactIds), JSON.stringify(groupIds)]
+    if (importIds.length) {
+      sources.push('SELECT contact_id FROM contact_import_contacts WHERE import_id IN (SELECT value FROM json_each(?))')
+      bindings.push(JSON.stringify(importIds))
+    }
     let after = 0
     for (;;) {
-      // Ids travel as one JSON array each: any number of them is one bound variable.
-      const rows = await db.rawQuery(
-        `SELECT ${COLUMNS} FROM contacts
-         WHERE id > ? AND id IN (SELECT value FROM json_each(?)
-           UNION SELECT contact_id FROM contact_group_members WHERE group_id IN (SELECT value FROM json_each(?)))
-         ORDER BY id LIMIT ?`,
-        [after, JSON.stringify(contactIds), JSON.stringify(groupIds), pageSize]
-      )
+      const rows = await db.rawQuery(`SELECT ${COLUMNS} FROM contacts WHERE id > ? AND id IN (${sources.join(' UNION ')}) ORDER BY id LIMIT ?`, [
+        after,
+        ...bindings,
+        pageSize,
+      ])
       if (!rows.length) return
       after = rows[rows.length - 1].id
       yield rows.map(memberOf)
