@@ -13,6 +13,14 @@ export const pages = [
   { name: 'conversations', path: 'conversations', title: 'Conversations', needs: 'listConversations', load: () => import('./pages/conversations/ConversationsPage.vue') },
   { name: 'contacts', path: 'contacts', title: 'Contacts', needs: 'listContacts', load: () => import('./pages/contacts/ContactsPage.vue') },
 
+  // Campaigns: campaigns
+
+  // Campaigns: templates
+
+  // Campaigns: contact groups
+
+  // Campaigns: contact import
+
   // Phones
   { name: 'phones', path: 'phones', title: 'Phones', needs: 'listDevices', load: () => import('./pages/devices/PhonesPage.vue') },
 
