@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import { testKeys, useTestKeys, accountWithRole } from '#tests/helpers/callers'
 import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
 import { MessageLedger } from '#modules/messages/public'
 import { clearMessaging, sendAs, setLocalPrefix } from '#tests/helpers/messages'
 
@@ -80,6 +81,17 @@ test.group('Contacts', (group) => {
     assert.equal(untouched.body().status, 'queued')
     // And no new send goes to it.
     ;(await sendAs(client, { to: '+33612345678', body: 'again' })).assertStatus(403)
+  })
+
+  test('opting out leaves alone a message already handed to a phone: it may be on its way', async ({ client, assert }) => {
+    const waiting = await sendAs(client, { to: ['+33612345678', '+33612345678'], body: 'Promo' })
+    const [handed, notYet] = waiting.body().accepted.map((message: { id: string }) => Number(message.id))
+    await db.from('messages').where('id', handed).update({ ordered_at: new Date().toISOString(), device_id: '1', sim_slot: 0 })
+    const contact = await client.post('/api/v1/contacts').header('x-api-key', admin()).json({ phone: '+33612345678', blacklisted: true })
+    contact.assertStatus(201)
+    const status = async (id: number) => (await client.get(`/api/v1/messages/${id}`).header('x-api-key', testKeys.read)).body()
+    assert.deepInclude(await status(notYet), { status: 'cancelled', errorCode: 'CONTACT_BLACKLISTED' })
+    assert.deepInclude(await status(handed), { status: 'queued', errorCode: null })
   })
 
   test('q searches names, full name, company, e-mail and the digits of a number', async ({ client, assert }) => {

@@ -8,6 +8,7 @@ import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import Contact from '#modules/messages/models/contact'
+import { WITHDRAWABLE } from '#modules/messages/services/message_ledger'
 import { CHANGED_COLUMNS, announceChanges, changesOf, type ChangedRow } from '#modules/messages/services/message_changes'
 
 export interface ContactFields {
@@ -40,12 +41,10 @@ function matchSearch(query: ReturnType<typeof Contact.query>, search: string) {
   })
 }
 
-/** Messages that have not left yet and can still be withdrawn. */
-const NOT_LEFT = ['queued', 'pending_quota_exceeded', 'paused']
-
 /**
  * Contacts: one per number. Blacklisting (opting out) a number withdraws what is still waiting
- * for it: those messages end `cancelled` with errorCode CONTACT_BLACKLISTED.
+ * for it and not yet with a phone: those messages end `cancelled` with errorCode
+ * CONTACT_BLACKLISTED.
  */
 @inject()
 export class ContactBook {
@@ -130,9 +129,9 @@ export class ContactBook {
   async #withdrawWaiting(phone: string, trx: TransactionClientContract): Promise<ChangedRow[]> {
     return trx.rawQuery(
       `UPDATE messages SET status = 'cancelled', error_code = 'CONTACT_BLACKLISTED', updated_at = ?
-       WHERE phone = ? AND direction = 'out' AND status IN (${NOT_LEFT.map(() => '?').join(', ')})
+       WHERE phone = ? AND direction = 'out' AND ${WITHDRAWABLE}
        RETURNING ${CHANGED_COLUMNS}`,
-      [this.clock.now().toISOString(), phone, ...NOT_LEFT]
+      [this.clock.now().toISOString(), phone]
     )
   }
 

@@ -89,6 +89,12 @@ const CHUNK = 200
 const NOT_ORDERED = `((status = 'queued' AND ordered_at IS NULL) OR status = 'pending_quota_exceeded')`
 
 /**
+ * Can still be withdrawn (cancelled): not handed to a phone yet, or paused. An order a phone
+ * holds may be on its way and goes on.
+ */
+export const WITHDRAWABLE = `(${NOT_ORDERED} OR status = 'paused')`
+
+/**
  * The one owner of a message's state after it is queued, and of conversations: every change
  * the dispatcher, the phones' reports, unpairing, settings or a campaign decide is written
  * here, guarded by the state it moves from (a repeated report or a race changes nothing twice),
@@ -530,7 +536,7 @@ export class MessageLedger {
    * the reason's code; an order already with a phone goes on. Answers those cancelled.
    */
   async cancel(messageIds: number[], errorCode: string, at: Date): Promise<number[]> {
-    return this.#move(messageIds, `(${NOT_ORDERED} OR status = 'paused')`, { status: 'cancelled', error_code: errorCode, updated_at: at.toISOString() })
+    return this.#move(messageIds, WITHDRAWABLE, { status: 'cancelled', error_code: errorCode, updated_at: at.toISOString() })
   }
 
   /** Outbound messages among `messageIds` in the state `from` take `change`; answers their ids. */
