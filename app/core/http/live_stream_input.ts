@@ -26,3 +26,14 @@ export async function checkLiveStreamInput(ctx: HttpContext, next: NextFn) {
   await (ctx.request.method() === 'GET' ? streamInput : subscriptionInput).validate(input)
   return next()
 }
+
+/**
+ * Transmit's subscribe route answers a channel the account may not follow with a bare 400 and
+ * no body (its only refusal: authorisation). Said in the error format instead, as every refusal.
+ */
+export async function explainRefusedSubscription(ctx: HttpContext, next: NextFn) {
+  await next()
+  if (ctx.request.method() === 'POST' && ctx.request.url().endsWith('/subscribe') && ctx.response.getStatus() === 400 && ctx.response.getBody() === undefined) {
+    throw new ApiError('FORBIDDEN_SCOPE', 'This account may not follow this live channel', { field: 'channel' })
+  }
+}

@@ -14,7 +14,7 @@ import { registerVocabulary } from '#core/contract/module_vocabulary'
 import { authErrors } from '#modules/auth/errors'
 import { authPermissions } from '#modules/auth/permissions'
 import { licenseEvents } from '#modules/auth/events'
-import { checkLiveStreamInput } from '#core/http/live_stream_input'
+import { checkLiveStreamInput, explainRefusedSubscription } from '#core/http/live_stream_input'
 
 /**
  * The access module: dashboard accounts and sessions, API keys, scopes and roles, per-key rate
@@ -51,7 +51,7 @@ export default class AuthProvider {
   async #liveNoticeRoutes(registry: RouteRegistry) {
     const transmit = await this.app.container.make('transmit')
     registry.addLibraryRoutes((_router, bodyParser) =>
-      transmit.registerRoutes((route) => route.use([signedInDashboard, requireJsonBody, bodyParser, checkLiveStreamInput]))
+      transmit.registerRoutes((route) => route.use([explainRefusedSubscription, signedInDashboard, requireJsonBody, bodyParser, checkLiveStreamInput]))
     )
   }
 }

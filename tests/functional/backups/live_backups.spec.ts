@@ -52,7 +52,7 @@ test.group('Backup attempts live on the `backups` channel', (group) => {
     }
   })
 
-  test('an operator or read-only account may not subscribe to `backups` (backups hold the accounts)', async ({ client }) => {
+  test('an operator or read-only account may not subscribe to `backups` (backups hold the accounts)', async ({ client, assert }) => {
     for (const role of ['operator', 'readonly'] as const) {
       const session = await signInAs(client, role)
       const uid = randomUUID()
@@ -61,8 +61,9 @@ test.group('Backup attempts live on the `backups` channel', (group) => {
       try {
         await new Promise((resolve) => setTimeout(resolve, 50))
         const refused = await client.post('/__transmit/subscribe').header('cookie', session.cookie).header('x-xsrf-token', session.xsrf).json({ uid, channel: 'backups' })
-        // Transmit's own subscribe route answers a refused channel with a bare 400.
-        refused.assertStatus(400)
+        refused.assertStatus(403)
+        assert.equal(refused.body().error.code, 'FORBIDDEN_SCOPE')
+        assert.isString(refused.body().error.requestId)
       } finally {
         request.destroy()
       }
