@@ -1,8 +1,6 @@
-import { DateTime } from 'luxon'
-import { ApiError } from '#core/http/api_error'
 import type { Logger } from '@adonisjs/core/logger'
 import type { Clock } from '#core/time/clock'
-import { dateTimeOf, toIso } from '#core/database/utc_date_time'
+import { dateTimeOf, storedDateBound, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import ActivityEntry, { type ActivityLevel } from '#core/activity/activity_entry'
 
@@ -22,12 +20,6 @@ export interface ActivityFilters {
   search?: string
 }
 
-/** A date of the query as the stored text (ISO UTC with milliseconds), or a 400 naming the field. */
-function isoBound(value: string, field: string): string {
-  const parsed = DateTime.fromISO(value, { zone: 'utc', setZone: true })
-  if (!parsed.isValid) throw ApiError.validation(field, 'date', `The ${field} field must be an ISO 8601 date`)
-  return toIso(parsed)
-}
 
 /** The Activity log: modules write what an operator should know; GET /activity reads it. */
 export class ActivityLog {
@@ -66,8 +58,8 @@ export class ActivityLog {
     const query = ActivityEntry.query()
     if (page.level) query.where('level', page.level)
     if (page.source) query.where('source', page.source)
-    if (page.since) query.where('created_at', '>=', isoBound(page.since, 'since'))
-    if (page.until) query.where('created_at', '<', isoBound(page.until, 'until'))
+    if (page.since) query.where('created_at', '>=', storedDateBound(page.since, 'since'))
+    if (page.until) query.where('created_at', '<', storedDateBound(page.until, 'until'))
     // The log is small next to messages: a scan of its messages is fine.
     if (page.search) query.whereRaw(`message LIKE ? ESCAPE '\\'`, [`%${page.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`])
     return keysetPage(query, page, 'created_at', (row) => toIso(row.createdAt))

@@ -1,5 +1,6 @@
 import { column } from '@adonisjs/lucid/orm'
 import { DateTime } from 'luxon'
+import { ApiError } from '#core/http/api_error'
 
 /**
  * A date column stored as ISO 8601 UTC text with milliseconds (`2026-05-04T09:30:00.123Z`):
@@ -23,4 +24,14 @@ export function toIso(value: DateTime): string {
 
 export function dateTimeOf(date: Date): DateTime {
   return DateTime.fromJSDate(date, { zone: 'utc' })
+}
+
+/**
+ * A date bound of a query (`since`, `until`) as the stored text, so it compares with stored
+ * dates as text; any ISO 8601 date with an offset is accepted, else a 400 naming the field.
+ */
+export function storedDateBound(value: string, field: string): string {
+  const parsed = DateTime.fromISO(value, { zone: 'utc', setZone: true })
+  if (!parsed.isValid) throw ApiError.validation(field, 'date', `The ${field} field must be an ISO 8601 date`)
+  return toIso(parsed)
 }

@@ -1,12 +1,11 @@
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
-import { DateTime } from 'luxon'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
-import { toIso } from '#core/database/utc_date_time'
+import { storedDateBound, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
 import Message, { type MessageCategory, type MessageStatus } from '#modules/messages/models/message'
@@ -45,8 +44,8 @@ export class MessageQueries {
       const { localPrefix } = await this.settings.get('reception')
       query.where('phone', this.phoneNumbers.normalize(filters.phone, localPrefix))
     }
-    if (filters.since) query.where('created_at', '>=', isoBound(filters.since, 'since'))
-    if (filters.until) query.where('created_at', '<', isoBound(filters.until, 'until'))
+    if (filters.since) query.where('created_at', '>=', storedDateBound(filters.since, 'since'))
+    if (filters.until) query.where('created_at', '<', storedDateBound(filters.until, 'until'))
     return keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
   }
 
@@ -83,8 +82,3 @@ export class MessageQueries {
   }
 }
 
-function isoBound(value: string, field: string): string {
-  const parsed = DateTime.fromISO(value, { zone: 'utc', setZone: true })
-  if (!parsed.isValid) throw ApiError.validation(field, 'date', `The ${field} field must be an ISO 8601 date`)
-  return toIso(parsed)
-}
