@@ -45,6 +45,7 @@ test.group('Conversations page in a real browser', (group) => {
     await phone.receive(ADA, 'Is my table for four ready?')
     await phone.receive(BOB, 'Running 10 minutes late, sorry')
     const operator = await accountWithRole('operator')
+    const colleague = await accountWithRole('superadmin')
 
     await signInThroughThePage(page, operator.email, TEST_PASSWORD, '/conversations')
     await page.getByRole('heading', { name: 'Conversations', level: 1 }).waitFor()
@@ -87,7 +88,10 @@ test.group('Conversations page in a real browser', (group) => {
     assert.match(bubbles[1], /queued|dispatched|sent|delivered/)
     await row(ADA).getByText('Last message sent').waitFor()
 
-    // Assign to oneself (an operator may not list other accounts).
+    // A colleague is offered by name (GET /users/assignable); then back to oneself.
+    await thread.getByLabel('Assign to').selectOption({ label: colleague.name })
+    await thread.getByText(`assigned to ${colleague.name}`).waitFor()
+    assert.equal(String((await conversationOf(ADA)).assigned_to), String(colleague.id))
     await thread.getByLabel('Assign to').selectOption({ label: `${operator.name} (you)` })
     await thread.getByText('assigned to you').waitFor()
     await row(ADA).getByText('Assigned to you').waitFor()

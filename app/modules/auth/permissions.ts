@@ -5,6 +5,8 @@ import { definePermissions } from '#core/http/permissions'
 export const authPermissions = definePermissions({
   'caller.read': access.read('read'),
   'users.read': access.read('admin', ['superadmin']),
+  // Names of who a conversation can be assigned to: anyone who reads conversations.
+  'users.assignable': access.read('read'),
   'users.change': access.write(null, ['superadmin']),
   'apiKeys.read': access.read('admin', ['superadmin']),
   'apiKeys.change': access.write(null, ['superadmin']),

@@ -206,6 +206,38 @@ export function authRoutes(registry: RouteRegistry) {
       handler: [UsersController, 'index'],
     },
     {
+      method: 'GET',
+      path: '/api/v1/users/assignable',
+      operationId: 'listAssignableAccounts',
+      summary: 'Accounts a conversation can be assigned to',
+      description:
+        'Operators and superadmins (a read-only account cannot answer), by name: id, name and role only. Readable by every ' +
+        'reader of conversations, so an operator can assign a conversation to a colleague.',
+      tag: 'Accounts',
+      access: authPermissions['users.assignable'],
+      answer: {
+        status: 200,
+        description: 'Every assignable account (a gateway has a handful: not paged)',
+        schema: {
+          type: 'object',
+          required: ['data'],
+          additionalProperties: false,
+          properties: {
+            data: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['id', 'name', 'role'],
+                additionalProperties: false,
+                properties: { id: { type: 'string' }, name: { type: 'string' }, role: { enum: ['superadmin', 'operator'] } },
+              },
+            },
+          },
+        },
+      },
+      handler: [UsersController, 'assignable'],
+    },
+    {
       method: 'POST',
       path: '/api/v1/users',
       operationId: 'createUser',

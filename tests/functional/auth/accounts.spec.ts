@@ -222,6 +222,20 @@ test.group('Accounts (superadmin session only)', (group) => {
     await db.from('users').delete()
   })
 
+  test('every reader of conversations lists the accounts a conversation can be assigned to: names only, no read-only account', async ({ client, assert }) => {
+    const operator = await signInAs(client, 'operator')
+    await accountWithRole('superadmin')
+    await accountWithRole('readonly')
+    const listed = await asBrowser(client.get('/api/v1/users/assignable'), operator)
+    listed.assertStatus(200)
+    const roles = listed.body().data.map((account: { role: string }) => account.role).sort()
+    assert.deepEqual(roles, ['operator', 'superadmin'])
+    for (const account of listed.body().data) assert.deepEqual(Object.keys(account).sort(), ['id', 'name', 'role'])
+    ;(await client.get('/api/v1/users/assignable').header('x-api-key', testKeys.read)).assertStatus(200)
+    // The full list (with e-mails) stays the superadmin's.
+    ;(await asBrowser(client.get('/api/v1/users'), operator)).assertStatus(403)
+  })
+
   test('a superadmin creates, edits and deletes accounts', async ({ client, assert }) => {
     const admin = await signInAs(client, 'superadmin')
     const created = await asBrowser(client.post('/api/v1/users'), admin).json({

@@ -61,6 +61,7 @@ const expectedCallers: Record<string, CallerName[]> = {
   'PUT /api/v1/auth/password': ['session:readonly', 'session:operator', 'session:superadmin'],
   'POST /api/v1/auth/logout-others': ['session:readonly', 'session:operator', 'session:superadmin'],
   // Accounts: changes need a signed-in superadmin, never a key; an admin key may list.
+  'GET /api/v1/users/assignable': readers,
   'GET /api/v1/users': adminOrSuperadmin,
   'POST /api/v1/users': superadminSession,
   'PATCH /api/v1/users/:id': superadminSession,

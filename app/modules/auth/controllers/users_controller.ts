@@ -19,6 +19,10 @@ export default class UsersController {
     return this.users.list(await request.validateUsing(pageQueryValidator, { data: request.qs() }))
   }
 
+  async assignable() {
+    return { data: await this.users.assignable() }
+  }
+
   async store({ request, response, caller }: HttpContext) {
     const user = await this.users.create(await request.validateUsing(createUserValidator), actingAccount(caller))
     response.status(201)

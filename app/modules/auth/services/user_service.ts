@@ -64,6 +64,15 @@ export class UserService {
     return keysetPage(User.query(), page, 'created_at', (row) => toIso(row.createdAt))
   }
 
+  /**
+   * The accounts a conversation can be assigned to (operators and superadmins: a read-only
+   * account cannot answer), by name; ids and names only, no e-mail.
+   */
+  async assignable(): Promise<Array<{ id: string; name: string; role: string }>> {
+    const users = await User.query().whereIn('role', ['operator', 'superadmin']).orderBy('name', 'asc').orderBy('id', 'asc')
+    return users.map((user) => ({ id: String(user.id), name: user.name, role: user.role }))
+  }
+
   async find(id: number): Promise<User> {
     const user = await User.find(id)
     if (!user) throw ApiError.notFound('Account')
