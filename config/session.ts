@@ -3,6 +3,9 @@ import { defineConfig, stores } from '@adonisjs/session'
 /** The signed-in dashboard's session cookie name; its data lives in gateway.db (`sessions`). */
 export const SESSION_COOKIE_NAME = 'gateway_session'
 
+/** How long a dashboard session lasts without a request; the XSRF-TOKEN cookie lives as long. */
+export const SESSION_AGE = '12h'
+
 /**
  * Dashboard sessions, kept in the gateway's own database so they are part of it (and of its
  * backups) and survive a restart. The cookie is HttpOnly and SameSite=Lax; it is marked Secure
@@ -12,7 +15,7 @@ const sessionConfig = defineConfig({
   enabled: true,
   cookieName: SESSION_COOKIE_NAME,
   clearWithBrowser: false,
-  age: '12h',
+  age: SESSION_AGE,
   cookie: {
     path: '/',
     httpOnly: true,

@@ -1,5 +1,5 @@
 import { defineConfig } from '@adonisjs/shield'
-import { SESSION_COOKIE_NAME } from '#config/session'
+import { SESSION_AGE, SESSION_COOKIE_NAME } from '#config/session'
 import type { HttpContext } from '@adonisjs/core/http'
 
 /**
@@ -17,7 +17,9 @@ const shieldConfig = defineConfig({
     exceptRoutes: (ctx: HttpContext) => !isSignedInSession(ctx),
     enableXsrfCookie: true,
     methods: ['POST', 'PUT', 'PATCH', 'DELETE'],
-    cookieOptions: { sameSite: 'lax', path: '/' },
+    // As long as the session: with the cookies' default 2 h, a dashboard left open without a
+    // request for 2 h lost the token and its next write was refused.
+    cookieOptions: { sameSite: 'lax', path: '/', maxAge: SESSION_AGE },
   },
   xFrame: { enabled: true, action: 'DENY' },
   hsts: { enabled: false, maxAge: '180 days' },

@@ -179,6 +179,16 @@ test.group('CSRF on cookie-authenticated writes', (group) => {
     await db.from('sessions').delete()
   })
 
+  test('the XSRF-TOKEN cookie lives as long as the session (12 h), not the cookies\' default 2 h', async ({ client, assert }) => {
+    const session = await signInAs(client, 'superadmin')
+    const answer = await client.get('/api/v1/auth/me').header('cookie', session.cookie)
+    const cookies = ([] as string[]).concat(answer.header('set-cookie') ?? [])
+    const xsrf = cookies.find((cookie) => cookie.startsWith('XSRF-TOKEN='))
+    const sessionCookie = cookies.find((cookie) => cookie.startsWith('gateway_session='))
+    assert.match(xsrf ?? '', /Max-Age=43200/)
+    assert.match(sessionCookie ?? '', /Max-Age=43200/)
+  })
+
   test('a session write without the X-XSRF-TOKEN header is 403 INVALID_CSRF_TOKEN; with it, it goes through', async ({ client, assert }) => {
     const session = await signInAs(client, 'superadmin')
     const without = await client.patch('/api/v1/settings').header('cookie', session.cookie).json({ general: { uppercase: false } })
