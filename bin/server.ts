@@ -3,7 +3,7 @@
  * TypeScript loader.
  */
 import 'reflect-metadata'
-import { Ignitor, prettyPrintError } from '@adonisjs/core'
+import { Ignitor } from '@adonisjs/core'
 import { appImporter, prepareRuntime } from '#core/boot/runtime'
 import { createGatewayServer, upgradeRoutes } from '#core/http/upgrade_routes'
 import { applyPendingRestore } from '#modules/backups/services/restore_swap'
@@ -37,6 +37,14 @@ new Ignitor(APP_ROOT, { importer: appImporter(APP_ROOT) })
   // The phones' WebSockets share the HTTP server (see UpgradeRoutes).
   .start((handler) => createGatewayServer(handler, upgradeRoutes))
   .catch((error) => {
-    process.exitCode = 1
-    prettyPrintError(error)
+    // One whole line (`gateway start` shows it), then out: a gateway that could not listen must
+    // not stay alive holding the database and its jobs.
+    console.error(`gateway cannot start: ${startFailure(error)}`)
+    process.exit(1)
   })
+
+function startFailure(error: NodeJS.ErrnoException & { port?: number }): string {
+  if (error?.code === 'EADDRINUSE') return `port ${error.port ?? process.env.PORT} is already in use (another program listens there; set PORT)`
+  if (error?.code === 'EACCES') return `port ${error.port ?? process.env.PORT} may not be used by this user (ports below 1024 need privileges; set PORT)`
+  return String(error?.message ?? error).replace(/\s+/g, ' ')
+}

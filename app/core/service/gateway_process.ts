@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { request } from 'node:http'
 import { existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { DataFolder } from '#core/data_folder/data_folder'
@@ -94,15 +95,40 @@ export class GatewayProcess {
     for (;;) {
       if (!isAlive(pid)) {
         rmSync(this.pidFile, { force: true })
-        throw new Error(`the gateway exited at start: see ${this.consoleLog} and ${this.options.folder.logFile}`)
+        // The server's own last words (one line, e.g. "gateway cannot start: port 3000 is already in use").
+        throw new Error(this.#lastConsoleLine() ?? `the gateway exited at start: see ${this.consoleLog} and ${this.options.folder.logFile}`)
       }
-      try {
-        if ((await fetch(`http://127.0.0.1:${this.options.port}/health`)).ok) return
-      } catch {}
+      if (await answersHealth(this.options.port)) return
       if (Date.now() > deadline) throw new Error(`the gateway did not answer on port ${this.options.port} within ${timeoutMs / 1000} s`)
       await sleep(200)
     }
   }
+
+  #lastConsoleLine(): string | null {
+    try {
+      const lines = readFileSync(this.consoleLog, 'utf8').trim().split('\n')
+      return lines.reverse().find((line) => line.startsWith('gateway cannot start:')) ?? null
+    } catch {
+      return null
+    }
+  }
+}
+
+/**
+ * Whether the gateway's /health answers 200 on loopback. Another program on the port that
+ * takes the connection and drops it (or says nothing) is not an answer; every attempt ends
+ * within 2 s either way.
+ */
+function answersHealth(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const asked = request({ host: '127.0.0.1', port, path: '/health', timeout: 2000 }, (response) => {
+      response.resume()
+      resolve(response.statusCode === 200)
+    })
+    asked.on('timeout', () => asked.destroy())
+    asked.on('error', () => resolve(false))
+    asked.end()
+  })
 }
 
 function isAlive(pid: number): boolean {

@@ -2,6 +2,7 @@ import { test } from '@japa/runner'
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import net from 'node:net'
 import { join } from 'node:path'
 import app from '@adonisjs/core/services/app'
 import { firstApiKey, freePort } from '#tests/helpers/gateway_process'
@@ -87,6 +88,32 @@ test.group('The gateway command', (group) => {
     assert.isFalse(existsSync(join(dataDir, 'gateway.pid')))
     assert.include(gateway('stop').output, 'not running')
   }).timeout(120_000)
+
+  test('start on a port another program holds fails with one line naming the port, exit 1; a reset connection is not an answer', async ({ assert }) => {
+    // A program that takes connections and drops them without a word of HTTP.
+    const squatter = net.createServer((socket) => socket.destroy())
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve))
+    try {
+      const started = gateway('start')
+      assert.equal(started.status, 1, started.output)
+      const lines = started.output.trim().split('\n').filter((line) => !/ExperimentalWarning|--trace-warnings|Unknown user config/.test(line))
+      assert.lengthOf(lines, 1, started.output)
+      assert.match(lines[0], new RegExp(`port ${port} is already in use`))
+      assert.isFalse(existsSync(join(dataDir, 'gateway.pid')))
+      // The console log has the gateway's own words as whole lines, not one word per line.
+      const consoleLog = readFileSync(join(dataDir, 'logs', 'console.log'), 'utf8').trim().split('\n')
+      assert.isTrue(consoleLog.some((line) => line.includes(`port ${port} is already in use`)), consoleLog.join('\n'))
+      assert.isBelow(consoleLog.length, 5, consoleLog.join('\n'))
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve))
+    }
+  }).timeout(120_000)
+
+  test('stop when nothing runs says so and exits 0 (start when one runs: exit 1, tested above)', async ({ assert }) => {
+    const stopped = gateway('stop')
+    assert.equal(stopped.status, 0, stopped.output)
+    assert.include(stopped.output, 'the gateway was not running')
+  }).timeout(60_000)
 
   test('backup (as root) archives the whole data folder 0600, restarts; the archive restores phones and keys', async ({ assert }) => {
     assert.equal(gateway('start').status, 0)
