@@ -26,8 +26,14 @@ export default class GatewayLogs extends GatewayCommand {
     if (!this.follow) return
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 250))
-      const { size } = statSync(file)
-      // The file was replaced or truncated: start again from its beginning.
+      let size: number
+      try {
+        size = statSync(file).size
+      } catch {
+        // Between the rotation's rename and the new file: look again shortly.
+        continue
+      }
+      // The file was replaced (rotated) or truncated: start again from its beginning.
       if (size < position) position = 0
       if (size > position) position = await this.#print(file, position, size)
     }

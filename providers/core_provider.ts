@@ -11,6 +11,7 @@ import { ActivityLog } from '#core/activity/activity_log'
 import { JobRunner } from '#core/jobs/job_runner'
 import { migrateDatabase, checkpointDatabase } from '#core/database/schema_migrator'
 import { flushLogFile } from '#core/logging/log_file'
+import { logRotationJob } from '#core/logging/log_rotation_job'
 import { coreRoutes } from '#core/routes'
 
 /**
@@ -47,6 +48,8 @@ export default class CoreProvider {
   async start() {
     const registry = await this.app.container.make(RouteRegistry)
     registry.add(coreRoutes(registry))
+    const runner = await this.app.container.make(JobRunner)
+    runner.register(logRotationJob())
 
     // `npm start` on a fresh machine: the database is created and brought up to date before
     // anything else touches it. Tests start on a fresh database the same way.

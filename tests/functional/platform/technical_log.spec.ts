@@ -1,12 +1,13 @@
 import { test } from '@japa/runner'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SCAN_BUDGET_BYTES, TechnicalLog } from '#core/logging/technical_log'
 import logger from '@adonisjs/core/services/logger'
 import { DataFolder } from '#core/data_folder/data_folder'
-import { flushLogFile } from '#core/logging/log_file'
+import { ROTATED_LOG_FILES, flushLogFile, rotateLogFileWhenFull } from '#core/logging/log_file'
+import { logRotationJob } from '#core/logging/log_rotation_job'
 import { useTestKeys, testKeys } from '#tests/helpers/callers'
 
 test.group('Technical log', (group) => {
@@ -110,5 +111,51 @@ test.group('Technical log', (group) => {
     assert.deepEqual(second.data.map((entry) => entry.message), ['the rare one'])
     assert.isNull(second.nextCursor)
     await rm(folder, { recursive: true })
+  })
+})
+
+test.group('Technical log rotation', () => {
+  test('a full file becomes gateway.log.1, older ones move up, the oldest beyond 5 is dropped; a small one is left alone', async ({ assert }) => {
+    const folder = await mkdtemp(join(tmpdir(), 'log-rotation-'))
+    try {
+      const file = join(folder, 'gateway.log')
+      await writeFile(file, 'small\n')
+      assert.isFalse(rotateLogFileWhenFull(file, 1024))
+      for (let round = 1; round <= ROTATED_LOG_FILES + 2; round++) {
+        await writeFile(file, `round ${round}\n`.padEnd(2048, '.'))
+        assert.isTrue(rotateLogFileWhenFull(file, 1024))
+      }
+      const last = ROTATED_LOG_FILES + 2
+      for (let index = 1; index <= ROTATED_LOG_FILES; index++) {
+        assert.match(readFileSync(`${file}.${index}`, 'utf8'), new RegExp(`^round ${last + 1 - index}\\n`))
+      }
+      assert.isFalse(existsSync(`${file}.${ROTATED_LOG_FILES + 1}`))
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+
+  test("the gateway's own log goes on in a new gateway.log after a rotation, no line lost", async ({ assert }) => {
+    const file = DataFolder.current().logFile
+    logger.info('line before the rotation')
+    flushLogFile()
+    assert.isTrue(rotateLogFileWhenFull(file, 0))
+    logger.info('line after the rotation')
+    flushLogFile()
+    assert.include(readFileSync(`${file}.1`, 'utf8'), 'line before the rotation')
+    const fresh = readFileSync(file, 'utf8')
+    assert.include(fresh, 'line after the rotation')
+    assert.notInclude(fresh, 'line before the rotation')
+  })
+
+  test('the rotation job looks again every 5 minutes', async ({ assert }) => {
+    let looked = 0
+    const job = logRotationJob(() => {
+      looked++
+      return false
+    })
+    const now = new Date('2026-11-23T10:00:00.000Z')
+    assert.equal((await job.run(now))?.toISOString(), '2026-11-23T10:05:00.000Z')
+    assert.equal(looked, 1)
   })
 })
