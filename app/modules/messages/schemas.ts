@@ -30,6 +30,12 @@ export function messageSchemas(registry: RouteRegistry) {
       simSlot: { enum: [0, 1, null] },
       scheduledAt: nullableDate,
       createdAt: isoDateTimeSchema,
+      orderedAt: {
+        ...nullableDate,
+        description:
+          'When it was handed to a phone (deviceId, simSlot): a queued message with orderedAt waits for that phone to accept ' +
+          'the order. Null while it waits in the queue, and cleared when an attempt fails or the order goes back to the queue',
+      },
       sentAt: nullableDate,
       deliveredAt: nullableDate,
       failedAt: nullableDate,

@@ -28,7 +28,16 @@ test.group('Why a message is not sent yet', () => {
     assert.deepEqual(why({ deviceId: '2' }, [online, offline]), { kind: 'blocked', text: 'Phone “Drawer phone” is offline; the message waits for it.' })
     assert.include(why({ deviceId: '2' }, [{ ...offline, status: 'online', enabled: false }])!.text, 'is disabled')
     assert.include(why({ deviceId: '9' }, [online])!.text, 'The phone it was forced to (#9) is not paired')
-    assert.equal(why({ deviceId: '1', simSlot: 1 })!.text, 'Waiting for phone “Desk phone” (SIM 2) to take it.')
+    assert.equal(why({ deviceId: '1', simSlot: 1 })!.text, 'Forced to phone “Desk phone” (SIM 2): the next dispatch pass hands it over.')
+  })
+
+  test('handed to a phone and waiting for it to accept the order', ({ assert }) => {
+    assert.deepEqual(why({ deviceId: '1', simSlot: 0, orderedAt: earlier }), {
+      kind: 'waiting',
+      text: `Handed to phone “Desk phone” (SIM 1) at <${earlier}>: waiting for it to accept.`,
+    })
+    // Handed to a phone that has gone offline since: it waits for that phone.
+    assert.include(why({ deviceId: '2', orderedAt: earlier }, [online, offline])!.text, 'is offline')
   })
 
   test('no phone paired, none online, or simply due', ({ assert }) => {

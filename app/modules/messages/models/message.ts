@@ -81,6 +81,10 @@ export default class Message extends BaseModel {
   @utcDateTime({ serializeAs: null })
   declare updatedAt: DateTime
 
+  /** When it was handed to a phone: the order waits for that phone to accept it (null: in the queue). */
+  @utcDateTime()
+  declare orderedAt: DateTime | null
+
   @utcDateTime()
   declare sentAt: DateTime | null
 

@@ -181,6 +181,7 @@ function messageRows(send: PreparedSend, text: string, conversations: Map<string
     scheduled_at: send.scheduledAt ? toIso(send.scheduledAt) : null,
     created_at: at,
     updated_at: at,
+    ordered_at: null,
     sent_at: null,
     delivered_at: null,
     failed_at: null,

@@ -8,6 +8,7 @@ export interface TimelineFacts {
   createdAt: string
   scheduledAt?: string | null
   heldUntil?: string | null
+  orderedAt?: string | null
   sentAt?: string | null
   deliveredAt?: string | null
   failedAt?: string | null
@@ -39,6 +40,7 @@ export function messageTimeline(message: TimelineFacts, now: Date): TimelineStep
   if (message.status === 'queued' && message.heldUntil) {
     add(message.heldUntil, message.holdReason ? 'Hold ends' : `Retry ${message.attempts} (after ${message.errorCode ?? 'a failed attempt'})`, 'info')
   }
+  add(message.orderedAt, 'Handed to a phone')
   add(message.sentAt, message.attempts > 1 ? `Sent (attempt ${message.attempts})` : 'Sent', 'success')
   add(message.deliveredAt, 'Delivered', 'success')
   add(message.failedAt, `Failed${message.errorCode ? ` (${message.errorCode})` : ''} after ${message.attempts} attempt${message.attempts === 1 ? '' : 's'}`, 'error')

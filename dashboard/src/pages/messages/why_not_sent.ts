@@ -14,6 +14,8 @@ export interface MessageFacts {
   scheduledAt?: string | null
   deviceId?: string | null
   simSlot?: number | null
+  /** Handed to the phone (deviceId) at this time, waiting for it to accept the order. */
+  orderedAt?: string | null
 }
 
 /** A paired phone as GET /devices answers it. */
@@ -103,7 +105,8 @@ function queued(message: MessageFacts, phone: PhoneFacts | undefined, phoneName:
     if (!phone) return { kind: 'blocked', text: `The phone it was forced to (${phoneName}) is not paired: it will fail.` }
     if (!phone.enabled) return { kind: 'blocked', text: `Phone ${phoneName} is disabled; the message waits for it.` }
     if (phone.status === 'offline') return { kind: 'blocked', text: `Phone ${phoneName} is offline; the message waits for it.` }
-    return { kind: 'waiting', text: `Waiting for phone ${phoneName}${slot} to take it.` }
+    if (message.orderedAt) return { kind: 'waiting', text: `Handed to phone ${phoneName}${slot} at ${time(message.orderedAt)}: waiting for it to accept.` }
+    return { kind: 'waiting', text: `Forced to phone ${phoneName}${slot}: the next dispatch pass hands it over.` }
   }
   if (!phones.length) return { kind: 'blocked', text: 'No phone is paired yet: pair one on the Phones page to send.' }
   if (!phones.some((candidate) => candidate.enabled && candidate.status === 'online')) {
