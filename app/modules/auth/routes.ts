@@ -32,6 +32,11 @@ export function authRoutes(registry: RouteRegistry) {
   })
   for (const kind of ['IP_NOT_ALLOWED', 'RATE_LIMITED', 'INVALID_CSRF_TOKEN'] as const) registry.protectedRouteErrors.add(kind)
 
+  const platformTimezone = {
+    type: 'string',
+    description: 'The platform time zone (Settings > Sending, IANA name): local days, the midnight quota reset and campaign send windows follow it',
+    examples: ['Europe/Paris'],
+  }
   const user = registry.addSchema('User', {
     type: 'object',
     required: ['id', 'email', 'name', 'role', 'createdAt', 'updatedAt'],
@@ -147,13 +152,13 @@ export function authRoutes(registry: RouteRegistry) {
           oneOf: [
             {
               type: 'object',
-              required: ['type', 'role', 'user'],
-              properties: { type: { const: 'session' }, role: { enum: ['superadmin', 'operator', 'readonly'] }, user },
+              required: ['type', 'role', 'user', 'timezone'],
+              properties: { type: { const: 'session' }, role: { enum: ['superadmin', 'operator', 'readonly'] }, user, timezone: platformTimezone },
             },
             {
               type: 'object',
-              required: ['type', 'scope', 'apiKey'],
-              properties: { type: { const: 'api_key' }, scope: { enum: ['read', 'send', 'admin'] }, apiKey },
+              required: ['type', 'scope', 'apiKey', 'timezone'],
+              properties: { type: { const: 'api_key' }, scope: { enum: ['read', 'send', 'admin'] }, apiKey, timezone: platformTimezone },
             },
           ],
         },

@@ -2,6 +2,7 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import { SettingsStore } from '#core/settings/settings_store'
 import { useManualClock } from '#tests/helpers/clock'
 import { TEST_PASSWORD, accountWithRole, asBrowser, cookiesFrom, signIn, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 
@@ -170,6 +171,21 @@ test.group('First account and sign-in', (group) => {
     assert.equal(response.body().scope, 'send')
     assert.equal(response.body().apiKey.lastFour, testKeys.send.slice(-4))
     assert.notInclude(JSON.stringify(response.body()), testKeys.send)
+  })
+
+  test('GET /auth/me names the platform time zone for every caller, a read-only account included', async ({ client, assert }) => {
+    const settings = await app.container.make(SettingsStore)
+    const before = (await settings.get('sending')).timezone
+    await settings.update({ sending: { timezone: 'Europe/Paris' } })
+    try {
+      const readonly = await signInAs(client, 'readonly')
+      const asPerson = await client.get('/api/v1/auth/me').header('cookie', readonly.cookie)
+      assert.equal(asPerson.body().timezone, 'Europe/Paris')
+      const asKey = await client.get('/api/v1/auth/me').header('x-api-key', testKeys.read)
+      assert.equal(asKey.body().timezone, 'Europe/Paris')
+    } finally {
+      await settings.update({ sending: { timezone: before } })
+    }
   })
 })
 

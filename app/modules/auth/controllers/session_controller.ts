@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { ApiError } from '#core/http/api_error'
+import { SettingsStore } from '#core/settings/settings_store'
 import User from '#modules/auth/models/user'
 import { UserService } from '#modules/auth/services/user_service'
 import { ApiKeyService } from '#modules/auth/services/api_key_service'
@@ -14,7 +15,8 @@ export default class SessionController {
   constructor(
     private users: UserService,
     private keys: ApiKeyService,
-    private throttle: SignInThrottle
+    private throttle: SignInThrottle,
+    private settings: SettingsStore
   ) {}
 
   async setUpState() {
@@ -50,10 +52,12 @@ export default class SessionController {
 
   async me(ctx: HttpContext) {
     const caller = ctx.caller!
+    // Every caller may know the platform time zone: days, quotas' midnight and send windows follow it.
+    const { timezone } = await this.settings.get('sending')
     if (caller.type === 'api_key') {
-      return { type: 'api_key', scope: caller.scope, apiKey: await this.keys.find(Number(caller.id)) }
+      return { type: 'api_key', scope: caller.scope, apiKey: await this.keys.find(Number(caller.id)), timezone }
     }
-    return { type: 'session', role: caller.role, user: await this.users.find(Number(caller.id)) }
+    return { type: 'session', role: caller.role, user: await this.users.find(Number(caller.id)), timezone }
   }
 
   async #signIn(ctx: HttpContext, user: User) {

@@ -2,12 +2,11 @@ import { computed, ref, shallowRef, watch, type Ref } from 'vue'
 import { api, answer, ApiProblem } from '../../api/client'
 import { useMessageChanges, type Message } from './use_messages'
 import { nextMidnightIn } from './next_midnight'
-import { may } from '../../session/session'
 
 /**
  * The open message (GET /messages/{id}), read again when the live stream says it changed; a
  * deletion (here or elsewhere) leaves `deleted` set. For a message waiting for a SIM quota, the
- * platform's next midnight, from the time zone the statistics answer in.
+ * platform's next midnight, in the time zone GET /auth/me names.
  */
 export function useMessageDetail(id: Ref<string | null>) {
   const message = shallowRef<Message | null>(null)
@@ -33,11 +32,8 @@ export function useMessageDetail(id: Ref<string | null>) {
   }
 
   async function nextQuotaReset(): Promise<Date | null> {
-    if (!may('getMessageVolume')) return null
     try {
-      // The statistics answer names the platform time zone (Settings > Sending), which every role may read.
-      timezone ??= (await answer(api.GET('/api/v1/statistics/messages', { params: { query: { from: new Date(Date.now() - 3_600_000).toISOString(), interval: 'hour' } } })))
-        .timezone
+      timezone ??= (await answer(api.GET('/api/v1/auth/me'))).timezone
       return nextMidnightIn(timezone, new Date())
     } catch {
       return null
