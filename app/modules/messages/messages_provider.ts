@@ -2,6 +2,7 @@ import type { ApplicationService } from '@adonisjs/core/types'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { JobRunner } from '#core/jobs/job_runner'
 import { messageRoutes } from '#modules/messages/routes'
+import { groupRoutes } from '#modules/messages/group_routes'
 import { IdempotencyLocks, IdempotentRequests } from '#modules/messages/services/idempotency'
 import { idempotencyExpiryJob } from '#modules/messages/jobs/idempotency_expiry_job'
 import { SendQueue } from '#modules/messages/services/send_queue'
@@ -29,6 +30,7 @@ export default class MessagesProvider {
   async start() {
     const registry = await this.app.container.make(RouteRegistry)
     registry.add(messageRoutes(registry))
+    registry.add(groupRoutes(registry))
     const runner = await this.app.container.make(JobRunner)
     runner.register(idempotencyExpiryJob(() => this.app.container.make(IdempotentRequests)))
     // The clock is read from the container at each batch: tests swap in a ManualClock.

@@ -15,4 +15,7 @@ export const messagePermissions = definePermissions({
   'conversations.change': access.write('admin', ['operator', 'superadmin']),
   'contacts.read': access.read('read'),
   'contacts.change': access.write('admin', ['operator', 'superadmin']),
+  // Groups are contact data: read with read, changed with admin, like contacts (spec, Scopes).
+  'groups.read': access.read('read'),
+  'groups.change': access.write('admin', ['operator', 'superadmin']),
 })

@@ -12,3 +12,5 @@ export { MessageVolume, messageCategories, messageStatuses, type MessageStatus, 
 export { ContactAudience, AUDIENCE_PAGE, type AudienceMember, type AudienceSelection } from '#modules/messages/services/contact_audience'
 /** Template variables every contact has; a custom field may not take one of these names. */
 export { RESERVED_FIELD_KEYS as BUILT_IN_CONTACT_VARIABLES, CUSTOM_FIELD_KEY } from '#modules/messages/validators/contact_validators'
+/** Contact groups: membership reads and changes for rules and campaigns. */
+export { ContactGroups } from '#modules/messages/services/contact_groups'

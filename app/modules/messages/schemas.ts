@@ -43,7 +43,7 @@ export function messageSchemas(registry: RouteRegistry) {
   })
   const contact = registry.addSchema('Contact', {
     type: 'object',
-    required: ['id', 'phone', 'firstName', 'lastName', 'company', 'email', 'notes', 'tags', 'fields', 'blacklisted', 'createdAt', 'updatedAt'],
+    required: ['id', 'phone', 'firstName', 'lastName', 'company', 'email', 'notes', 'tags', 'fields', 'groups', 'blacklisted', 'createdAt', 'updatedAt'],
     properties: {
       id: { type: 'string' },
       phone: { type: 'string', description: 'E.164, unique' },
@@ -54,6 +54,11 @@ export function messageSchemas(registry: RouteRegistry) {
       notes: { type: ['string', 'null'] },
       tags: { type: 'array', items: { type: 'string' } },
       fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Custom fields by key ({{key}} in templates)' },
+      groups: {
+        type: 'array',
+        description: 'The groups the contact is in, by name',
+        items: { type: 'object', required: ['id', 'name'], additionalProperties: false, properties: { id: { type: 'string' }, name: { type: 'string' } } },
+      },
       blacklisted: { type: 'boolean', description: 'Opted out: never sent to' },
       createdAt: isoDateTimeSchema,
       updatedAt: isoDateTimeSchema,
@@ -89,5 +94,19 @@ export function messageSchemas(registry: RouteRegistry) {
       createdAt: isoDateTimeSchema,
     },
   })
-  return { message, contact, conversation, link }
+  const group = registry.addSchema('Group', {
+    type: 'object',
+    description: 'A named set of contacts that campaigns and rules target',
+    required: ['id', 'name', 'description', 'memberCount', 'createdAt', 'updatedAt'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string', description: 'Unique (case-insensitive)' },
+      description: { type: ['string', 'null'] },
+      memberCount: { type: 'integer', minimum: 0 },
+      createdAt: isoDateTimeSchema,
+      updatedAt: isoDateTimeSchema,
+    },
+  })
+  return { message, contact, conversation, link, group }
 }

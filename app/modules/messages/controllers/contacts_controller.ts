@@ -9,21 +9,21 @@ export default class ContactsController {
   constructor(private contacts: ContactBook) {}
 
   async index({ request }: HttpContext) {
-    return this.contacts.list(await request.validateUsing(listContactsValidator, { data: request.qs() }))
+    return this.contacts.resources(await this.contacts.list(await request.validateUsing(listContactsValidator, { data: request.qs() })))
   }
 
   async show({ params }: HttpContext) {
-    return this.contacts.find(idParam(params.id, 'Contact'))
+    return this.contacts.resources(await this.contacts.find(idParam(params.id, 'Contact')))
   }
 
   async store({ request, response }: HttpContext) {
     const contact = await this.contacts.create(await request.validateUsing(createContactValidator, { data: request.body() }))
     response.status(201)
-    return contact
+    return this.contacts.resources(contact)
   }
 
   async update({ request, params }: HttpContext) {
-    return this.contacts.update(idParam(params.id, 'Contact'), await request.validateUsing(updateContactValidator, { data: request.body() }))
+    return this.contacts.resources(await this.contacts.update(idParam(params.id, 'Contact'), await request.validateUsing(updateContactValidator, { data: request.body() })))
   }
 
   async destroy({ params, response }: HttpContext) {

@@ -8,6 +8,7 @@ import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import Contact from '#modules/messages/models/contact'
+import { ContactGroups } from '#modules/messages/services/contact_groups'
 import { WITHDRAWABLE } from '#modules/messages/services/message_ledger'
 import { CHANGED_COLUMNS, announceChanges, changesOf, type ChangedRow } from '#modules/messages/services/message_changes'
 
@@ -51,16 +52,32 @@ export class ContactBook {
   constructor(
     private clock: Clock,
     private phoneNumbers: PhoneNumbers,
-    private settings: SettingsStore
+    private settings: SettingsStore,
+    private groups: ContactGroups
   ) {}
 
-  async list(filters: PageRequest & { blacklisted?: boolean; tag?: string; phone?: string; q?: string }) {
+  async list(filters: PageRequest & { blacklisted?: boolean; tag?: string; phone?: string; q?: string; groupId?: number }) {
     const query = Contact.query()
+    if (filters.groupId !== undefined) {
+      query.whereExists((member) =>
+        member.from('contact_group_members').whereColumn('contact_group_members.contact_id', 'contacts.id').where('contact_group_members.group_id', filters.groupId!)
+      )
+    }
     if (filters.q) matchSearch(query, filters.q)
     if (filters.blacklisted !== undefined) query.where('blacklisted', filters.blacklisted)
     if (filters.tag) query.whereRaw('EXISTS (SELECT 1 FROM json_each(contacts.tags) WHERE json_each.value = ?)', [filters.tag])
     if (filters.phone) query.where('phone', await this.#normalise(filters.phone))
     return keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+  }
+
+  /** Contacts as the API answers them: with their groups (one statement for the whole page). */
+  async resources<T extends { data: Contact[] }>(page: T): Promise<Omit<T, 'data'> & { data: Array<ReturnType<Contact['serialize']>> }>
+  async resources(contact: Contact): Promise<ReturnType<Contact['serialize']>>
+  async resources(value: Contact | { data: Contact[] }): Promise<unknown> {
+    const contacts = value instanceof Contact ? [value] : value.data
+    const groups = await this.groups.groupsOf(contacts.map((contact) => contact.id))
+    const shown = contacts.map((contact) => ({ ...contact.serialize(), groups: groups.get(contact.id) ?? [] }))
+    return value instanceof Contact ? shown[0] : { ...value, data: shown }
   }
 
   async find(id: number): Promise<Contact> {

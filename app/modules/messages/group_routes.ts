@@ -1,0 +1,134 @@
+import { messagePermissions } from '#modules/messages/permissions'
+import { defineRoutes } from '#core/contract/route_contract'
+import { pageOf } from '#core/contract/schemas'
+import type { RouteRegistry } from '#core/contract/route_registry'
+import { messageSchemas } from '#modules/messages/schemas'
+import { listContactsValidator } from '#modules/messages/validators/contact_validators'
+import { createGroupValidator, groupMembersValidator, listGroupsValidator, updateGroupValidator } from '#modules/messages/validators/group_validators'
+
+const GroupsController = () => import('#modules/messages/controllers/groups_controller')
+
+const count = { type: 'integer', minimum: 0 }
+
+/** Contact groups and their members (docs/campaigns.md, Contact groups). */
+export function groupRoutes(registry: RouteRegistry) {
+  registry.describeTag('Groups', 'Named sets of contacts that campaigns and rules target')
+  const { contact, group } = messageSchemas(registry)
+  const groupId = { id: 'Group identifier' }
+  return defineRoutes([
+    {
+      method: 'GET',
+      path: '/api/v1/groups',
+      operationId: 'listGroups',
+      summary: 'Contact groups, newest first, with their member counts',
+      tag: 'Groups',
+      access: messagePermissions['groups.read'],
+      query: listGroupsValidator,
+      answer: { status: 200, description: 'A page of groups', schema: pageOf(group) },
+      handler: [GroupsController, 'index'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/groups',
+      operationId: 'createGroup',
+      summary: 'Create a group',
+      tag: 'Groups',
+      access: messagePermissions['groups.change'],
+      body: createGroupValidator,
+      answer: { status: 201, description: 'The group', schema: group },
+      errors: ['NAME_TAKEN'],
+      handler: [GroupsController, 'store'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/groups/:id',
+      operationId: 'getGroup',
+      summary: 'One group',
+      tag: 'Groups',
+      access: messagePermissions['groups.read'],
+      params: groupId,
+      answer: { status: 200, description: 'The group', schema: group },
+      errors: ['NOT_FOUND'],
+      handler: [GroupsController, 'show'],
+    },
+    {
+      method: 'PATCH',
+      path: '/api/v1/groups/:id',
+      operationId: 'updateGroup',
+      summary: 'Rename a group or change its description',
+      tag: 'Groups',
+      access: messagePermissions['groups.change'],
+      params: groupId,
+      body: updateGroupValidator,
+      answer: { status: 200, description: 'The group', schema: group },
+      errors: ['NOT_FOUND', 'NAME_TAKEN'],
+      handler: [GroupsController, 'update'],
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/groups/:id',
+      operationId: 'deleteGroup',
+      summary: 'Delete a group; its contacts are kept',
+      tag: 'Groups',
+      access: messagePermissions['groups.change'],
+      params: groupId,
+      answer: { status: 204, description: 'Deleted (the contacts stay, without this group)' },
+      errors: ['NOT_FOUND'],
+      handler: [GroupsController, 'destroy'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/groups/:id/members',
+      operationId: 'listGroupMembers',
+      summary: "A group's contacts, newest contacts first",
+      description: 'The filters of GET /contacts (q, blacklisted, tag, phone) apply within the group.',
+      tag: 'Groups',
+      access: messagePermissions['groups.read'],
+      params: groupId,
+      query: listContactsValidator,
+      answer: { status: 200, description: 'A page of contacts', schema: pageOf(contact) },
+      errors: ['NOT_FOUND', 'INVALID_PHONE'],
+      handler: [GroupsController, 'members'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/groups/:id/members',
+      operationId: 'addGroupMembers',
+      summary: 'Add contacts to a group (up to 10,000 per call)',
+      description: 'Contacts already in the group and ids of no contact are counted, not refused.',
+      tag: 'Groups',
+      access: messagePermissions['groups.change'],
+      params: groupId,
+      body: groupMembersValidator,
+      answer: {
+        status: 200,
+        description: 'What changed',
+        schema: {
+          type: 'object',
+          required: ['added', 'alreadyMembers', 'notFound'],
+          additionalProperties: false,
+          properties: { added: count, alreadyMembers: count, notFound: { ...count, description: 'Ids of no contact' } },
+        },
+      },
+      errors: ['NOT_FOUND'],
+      handler: [GroupsController, 'addMembers'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/groups/:id/members/remove',
+      operationId: 'removeGroupMembers',
+      summary: 'Remove contacts from a group (up to 10,000 per call); the contacts are kept',
+      tag: 'Groups',
+      access: messagePermissions['groups.change'],
+      params: groupId,
+      body: groupMembersValidator,
+      answer: {
+        status: 200,
+        description: 'How many left the group',
+        schema: { type: 'object', required: ['removed'], additionalProperties: false, properties: { removed: count } },
+      },
+      errors: ['NOT_FOUND'],
+      handler: [GroupsController, 'removeMembers'],
+    },
+  ])
+}
