@@ -165,6 +165,36 @@ export function messageRoutes(registry: RouteRegistry) {
     },
     {
       method: 'GET',
+      path: '/api/v1/contacts/fields',
+      operationId: 'listContactFields',
+      summary: 'The custom field keys contacts use, with how many contacts have each',
+      description: 'At most 200 keys, the most used first: the variables a template can use beside the built-in ones.',
+      tag: 'Contacts',
+      access: messagePermissions['contacts.read'],
+      answer: {
+        status: 200,
+        description: 'The keys in use',
+        schema: {
+          type: 'object',
+          required: ['data'],
+          additionalProperties: false,
+          properties: {
+            data: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['key', 'contacts'],
+                additionalProperties: false,
+                properties: { key: { type: 'string' }, contacts: { type: 'integer', minimum: 1 } },
+              },
+            },
+          },
+        },
+      },
+      handler: [ContactsController, 'fields'],
+    },
+    {
+      method: 'GET',
       path: '/api/v1/contacts/:id',
       operationId: 'getContact',
       summary: 'One contact',

@@ -62,6 +62,13 @@ const expectedCallers: Record<string, CallerName[]> = {
   'POST /api/v1/auth/logout-others': ['session:readonly', 'session:operator', 'session:superadmin'],
   // Accounts: changes need a signed-in superadmin, never a key; an admin key may list.
   'GET /api/v1/users/assignable': readers,
+  'GET /api/v1/contacts/fields': readers,
+  'GET /api/v1/templates': readers,
+  'POST /api/v1/templates': adminOrOperator,
+  'POST /api/v1/templates/preview': readers,
+  'GET /api/v1/templates/:id': readers,
+  'PATCH /api/v1/templates/:id': adminOrOperator,
+  'DELETE /api/v1/templates/:id': adminOrOperator,
   'GET /api/v1/groups': readers,
   'POST /api/v1/groups': adminOrOperator,
   'GET /api/v1/groups/:id': readers,

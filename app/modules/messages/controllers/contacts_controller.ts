@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
 import { ContactBook } from '#modules/messages/services/contact_book'
+import { contactFieldKeys } from '#modules/messages/services/contact_field_keys'
 import { createContactValidator, listContactsValidator, updateContactValidator } from '#modules/messages/validators/contact_validators'
 
 @inject()
@@ -10,6 +11,10 @@ export default class ContactsController {
 
   async index({ request }: HttpContext) {
     return this.contacts.resources(await this.contacts.list(await request.validateUsing(listContactsValidator, { data: request.qs() })))
+  }
+
+  async fields() {
+    return { data: await contactFieldKeys() }
   }
 
   async show({ params }: HttpContext) {

@@ -1,0 +1,76 @@
+import { inject } from '@adonisjs/core'
+import { Clock } from '#core/time/clock'
+import { ApiError } from '#core/http/api_error'
+import { countSegments } from '#core/sms/segment_counter'
+import { dateTimeOf, toIso } from '#core/database/utc_date_time'
+import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import MessageTemplate from '#modules/campaigns/models/message_template'
+import { templateVariables } from '#modules/campaigns/services/template_text'
+
+export interface TemplateFields {
+  name: string
+  body: string
+}
+
+/** `%`, `_` and the escape itself match literally in a LIKE pattern escaped with `\`. */
+function likeContaining(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
+}
+
+/**
+ * Message templates: named texts with {{variables}}. A template answers with the variables it
+ * uses and the encoding and segments of its text as written (a recipient's values change them:
+ * see the preview).
+ */
+@inject()
+export class TemplateLibrary {
+  constructor(private clock: Clock) {}
+
+  async list(filters: PageRequest & { q?: string }) {
+    const query = MessageTemplate.query()
+    if (filters.q) query.whereRaw(`name LIKE ? ESCAPE '\\'`, [likeContaining(filters.q)])
+    const page = await keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+    return { data: page.data.map(templateResource), nextCursor: page.nextCursor }
+  }
+
+  async find(id: number): Promise<MessageTemplate> {
+    const template = await MessageTemplate.find(id)
+    if (!template) throw ApiError.notFound('Template')
+    return template
+  }
+
+  /** A template's text as it is now, or null when it is gone (a campaign snapshots it at launch). */
+  async bodyOf(id: number): Promise<string | null> {
+    return (await MessageTemplate.find(id))?.body ?? null
+  }
+
+  async create(fields: TemplateFields): Promise<MessageTemplate> {
+    await this.#assertNameFree(fields.name)
+    const now = dateTimeOf(this.clock.now())
+    return MessageTemplate.create({ ...fields, createdAt: now, updatedAt: now })
+  }
+
+  async update(id: number, change: Partial<TemplateFields>): Promise<MessageTemplate> {
+    const template = await this.find(id)
+    if (change.name !== undefined && change.name !== template.name) await this.#assertNameFree(change.name)
+    template.merge({ ...change, updatedAt: dateTimeOf(this.clock.now()) })
+    await template.save()
+    return template
+  }
+
+  async delete(id: number): Promise<void> {
+    await (await this.find(id)).delete()
+  }
+
+  async #assertNameFree(name: string) {
+    if (await MessageTemplate.query().whereRaw('name = ? COLLATE NOCASE', [name]).first()) {
+      throw new ApiError('NAME_TAKEN', 'Another template has this name', [{ field: 'name', rule: 'unique', message: 'Another template has this name' }])
+    }
+  }
+}
+
+/** A template as the API answers it: with its variables and its text's encoding and segments. */
+export function templateResource(template: MessageTemplate) {
+  const { encoding, segments } = countSegments(template.body)
+  return { ...template.serialize(), variables: templateVariables(template.body), encoding, segments, characters: [...template.body].length }
+}
