@@ -132,6 +132,22 @@ function operationOf(contract: RouteContract, registry: RouteRegistry): JsonSche
           },
         }
       : {}),
+    ...(contract.upload
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  required: [contract.upload.field],
+                  properties: { [contract.upload.field]: { type: 'string', format: 'binary', description: contract.upload.description } },
+                },
+              },
+            },
+          },
+        }
+      : {}),
     responses: responsesOf(contract, registry),
   }
 }

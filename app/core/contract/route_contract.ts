@@ -35,6 +35,11 @@ export interface RouteContract {
   query?: VineValidator<any, any>
   /** Description of each `:param` in the path. */
   params?: Record<string, string>
+  /**
+   * A file upload instead of a JSON body: `multipart/form-data` with the file in `field`, up to
+   * `maxBytes` (the 2 MiB cap of JSON bodies does not apply). The controller streams the part.
+   */
+  upload?: { field: string; maxBytes: number; description: string }
   /** Request headers the route reads (beyond authentication), documented as parameters. */
   headers?: Record<string, { description: string; schema: JsonSchema }>
   answer: RouteAnswer

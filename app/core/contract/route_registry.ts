@@ -2,7 +2,7 @@ import type { HttpContext, Router } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import type { AccessGuard, ProtectedAccess } from '#core/http/access'
 import type { ApiErrorKind } from '#core/http/api_error'
-import { requireJsonBody } from '#core/http/body_guard_middleware'
+import { allowUpload, requireJsonBody, requireMultipartBody } from '#core/http/body_guard_middleware'
 import { refuseUnknownFields } from '#core/contract/unknown_fields'
 import { refuseIllFormedText } from '#core/contract/well_formed_text'
 import { refuseMisplacedNulls } from '#core/contract/null_fields'
@@ -97,6 +97,11 @@ export class RouteRegistry {
           ctx.caller = await guard.authorize(ctx, routeAccess)
           return next()
         })
+      }
+      if (contract.upload) {
+        allowUpload(contract.method, contract.path, contract.upload.maxBytes)
+        route.use([requireMultipartBody, bodyParser])
+        continue
       }
       route.use([requireJsonBody, bodyParser, refuseIllFormedText])
       const bodySchema = contract.body ? (contract.body.toJSONSchema() as JsonSchema) : NO_FIELDS

@@ -7,6 +7,22 @@ export const MAX_BODY_BYTES = 2 * 1024 * 1024
 
 const JSON_TYPES = ['application/json', 'application/*+json']
 
+/** Upload routes (a CSV of contacts) and the larger body each takes, registered at mount. */
+const uploads: Array<{ method: string; pattern: RegExp; maxBytes: number }> = []
+
+/** Lets a route's body be larger than the JSON cap (its own route middleware checks the type). */
+export function allowUpload(method: string, path: string, maxBytes: number) {
+  const pattern = new RegExp(`^${path.replace(/:[^/]+/g, '[^/]+')}/?$`)
+  uploads.push({ method, pattern, maxBytes })
+}
+
+/** The largest body the request may declare: an upload route's own, else the JSON cap. */
+function bodyCapOf(ctx: HttpContext): number {
+  const path = ctx.request.url()
+  const upload = uploads.find((entry) => entry.method === ctx.request.method() && entry.pattern.test(path))
+  return upload?.maxBytes ?? MAX_BODY_BYTES
+}
+
 /**
  * Server middleware, before any body is read and before routing: a declared length over the
  * cap is refused at once and the body is never read. A chunked body without a declared length
@@ -15,10 +31,11 @@ const JSON_TYPES = ['application/json', 'application/*+json']
 export default class BodyGuardMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const declared = ctx.request.header('content-length')
-    if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
+    const cap = declared === undefined ? MAX_BODY_BYTES : bodyCapOf(ctx)
+    if (declared !== undefined && Number(declared) > cap) {
       // The unread remainder must not be parsed as a next request on this connection.
       ctx.response.header('Connection', 'close')
-      throw new ApiError('PAYLOAD_TOO_LARGE', 'The request body is over 2 MiB', { limitBytes: MAX_BODY_BYTES })
+      throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is over ${readableBytes(cap)}`, { limitBytes: cap })
     }
     return next()
   }
@@ -45,4 +62,19 @@ export async function requireJsonBody(ctx: HttpContext, next: NextFn) {
     })
   }
   return next()
+}
+
+/**
+ * Route middleware of an upload route, before the body parser: the body must be
+ * multipart/form-data (the file is then streamed by the controller, never held in memory).
+ */
+export async function requireMultipartBody(ctx: HttpContext, next: NextFn) {
+  if (!ctx.request.is(['multipart/form-data'])) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data', { expected: 'multipart/form-data' })
+  }
+  return next()
+}
+
+function readableBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`
 }

@@ -7,6 +7,7 @@ export const messageErrors = defineErrorKinds({
   SCHEDULED_AT_IN_PAST: { status: 422, code: 'SCHEDULED_AT_IN_PAST', description: 'scheduledAt not in the future' },
   IDEMPOTENCY_CONFLICT: { status: 409, code: 'IDEMPOTENCY_CONFLICT', description: 'Idempotency-Key already used with a different body' },
   MESSAGE_NOT_FAILED: { status: 409, code: 'MESSAGE_NOT_FAILED', description: 'Only a failed message can be retried' },
+  IMPORT_ALREADY_STARTED: { status: 409, code: 'IMPORT_ALREADY_STARTED', description: 'A contact import is mapped and started once' },
 })
 
 declare module '#core/http/api_error' {

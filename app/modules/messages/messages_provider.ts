@@ -3,6 +3,10 @@ import { RouteRegistry } from '#core/contract/route_registry'
 import { JobRunner } from '#core/jobs/job_runner'
 import { messageRoutes } from '#modules/messages/routes'
 import { groupRoutes } from '#modules/messages/group_routes'
+import { importRoutes } from '#modules/messages/import_routes'
+import { ContactImports } from '#modules/messages/services/contact_imports'
+import { CONTACT_IMPORT_JOB, contactImportJob } from '#modules/messages/jobs/contact_import_job'
+import { LiveImports } from '#modules/messages/listeners/live_imports'
 import { IdempotencyLocks, IdempotentRequests } from '#modules/messages/services/idempotency'
 import { idempotencyExpiryJob } from '#modules/messages/jobs/idempotency_expiry_job'
 import { SendQueue } from '#modules/messages/services/send_queue'
@@ -31,8 +35,28 @@ export default class MessagesProvider {
     const registry = await this.app.container.make(RouteRegistry)
     registry.add(messageRoutes(registry))
     registry.add(groupRoutes(registry))
+    registry.add(importRoutes(registry))
     const runner = await this.app.container.make(JobRunner)
     runner.register(idempotencyExpiryJob(() => this.app.container.make(IdempotentRequests)))
+    const { container } = this.app
+    const liveImports = new LiveImports(
+      () => container.make('transmit'),
+      () => container.make(ContactImports),
+      async () => (await container.make(Clock)).now()
+    )
+    runner.register(
+      contactImportJob(
+        () => container.make(ContactImports),
+        (id, final) => void liveImports.progressed(id, final),
+        () => this.app.isTerminating
+      )
+    )
+    const emitter = await container.make('emitter')
+    // The runner is read again at each start: tests run imports on a runner of their own.
+    emitter.on('contacts:import_started', async () => {
+      const current = await container.make(JobRunner)
+      if (current.has(CONTACT_IMPORT_JOB)) current.wake(CONTACT_IMPORT_JOB)
+    })
     // The clock is read from the container at each batch: tests swap in a ManualClock.
     broadcastMessageChanges(await this.app.container.make('emitter'), () => this.app.container.make('transmit'), async () =>
       (await this.app.container.make(Clock)).now()

@@ -1,0 +1,139 @@
+import { messagePermissions } from '#modules/messages/permissions'
+import { defineRoutes } from '#core/contract/route_contract'
+import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
+import type { RouteRegistry } from '#core/contract/route_registry'
+import { pageQueryValidator } from '#core/pagination/keyset_page'
+import { startContactImportValidator } from '#modules/messages/validators/contact_import_validators'
+import { MAX_IMPORT_ROWS } from '#modules/messages/services/contact_import_file'
+
+const ContactImportsController = () => import('#modules/messages/controllers/contact_imports_controller')
+
+const count = { type: 'integer', minimum: 0 }
+const nullableDate = { type: ['string', 'null'], format: 'date-time' }
+const column = { type: 'string' }
+
+/** Contact imports from a CSV (docs/campaigns.md, Importing contacts from a CSV). */
+export function importRoutes(registry: RouteRegistry) {
+  const mapping = {
+    type: 'object',
+    required: ['phone'],
+    properties: {
+      phone: column,
+      firstName: column,
+      lastName: column,
+      company: column,
+      email: column,
+      tags: column,
+      fields: { type: 'object', additionalProperties: column, description: 'Custom field key → column' },
+    },
+  }
+  const contactImport = registry.addSchema('ContactImport', {
+    type: 'object',
+    required: [
+      'id', 'status', 'fileName', 'columns', 'sample', 'suggestedMapping', 'mapping', 'groupId', 'totalRows', 'processedRows',
+      'created', 'updated', 'merged', 'invalid', 'error', 'createdAt', 'startedAt', 'finishedAt',
+    ],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string' },
+      status: {
+        enum: ['awaiting_mapping', 'running', 'completed', 'failed'],
+        description: 'awaiting_mapping: uploaded, waiting for POST …/start; running: being written, chunk by chunk',
+      },
+      fileName: { type: 'string' },
+      columns: { type: 'array', items: { type: 'string' }, description: 'The header row (an empty header is named "Column N")' },
+      sample: { type: 'array', items: { type: 'array', items: { type: 'string' } }, description: 'The first rows, as in the file' },
+      suggestedMapping: { ...mapping, description: 'Columns matched by their header (the phone column by content too); other columns as custom fields. phone is "" when no column looks like one' },
+      mapping: { oneOf: [mapping, { type: 'null' }], description: 'The mapping it was started with' },
+      groupId: { type: ['string', 'null'] },
+      totalRows: { ...count, description: 'Data rows in the file (empty lines aside)' },
+      processedRows: { ...count, description: 'Rows written so far (committed chunk by chunk)' },
+      created: { ...count, description: 'New contacts' },
+      updated: { ...count, description: 'Existing contacts updated with the file’s non-empty values' },
+      merged: { ...count, description: 'Rows whose number came earlier in the file: merged into that contact' },
+      invalid: { ...count, description: 'Rows refused (see …/errors)' },
+      error: { type: ['string', 'null'], description: 'Why a failed import stopped' },
+      createdAt: isoDateTimeSchema,
+      startedAt: nullableDate,
+      finishedAt: nullableDate,
+    },
+  })
+  const importId = { id: 'Import identifier' }
+  return defineRoutes([
+    {
+      method: 'POST',
+      path: '/api/v1/contacts/imports',
+      operationId: 'uploadContactImport',
+      summary: 'Upload a CSV of contacts (up to 20 MiB or 100,000 rows); answers its columns, a sample and a suggested mapping',
+      description:
+        'multipart/form-data with the file in `file`: UTF-8 (a BOM is fine), comma, semicolon or tab separated, a header row first. ' +
+        `Nothing is imported yet: map the columns with POST /contacts/imports/{id}/start. More than ${MAX_IMPORT_ROWS.toLocaleString('en')} rows ` +
+        'or 20 MiB is refused (split the file).',
+      tag: 'Contacts',
+      access: messagePermissions['contacts.change'],
+      upload: { field: 'file', maxBytes: 20 * 1024 * 1024 + 64 * 1024, description: 'The CSV file' },
+      answer: { status: 201, description: 'The upload, waiting for its mapping', schema: contactImport },
+      errors: ['VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
+      handler: [ContactImportsController, 'upload'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/contacts/imports/:id/start',
+      operationId: 'startContactImport',
+      summary: 'Map the columns and import: numbers completed, duplicates merged, invalid rows reported',
+      description:
+        'Runs in the background, 1,000 rows per transaction: a restart resumes after the last one, never writing a row twice. ' +
+        'A number twice in the file is one contact (later non-empty values win); an existing contact gets the file’s non-empty ' +
+        'values (tags added, custom fields merged; its opt-out is never changed). Progress: GET /contacts/imports/{id}, and live ' +
+        'on the dashboards’ `imports` channel.',
+      tag: 'Contacts',
+      access: messagePermissions['contacts.change'],
+      params: importId,
+      body: startContactImportValidator,
+      answer: { status: 202, description: 'Started', schema: contactImport },
+      errors: ['NOT_FOUND', 'IMPORT_ALREADY_STARTED'],
+      handler: [ContactImportsController, 'start'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/contacts/imports',
+      operationId: 'listContactImports',
+      summary: 'Contact imports, newest first',
+      tag: 'Contacts',
+      access: messagePermissions['contacts.read'],
+      query: pageQueryValidator,
+      answer: { status: 200, description: 'A page of imports', schema: pageOf(contactImport) },
+      handler: [ContactImportsController, 'index'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/contacts/imports/:id',
+      operationId: 'getContactImport',
+      summary: 'One contact import and its progress',
+      tag: 'Contacts',
+      access: messagePermissions['contacts.read'],
+      params: importId,
+      answer: { status: 200, description: 'The import', schema: contactImport },
+      errors: ['NOT_FOUND'],
+      handler: [ContactImportsController, 'show'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/contacts/imports/:id/errors',
+      operationId: 'listContactImportErrors',
+      summary: 'The rows an import refused, in file order, with the reason',
+      description: 'row is the line in the file (the header is line 1). A reason never repeats the cell.',
+      tag: 'Contacts',
+      access: messagePermissions['contacts.read'],
+      params: importId,
+      query: pageQueryValidator,
+      answer: {
+        status: 200,
+        description: 'A page of refused rows',
+        schema: pageOf({ type: 'object', required: ['row', 'reason'], additionalProperties: false, properties: { row: { type: 'integer' }, reason: { type: 'string' } } }),
+      },
+      errors: ['NOT_FOUND'],
+      handler: [ContactImportsController, 'errors'],
+    },
+  ])
+}

@@ -1,0 +1,90 @@
+import { createReadStream } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { parse, type Parser } from 'csv-parse'
+
+/** Spec of issue 15: a CSV of contacts is at most 20 MB or 100,000 data rows. */
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024
+export const MAX_IMPORT_ROWS = 100_000
+/** Rows shown beside the columns so a person can map them. */
+const SAMPLE_ROWS = 5
+
+/** What an uploaded file holds, read once at upload. */
+export interface ImportFileSummary {
+  delimiter: string
+  columns: string[]
+  sample: string[][]
+  totalRows: number
+}
+
+/** One data row: its line in the file (as a spreadsheet numbers it, the header being 1) and its cells. */
+export interface ImportRow {
+  line: number
+  cells: string[]
+}
+
+export class ImportFileProblem extends Error {}
+
+/**
+ * The delimiter of a spreadsheet export: a comma, or a semicolon (Excel where the decimal mark
+ * is a comma), or a tab: whichever the header line holds most of.
+ */
+async function detectDelimiter(file: string): Promise<string> {
+  const handle = await open(file, 'r')
+  try {
+    const buffer = Buffer.alloc(64 * 1024)
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+    const firstLine = buffer.subarray(0, bytesRead).toString('utf8').split(/\r?\n/)[0] ?? ''
+    const counts = [',', ';', '\t'].map((candidate) => ({ candidate, count: firstLine.split(candidate).length - 1 }))
+    counts.sort((a, b) => b.count - a.count)
+    return counts[0].count > 0 ? counts[0].candidate : ','
+  } finally {
+    await handle.close()
+  }
+}
+
+function parser(file: string, delimiter: string): Parser {
+  const reader = parse({ bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true, info: true })
+  createReadStream(file).on('error', (error) => reader.destroy(error)).pipe(reader)
+  return reader
+}
+
+/** Reads the header, a sample and the row count; refuses an empty file or one over the limit. */
+export async function summarizeImportFile(file: string): Promise<ImportFileSummary> {
+  const delimiter = await detectDelimiter(file)
+  let columns: string[] | null = null
+  const sample: string[][] = []
+  let totalRows = 0
+  try {
+    for await (const { record } of parser(file, delimiter) as AsyncIterable<{ record: string[] }>) {
+      if (!columns) {
+        columns = record.map((name, index) => name || `Column ${index + 1}`)
+        continue
+      }
+      if (record.every((cell) => cell === '')) continue
+      totalRows++
+      if (totalRows > MAX_IMPORT_ROWS) throw new ImportFileProblem(`The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en')} rows: split it`)
+      if (sample.length < SAMPLE_ROWS) sample.push(record)
+    }
+  } catch (error) {
+    if (error instanceof ImportFileProblem) throw error
+    throw new ImportFileProblem('The file is not a CSV this gateway can read (check the quotes and the encoding: UTF-8)')
+  }
+  if (!columns) throw new ImportFileProblem('The file is empty: it needs a header row, then one contact per row')
+  if (!totalRows) throw new ImportFileProblem('The file has a header row but no contact under it')
+  return { delimiter, columns, sample, totalRows }
+}
+
+/** The data rows after the first `skip` ones (resuming after a restart), in order. */
+export async function* importRows(file: string, delimiter: string, skip: number): AsyncGenerator<ImportRow> {
+  let header = true
+  let seen = 0
+  for await (const { record, info } of parser(file, delimiter) as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+    if (header) {
+      header = false
+      continue
+    }
+    if (record.every((cell) => cell === '')) continue
+    if (seen++ < skip) continue
+    yield { line: info.lines, cells: record }
+  }
+}

@@ -1,0 +1,193 @@
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import logger from '@adonisjs/core/services/logger'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { JobRunner } from '#core/jobs/job_runner'
+import { ContactAudience } from '#modules/messages/public'
+import { ContactImports } from '#modules/messages/services/contact_imports'
+import { CONTACT_IMPORT_JOB, contactImportJob } from '#modules/messages/jobs/contact_import_job'
+import { testKeys, useTestKeys } from '#tests/helpers/callers'
+import { useManualClock } from '#tests/helpers/clock'
+import { clearMessaging, sendAs, setLocalPrefix } from '#tests/helpers/messages'
+import type { ApiClient } from '@japa/api-client'
+
+const admin = () => testKeys.admin
+let folder: string
+
+async function csvFile(name: string, text: string) {
+  const path = join(folder, name)
+  await writeFile(path, text)
+  return path
+}
+
+async function upload(client: ApiClient, path: string) {
+  return client.post('/api/v1/contacts/imports').header('x-api-key', admin()).file('file', path)
+}
+
+/** The import job on a runner of the test's own, as the gateway runs it. */
+async function useImportJob() {
+  const { clock, restore } = useManualClock('2026-11-23T10:00:00.000Z')
+  await db.from('scheduled_jobs').delete()
+  const runner = new JobRunner(clock, db, logger)
+  runner.register(contactImportJob(() => app.container.make(ContactImports), () => {}))
+  app.container.swap(JobRunner, () => runner)
+  await runner.start()
+  return {
+    runner,
+    async stop() {
+      await runner.stop()
+      app.container.restore(JobRunner)
+      restore()
+    },
+  }
+}
+
+test.group('Contact import from a CSV', (group) => {
+  group.setup(() => useTestKeys())
+  group.each.setup(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'contact-import-'))
+    await db.from('contact_imports').delete()
+    await db.from('contact_group_members').delete()
+    await db.from('contact_groups').delete()
+    await clearMessaging()
+    await setLocalPrefix('+33')
+    return () => rm(folder, { recursive: true, force: true })
+  })
+
+  test('the upload answers its columns, a sample and a mapping: the phone column found by its header or its content', async ({ client, assert }) => {
+    // A spreadsheet export with a BOM and semicolons.
+    const path = await csvFile('clients.csv', '\ufeffMobile;Prénom;Nom;Ville;Étiquettes\n06 12 34 56 78;Ada;Lovelace;Paris;vip,paris\n0612345679;Bob;;Lyon;\n')
+    const uploaded = await upload(client, path)
+    uploaded.assertStatus(201)
+    assert.deepInclude(uploaded.body(), { status: 'awaiting_mapping', fileName: 'clients.csv', totalRows: 2, processedRows: 0 })
+    assert.deepEqual(uploaded.body().columns, ['Mobile', 'Prénom', 'Nom', 'Ville', 'Étiquettes'])
+    assert.deepEqual(uploaded.body().sample[0], ['06 12 34 56 78', 'Ada', 'Lovelace', 'Paris', 'vip,paris'])
+    assert.deepEqual(uploaded.body().suggestedMapping, { phone: 'Mobile', firstName: 'Prénom', lastName: 'Nom', fields: { ville: 'Ville', etiquettes: 'Étiquettes' } })
+
+    const byContent = await upload(client, await csvFile('raw.csv', 'who,contact\nAda,+33612345678\nBob,+33612345679\n'))
+    assert.equal(byContent.body().suggestedMapping.phone, 'contact')
+  })
+
+  test('an import writes contacts: numbers completed, duplicates merged, existing ones updated, invalid rows by line, a target group', async ({ client, assert }) => {
+    const jobs = await useImportJob()
+    try {
+      const existing = await client.post('/api/v1/contacts').header('x-api-key', admin()).json({ phone: '+33612345670', firstName: 'Old', company: 'Kept', tags: ['old'], blacklisted: true })
+      await sendAs(client, { to: '+33612345671', body: 'Before the import' })
+      const vip = await client.post('/api/v1/groups').header('x-api-key', admin()).json({ name: 'VIP' })
+      const path = await csvFile(
+        'contacts.csv',
+        [
+          'phone,first,last,email,tags,city',
+          '0612345670,Ada,,,new;vip,Paris', // existing contact: updated, stays opted out
+          '0612345671,Bob,Builder,bob@example.com,,Lyon', // a conversation waits for this number
+          ',No,Number,,,',
+          'not a number,Bad,Number,,,',
+          '0612345672,Cy,,not-an-email,,',
+          '',
+          '0612345673,Dee,,,,',
+          '+33 6 12 34 56 73,,Dupont,,,Nice', // the same number again: merged
+        ].join('\n')
+      )
+      const uploaded = await upload(client, path)
+      const started = await client
+        .post(`/api/v1/contacts/imports/${uploaded.body().id}/start`)
+        .header('x-api-key', admin())
+        .json({ mapping: { phone: 'phone', firstName: 'first', lastName: 'last', email: 'email', tags: 'tags', fields: { city: 'city' } }, groupId: vip.body().id })
+      started.assertStatus(202)
+      assert.equal(started.body().status, 'running')
+      await jobs.runner.whenIdle()
+
+      const done = (await client.get(`/api/v1/contacts/imports/${uploaded.body().id}`).header('x-api-key', testKeys.read)).body()
+      assert.deepInclude(done, { status: 'completed', totalRows: 7, processedRows: 7, created: 2, updated: 1, merged: 1, invalid: 3, error: null })
+      const errors = (await client.get(`/api/v1/contacts/imports/${uploaded.body().id}/errors`).header('x-api-key', testKeys.read)).body()
+      assert.deepEqual(errors.data, [
+        { row: 4, reason: 'No phone number' },
+        { row: 5, reason: 'Not a valid phone number' },
+        { row: 6, reason: 'Not a valid e-mail address' },
+      ])
+      assert.notInclude(JSON.stringify(errors), 'not-an-email')
+
+      const contact = async (phone: string) => (await client.get('/api/v1/contacts').qs({ phone }).header('x-api-key', testKeys.read)).body().data[0]
+      assert.deepInclude(await contact('+33612345670'), { id: existing.body().id, firstName: 'Ada', company: 'Kept', tags: ['old', 'new', 'vip'], fields: { city: 'Paris' }, blacklisted: true })
+      assert.deepInclude(await contact('+33612345671'), { firstName: 'Bob', lastName: 'Builder', email: 'bob@example.com' })
+      assert.deepInclude(await contact('+33612345673'), { firstName: 'Dee', lastName: 'Dupont', fields: { city: 'Nice' } })
+      assert.isUndefined(await contact('+33612345672'))
+      // The waiting conversation now belongs to its contact.
+      const conversation = await db.from('conversations').where('phone', '+33612345671').first()
+      assert.equal(String(conversation.contact_id), (await contact('+33612345671')).id)
+      // Everyone imported joined the group; the import's contacts make an audience.
+      assert.equal((await client.get(`/api/v1/groups/${vip.body().id}`).header('x-api-key', testKeys.read)).body().memberCount, 3)
+      const members: string[] = []
+      for await (const page of new ContactAudience().members({ groupIds: [], contactIds: [], importIds: [Number(uploaded.body().id)] })) members.push(...page.map((member) => member.phone))
+      assert.deepEqual(members.sort(), ['+33612345670', '+33612345671', '+33612345673'])
+
+      const again = await client.post(`/api/v1/contacts/imports/${uploaded.body().id}/start`).header('x-api-key', admin()).json({ mapping: { phone: 'phone' } })
+      again.assertStatus(409)
+      assert.equal(again.body().error.code, 'IMPORT_ALREADY_STARTED')
+    } finally {
+      await jobs.stop()
+    }
+  })
+
+  test('a restart in the middle resumes after the last committed chunk: nothing twice, nothing lost', async ({ client, assert }) => {
+    const rows = Array.from({ length: 2500 }, (_, index) => `+336${String(10_000_000 + index).padStart(8, '0')},P${index}`)
+    const path = await csvFile('big.csv', `phone,name\n${rows.join('\n')}\n${rows[0].split(',')[0]},Again\n`)
+    const uploaded = await upload(client, path)
+    const vip = await client.post('/api/v1/groups').header('x-api-key', admin()).json({ name: 'Big' })
+    await client.post(`/api/v1/contacts/imports/${uploaded.body().id}/start`).header('x-api-key', admin()).json({ mapping: { phone: 'phone', firstName: 'name' }, groupId: vip.body().id })
+    const id = Number(uploaded.body().id)
+
+    // The gateway stops after the first chunk is committed.
+    const imports = await app.container.make(ContactImports)
+    await imports.run(id, { interrupted: () => true })
+    const cut = (await client.get(`/api/v1/contacts/imports/${id}`).header('x-api-key', testKeys.read)).body()
+    assert.deepInclude(cut, { status: 'running', processedRows: 1000, created: 1000 })
+    assert.equal(Number((await db.from('contacts').count('* as n'))[0].n), 1000)
+
+    // Started again: the job resumes from row 1,001.
+    const jobs = await useImportJob()
+    try {
+      await jobs.runner.whenIdle()
+      assert.isTrue(jobs.runner.has(CONTACT_IMPORT_JOB))
+    } finally {
+      await jobs.stop()
+    }
+    const done = (await client.get(`/api/v1/contacts/imports/${id}`).header('x-api-key', testKeys.read)).body()
+    assert.deepInclude(done, { status: 'completed', processedRows: 2501, created: 2500, updated: 0, merged: 1, invalid: 0 })
+    assert.equal(Number((await db.from('contacts').count('* as n'))[0].n), 2500)
+    assert.equal(Number((await db.from('contact_group_members').count('* as n'))[0].n), 2500)
+    assert.equal(Number((await db.from('contact_import_contacts').where('import_id', id).count('* as n'))[0].n), 2500)
+    assert.equal((await db.from('contacts').where('phone', rows[0].split(',')[0]).first()).first_name, 'Again')
+  })
+
+  test('bad uploads get clear refusals: not multipart, no file, empty, header only, too many rows, a mapping naming no column', async ({ client, assert }) => {
+    const json = await client.post('/api/v1/contacts/imports').header('x-api-key', admin()).json({ file: 'x' })
+    json.assertStatus(415)
+    const noFile = await client.post('/api/v1/contacts/imports').header('x-api-key', admin()).field('name', 'x')
+    noFile.assertStatus(400)
+    assert.equal(noFile.body().error.details[0].field, 'file')
+    const empty = await upload(client, await csvFile('empty.csv', ''))
+    empty.assertStatus(400)
+    assert.include(empty.body().error.message, 'empty')
+    const headerOnly = await upload(client, await csvFile('header.csv', 'phone,name\n'))
+    headerOnly.assertStatus(400)
+    const tooMany = await upload(client, await csvFile('many.csv', `phone\n${'+33612345678\n'.repeat(100_001)}`))
+    tooMany.assertStatus(400)
+    assert.include(tooMany.body().error.message, '100,000')
+
+    const uploaded = await upload(client, await csvFile('ok.csv', 'phone,name\n+33612345678,Ada\n'))
+    const wrong = await client.post(`/api/v1/contacts/imports/${uploaded.body().id}/start`).header('x-api-key', admin()).json({ mapping: { phone: 'mobile' } })
+    wrong.assertStatus(400)
+    assert.equal(wrong.body().error.details[0].field, 'mapping.phone')
+    const badKey = await client.post(`/api/v1/contacts/imports/${uploaded.body().id}/start`).header('x-api-key', admin()).json({ mapping: { phone: 'phone', fields: { name: 'name' } } })
+    badKey.assertStatus(400)
+    const noGroup = await client.post(`/api/v1/contacts/imports/${uploaded.body().id}/start`).header('x-api-key', admin()).json({ mapping: { phone: 'phone' }, groupId: '999999' })
+    noGroup.assertStatus(404)
+    ;(await client.get('/api/v1/contacts/imports/999999').header('x-api-key', testKeys.read)).assertStatus(404)
+    const listed = await client.get('/api/v1/contacts/imports').header('x-api-key', testKeys.read)
+    assert.isAtLeast(listed.body().data.length, 1)
+  }).timeout(60_000)
+})
