@@ -12,3 +12,6 @@ export { MessageVolume, messageCategories, messageStatuses, type MessageStatus, 
 export { ContactAudience, AUDIENCE_PAGE, type AudienceMember, type AudienceSelection } from '#modules/messages/services/contact_audience'
 /** Template variables every contact has; a custom field may not take one of these names. */
 export { RESERVED_FIELD_KEYS as BUILT_IN_CONTACT_VARIABLES, CUSTOM_FIELD_KEY } from '#modules/messages/validators/contact_validators'
+/** Campaigns queue many messages at once, each row recorded with its message (docs/campaigns.md). */
+export { CampaignSends, type CampaignSend, type CampaignSendResult, type CampaignBatch } from '#modules/messages/services/campaign_sends'
+export { type MessageChange } from '#modules/messages/services/message_changes'
