@@ -63,8 +63,9 @@ export async function createContacts(count: number, options: { blacklistedEvery?
         updated_at: now,
       }
     })
-    const inserted = await db.table('contacts').multiInsert(rows).returning('id')
-    ids.push(...inserted.map((row: any) => (typeof row === 'object' ? row.id : row)))
+    await db.table('contacts').multiInsert(rows)
+    const inserted = await db.from('contacts').whereIn('phone', rows.map((row) => row.phone)).orderBy('id').select('id')
+    ids.push(...inserted.map((row) => row.id))
   }
   return ids
 }

@@ -13,6 +13,12 @@ export interface SendWindowSettings {
   nightPauseEnd: string
 }
 
+/** Local times where the rules may change, as minutes of the day: the edges and every whole hour. */
+function edgesOf(settings: SendWindowSettings): number[] {
+  const hours = Array.from({ length: 24 }, (_, hour) => hour * 60)
+  return [...new Set([settings.nightPauseEnd, settings.nightPauseStart, settings.campaignWindowStart, settings.campaignWindowEnd].map(minutesOf).concat(hours))]
+}
+
 function minutesOf(time: string): number {
   const [hours, minutes] = time.split(':').map(Number)
   return hours * 60 + minutes
@@ -45,12 +51,12 @@ export function isSendingOpen(at: Date, settings: SendWindowSettings): boolean {
 /**
  * When sending opens again after `at` (null: open now, or never within eight days, as with an
  * empty window). The candidates are the local times where the rules change (the window's and the
- * night pause's edges) on the next days; Luxon places a time a spring-forward skips at the first
- * instant after the gap.
+ * night pause's edges) on the next days, and every whole hour: an edge inside the hour a
+ * spring-forward skips (02:30 on 2026-03-29 in Paris) is reached at the jump itself (03:00).
  */
 export function nextOpening(at: Date, settings: SendWindowSettings): Date | null {
   if (isSendingOpen(at, settings)) return null
-  const edges = [settings.nightPauseEnd, settings.nightPauseStart, settings.campaignWindowStart, settings.campaignWindowEnd, '00:00'].map(minutesOf)
+  const edges = edgesOf(settings)
   const today = DateTime.fromJSDate(at, { zone: settings.timezone }).startOf('day')
   const candidates: number[] = []
   for (let offset = 0; offset <= 8; offset++) {
@@ -67,7 +73,7 @@ export function nextOpening(at: Date, settings: SendWindowSettings): Date | null
 /** When sending next closes after `at` while open (null: never within eight days). */
 export function nextClosing(at: Date, settings: SendWindowSettings): Date | null {
   if (!isSendingOpen(at, settings)) return at
-  const edges = [settings.nightPauseEnd, settings.nightPauseStart, settings.campaignWindowStart, settings.campaignWindowEnd, '00:00'].map(minutesOf)
+  const edges = edgesOf(settings)
   const today = DateTime.fromJSDate(at, { zone: settings.timezone }).startOf('day')
   const candidates: number[] = []
   for (let offset = 0; offset <= 8; offset++) {
