@@ -184,7 +184,8 @@ export class CampaignEngine {
       const next = await this.#runPass(campaign, now, window)
       if (next !== null) due(next)
     }
-    if (campaigns.some((campaign) => campaign.status === 'running' || campaign.status === 'paused')) due(now.getTime() + RECONCILE_EVERY_MS)
+    // Held and paused campaigns sleep until their opening or a person; their recipients follow the events meanwhile.
+    if (campaigns.some((campaign) => campaign.status === 'running' && !campaign.windowHeld)) due(now.getTime() + RECONCILE_EVERY_MS)
     return nextDue === null ? null : new Date(nextDue)
   }
 
@@ -256,6 +257,7 @@ export class CampaignEngine {
       const resumesAt = opening ? opening.toISOString() : null
       if (!campaign.windowHeld || (campaign.resumesAt ? toIso(campaign.resumesAt) : null) !== resumesAt) {
         await this.#move(campaign, ['running'], { window_held: 1, resumes_at: resumesAt, throttle_credit: 0, last_pass_at: now.toISOString() })
+        campaign.windowHeld = true
         this.deps.changed(campaign.id, true)
       } else {
         await this.#move(campaign, ['running'], { throttle_credit: 0, last_pass_at: now.toISOString() })
@@ -265,7 +267,9 @@ export class CampaignEngine {
     }
     if (campaign.windowHeld) {
       await this.deps.ledger.resume(await this.deps.sends.waitingOf(campaign.id, ['paused']), now)
-      await this.#move(campaign, ['running'], { window_held: 0, resumes_at: null })
+      // The throttle starts afresh at the opening: the hours held earn no burst.
+      await this.#move(campaign, ['running'], { window_held: 0, resumes_at: null, throttle_credit: 0, last_pass_at: now.toISOString() })
+      campaign.merge({ windowHeld: false, resumesAt: null, throttleCredit: 0, lastPassAt: now.toISOString() })
       this.deps.changed(campaign.id, true)
     }
     const more = await this.#materialise(campaign, now)
