@@ -25,6 +25,8 @@ import { followMessageChanges } from '#modules/campaigns/listeners/recipient_sta
  * public services (docs/modules.md, docs/campaigns.md).
  */
 export default class CampaignsProvider {
+  /** The running instance, for restart tests that stop and start its listeners. */
+  static current: CampaignsProvider | null = null
   #stopFollowing: (() => void) | null = null
 
   constructor(protected app: ApplicationService) {}
@@ -64,6 +66,7 @@ export default class CampaignsProvider {
     const runner = await container.make(JobRunner)
     runner.register(campaignJob(() => container.make(CampaignEngine)))
     await this.follow()
+    CampaignsProvider.current = this
   }
 
   /** Recipients follow their messages' changes (stopped and started again by restart tests). */
