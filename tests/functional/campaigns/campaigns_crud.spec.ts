@@ -69,4 +69,25 @@ test.group('Campaigns: drafts', (group) => {
     const noAudience = await client.post('/api/v1/campaigns').header('x-api-key', testKeys.admin).json({ name: 'x', body: 'Hi' })
     ;(await client.post(`/api/v1/campaigns/${noAudience.body().id}/launch`).header('x-api-key', testKeys.admin)).assertStatus(422)
   })
+
+  test('review: recipients after exclusions, segments, samples, duration at the throttle and problems, without writing', async ({ client, assert }) => {
+    const created = await client.post('/api/v1/campaigns').header('x-api-key', testKeys.admin).json({
+      name: 'x',
+      body: 'Bonjour {{name|à vous}}',
+      audience: { numbers: ['+33612345678', '+33612345678', 'nope', '+33612345679'] },
+      throttlePerMinute: 2,
+    })
+    const review = await client.get(`/api/v1/campaigns/${created.body().id}/review`).header('x-api-key', testKeys.read)
+    review.assertStatus(200)
+    assert.deepInclude(review.body(), { recipients: 2, segments: 2, estimatedDurationSeconds: 60, problems: [] })
+    assert.deepEqual(review.body().excluded, { optedOut: 0, duplicates: 1, invalid: 1 })
+    assert.deepEqual(review.body().encodings, { GSM7: 2, UCS2: 0 })
+    assert.deepEqual(review.body().sample[0], { phone: '+33612345678', body: 'Bonjour à vous', encoding: 'gsm7', segments: 1 })
+    const after = await client.get(`/api/v1/campaigns/${created.body().id}`).header('x-api-key', testKeys.read)
+    assert.equal(after.body().status, 'draft')
+
+    const empty = await client.post('/api/v1/campaigns').header('x-api-key', testKeys.admin).json({ name: 'y' })
+    const problems = (await client.get(`/api/v1/campaigns/${empty.body().id}/review`).header('x-api-key', testKeys.read)).body().problems
+    assert.lengthOf(problems, 2)
+  })
 })
