@@ -129,6 +129,11 @@ test.group('Campaigns: launch and materialisation', (group) => {
     const statuses = await db.from('messages').where('campaign_id', Number(id)).select('status', 'error_code')
     assert.isTrue(statuses.every((message) => message.status === 'cancelled' && message.error_code === 'CAMPAIGN_CANCELLED'))
     ;(await client.post(`/api/v1/campaigns/${id}/resume`).header('x-api-key', testKeys.admin)).assertStatus(409)
+    const activity = await client.get('/api/v1/activity').qs({ source: 'campaigns' }).header('x-api-key', testKeys.read)
+    assert.deepEqual(
+      activity.body().data.map((entry: any) => entry.message).reverse(),
+      ['Campaign "Promo" started', 'Campaign "Promo" paused', 'Campaign "Promo" resumed', 'Campaign "Promo" cancelled']
+    )
   })
 
   test('completion is announced once when every recipient is final, and failed ones are retried in a new run', async ({ client, assert }) => {

@@ -14,6 +14,7 @@ import { campaignJob } from '#modules/campaigns/jobs/campaign_job'
 export async function clearCampaigns(window: Record<string, unknown> = {}) {
   await db.from('campaign_recipients').delete()
   await db.from('campaigns').delete()
+  await db.from('activity_entries').where('source', 'campaigns').delete()
   await clearMessaging()
   await (await app.container.make(SettingsStore)).update({
     sending: { nightPauseEnabled: false, campaignWindowEnabled: false, timezone: 'UTC', ...window } as any,
