@@ -9,6 +9,7 @@
 //
 //   node ace build && node bench/campaigns.js
 //   BENCH_CAMPAIGN_RECIPIENTS=20000 BENCH_THROTTLE_MINUTES=2 node bench/campaigns.js
+//   BENCH_ONLY_LAUNCH=1 node bench/campaigns.js     (the launch figures only, half a minute)
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -82,6 +83,12 @@ try {
   }
   await sleep(2000)
   launchRss = Math.max(launchRss, rssMb(gateway.pid))
+
+  if (process.env.BENCH_ONLY_LAUNCH) {
+    console.table([{ name: 'launch', answerMs: Math.round(launchAnswerMs), resolvedMs: Math.round(resolvedMs), idleRss, launchRss }])
+    await gateway.stop()
+    process.exit(0)
+  }
 
   // 2. The phones connect and send it, no throttle.
   const drivers = []

@@ -16,7 +16,9 @@ export interface ResolvedAudience {
 }
 
 /** Numbers normalised and looked up per batch: a 100,000-number list is 20 lookups. */
-const NUMBERS_PAGE = 5000
+const NUMBERS_PAGE = 1000
+/** Contacts read per statement while resolving: small pages keep the launch's memory flat. */
+const RESOLVE_PAGE = 2500
 
 /**
  * Reads a campaign's audience once (groups, contacts, imports through ContactAudience, then bare
@@ -56,7 +58,7 @@ export async function resolveAudience(options: {
     contactIds: options.audience.contactIds.map(Number),
     importIds: options.audience.importIds.map(Number),
   }
-  for await (const members of contacts.members(selection)) await options.accept(take(members))
+  for await (const members of contacts.members(selection, RESOLVE_PAGE)) await options.accept(take(members))
 
   for (let start = 0; start < options.audience.numbers.length; start += NUMBERS_PAGE) {
     const normalised: string[] = []
