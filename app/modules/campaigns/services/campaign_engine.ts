@@ -85,6 +85,8 @@ export class CampaignEngine {
     await this.deps.ledger.pause(await this.deps.sends.waitingOf(campaign.id, ['queued', 'pending_quota_exceeded']), now)
     await this.#log(campaign, 'paused')
     this.deps.changed(campaign.id, true)
+    // One more pass catches a message a concurrent pass queued just before the pause.
+    this.deps.wake()
     return this.#find(id)
   }
 
@@ -302,9 +304,12 @@ export class CampaignEngine {
       const turn = rows.slice(0, take)
       if (turn.length) {
         const at = now.toISOString()
-        await this.deps.sends.queue(
+        const written = await this.deps.sends.queue(
           { campaignId: campaign.id, deviceId: campaign.deviceId, simSlot: campaign.simSlot, sends: turn.map((row) => ({ phone: row.phone, body: row.body })), at: now },
           async (trx, results) => {
+            // A pause or cancel that landed while this pass read its rows wins: nothing is written.
+            const [current] = await trx.rawQuery(`SELECT status FROM campaigns WHERE id = ?`, [campaign.id])
+            if (current?.status !== 'running') throw new CampaignStopped()
             // The recipients and their messages in the same transaction; the pending guard makes a
             // second writer (there is none: the job is single-flight) change nothing.
             const values = results.map((result, index) =>
@@ -321,7 +326,11 @@ export class CampaignEngine {
             const remaining = throttle ? credit - turn.length : 0
             await trx.rawQuery(`UPDATE campaigns SET throttle_credit = ?, last_pass_at = ?, updated_at = ? WHERE id = ?`, [remaining, at, at, campaign.id])
           }
-        )
+        ).catch((error) => {
+          if (error instanceof CampaignStopped) return null
+          throw error
+        })
+        if (!written) return false
         credit = throttle ? credit - turn.length : credit
       }
     } else {
@@ -390,6 +399,9 @@ export class CampaignEngine {
     await this.deps.activity.info('campaigns', `Campaign "${campaign.name}" ${what}`, { campaignId: String(campaign.id) })
   }
 }
+
+/** Thrown inside a materialisation's transaction to roll it back: the campaign stopped meanwhile. */
+class CampaignStopped extends Error {}
 
 /**
  * Recipients follow their messages: one statement for a batch of (message id, status) pairs. A
