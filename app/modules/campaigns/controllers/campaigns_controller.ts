@@ -44,7 +44,9 @@ export default class CampaignsController {
 
   async update({ request, params }: HttpContext) {
     const change = await request.validateUsing(updateCampaignValidator, { data: request.body() })
-    return this.book.present(await this.book.update(idParam(params.id, 'Campaign'), change))
+    const campaign = await this.book.update(idParam(params.id, 'Campaign'), change)
+    if (campaign.status === 'scheduled') this.engine.wake()
+    return this.book.present(campaign)
   }
 
   async destroy({ params, response }: HttpContext) {

@@ -126,10 +126,16 @@ export class CampaignBook {
     })
   }
 
-  /** A draft, or a scheduled campaign before it starts, may change (a scheduled one keeps its resolved audience unless that changes). */
+  /**
+   * A draft, or a scheduled campaign before it starts, may change. A scheduled one's audience is
+   * resolved again (its texts rendered again) by the engine's next pass.
+   */
   async update(id: number, change: CampaignFields): Promise<Campaign> {
     const campaign = await this.find(id)
-    if (campaign.status !== 'draft') throw new ApiError('CAMPAIGN_NOT_EDITABLE', 'Only a draft campaign can be edited; a scheduled one is edited after pausing it back to draft')
+    if (campaign.status !== 'draft' && campaign.status !== 'scheduled') {
+      throw new ApiError('CAMPAIGN_NOT_EDITABLE', 'Only a draft or scheduled campaign can be edited')
+    }
+    if (campaign.status === 'scheduled') campaign.merge({ resolved: false, total: 0, excludedOptedOut: 0, excludedDuplicates: 0, excludedInvalid: 0 })
     if (change.name !== undefined) campaign.name = change.name
     if (change.body !== undefined) campaign.body = change.body
     if (change.templateId !== undefined) campaign.templateId = change.templateId === null ? null : Number(change.templateId)

@@ -49,6 +49,11 @@ export class CampaignEngine {
 
   constructor(private deps: EngineDependencies) {}
 
+  /** A campaign changed outside the engine (a scheduled one edited): the next pass looks at it now. */
+  wake(): void {
+    this.deps.wake()
+  }
+
   async launch(id: number): Promise<Campaign> {
     const campaign = await this.#find(id)
     if (campaign.status !== 'draft') throw new ApiError('CAMPAIGN_WRONG_STATE', 'Only a draft campaign can be launched')
