@@ -149,7 +149,7 @@ test.group('Campaigns: launch and materialisation', (group) => {
       await db.from('messages').whereIn('id', ids.slice(0, 3)).update({ status: 'sent' })
       await db.from('messages').where('id', ids[3]).update({ status: 'failed', error_code: 'RADIO_OFF' })
       await emitter.emit('messages:changed', {
-        changes: ids.map((messageId, index) => ({ id: messageId, conversationId: 0, direction: 'out' as const, status: index < 3 ? ('sent' as const) : ('failed' as const) })),
+        changes: ids.map((messageId, index) => ({ id: messageId, conversationId: 0, direction: 'out' as const, status: index < 3 ? ('sent' as const) : ('failed' as const), campaignId: Number(id) })),
       })
       await clock.clock.advance(1000)
       await jobs.runner.whenIdle()

@@ -61,7 +61,7 @@ export class CampaignSends {
         const ids = inserted.map((row: { id: number }) => row.id).sort((a: number, b: number) => a - b)
         chunk.forEach(({ send, index }, position) => {
           results[index] = { messageId: ids[position] }
-          changes.push({ id: ids[position], conversationId: conversations.get(send.phone)!.id, direction: 'out', status: 'queued' })
+          changes.push({ id: ids[position], conversationId: conversations.get(send.phone)!.id, direction: 'out', status: 'queued', campaignId: batch.campaignId })
         })
       }
       await inTransaction(trx, results)

@@ -81,7 +81,7 @@ export class MessageQueries {
       conversationId: String(message.conversationId),
       at: this.clock.now(),
     })
-    await announceChanges([{ id: message.id, conversationId: message.conversationId, direction: message.direction, status: 'deleted' }])
+    await announceChanges([{ id: message.id, conversationId: message.conversationId, direction: message.direction, status: 'deleted', campaignId: message.campaignId }])
   }
 }
 
