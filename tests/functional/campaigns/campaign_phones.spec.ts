@@ -55,6 +55,18 @@ test.group('Campaigns with phones: recipients follow their messages to the end',
       assert.lengthOf(lines, 13)
       const json = await client.get(`/api/v1/campaigns/${id}/recipients/export`).qs({ format: 'json' }).header('x-api-key', testKeys.read)
       assert.lengthOf(JSON.parse(json.text()), 12)
+
+      // Recipients page in sending order with a cursor: each once.
+      const seen: string[] = []
+      let cursor: string | null = null
+      do {
+        const page: any = (await client.get(`/api/v1/campaigns/${id}/recipients`).qs(cursor ? { limit: 5, cursor } : { limit: 5 }).header('x-api-key', testKeys.read)).body()
+        seen.push(...page.data.map((recipient: any) => recipient.id))
+        cursor = page.nextCursor
+      } while (cursor)
+      assert.lengthOf(seen, 12)
+      assert.deepEqual(seen, [...seen].sort((a, b) => Number(a) - Number(b)))
+      assert.lengthOf(new Set(seen), 12)
     } finally {
       live.close()
       emitter.off('campaign.completed' as any, onCompleted)
