@@ -203,4 +203,27 @@ test.group('Campaigns: launch and materialisation', (group) => {
     assert.equal(started.status, 'running')
     assert.equal(started.counts.queued, 6)
   })
+
+  test("a template's text is taken at launch: editing the template later leaves the running campaign alone", async ({ client, assert }) => {
+    const template = await client.post('/api/v1/templates').header('x-api-key', testKeys.admin).json({ name: 'Greeting', body: 'Hello {{firstName}}' })
+    if (template.status() === 404) {
+      // Templates come with their own branch (issue 15, templates helper): nothing to name before they land.
+      assert.equal(template.status(), 404)
+      return
+    }
+    template.assertStatus(201)
+    const contacts = await createContacts(4)
+    const created = await client
+      .post('/api/v1/campaigns')
+      .header('x-api-key', testKeys.admin)
+      .json({ name: 'From a template', templateId: template.body().id, audience: { contactIds: contacts.map(String) }, throttlePerMinute: 120 })
+    const launched = await client.post(`/api/v1/campaigns/${created.body().id}/launch`).header('x-api-key', testKeys.admin)
+    assert.equal(launched.body().body, 'Hello {{firstName}}')
+    await jobs.settle()
+    ;(await client.patch(`/api/v1/templates/${template.body().id}`).header('x-api-key', testKeys.admin).json({ body: 'Changed {{firstName}}' })).assertStatus(200)
+    await clock.clock.advance(60_000)
+    await jobs.runner.whenIdle()
+    const bodies = (await db.from('messages').where('campaign_id', Number(created.body().id)).orderBy('id').select('body')).map((row) => row.body)
+    assert.deepEqual(bodies, ['Hello First0', 'Hello First1', 'Hello First2', 'Hello First3'])
+  })
 })
