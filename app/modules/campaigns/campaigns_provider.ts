@@ -1,9 +1,23 @@
 import type { ApplicationService } from '@adonisjs/core/types'
+import { Clock } from '#core/time/clock'
+import { JobRunner } from '#core/jobs/job_runner'
+import { ActivityLog } from '#core/activity/activity_log'
+import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
+import { SettingsStore } from '#core/settings/settings_store'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
+import { CampaignSends, MessageLedger } from '#modules/messages/public'
 import { campaignEvents } from '#modules/campaigns/events'
+import { campaignErrors } from '#modules/campaigns/errors'
+import { campaignSettings } from '#modules/campaigns/settings'
 import { campaignPermissions } from '#modules/campaigns/permissions'
 import { campaignsModuleRoutes } from '#modules/campaigns/routes'
+import { CampaignBook } from '#modules/campaigns/services/campaign_book'
+import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
+import { templateBody } from '#modules/campaigns/services/campaign_templates'
+import { CAMPAIGN_JOB, campaignJob } from '#modules/campaigns/jobs/campaign_job'
+import { LiveCampaigns } from '#modules/campaigns/listeners/live_campaigns'
+import { followMessageChanges } from '#modules/campaigns/listeners/recipient_statuses'
 
 /**
  * Campaigns and message templates (bulk sending). Contacts and their groups belong to the
@@ -11,14 +25,78 @@ import { campaignsModuleRoutes } from '#modules/campaigns/routes'
  * public services (docs/modules.md, docs/campaigns.md).
  */
 export default class CampaignsProvider {
+  /** The running instance, for restart tests that stop and start its listeners. */
+  static current: CampaignsProvider | null = null
+  #stopFollowing: (() => void) | null = null
+
   constructor(protected app: ApplicationService) {}
 
   register() {
-    registerVocabulary({ events: campaignEvents, permissions: campaignPermissions })
+    registerVocabulary({ events: campaignEvents, permissions: campaignPermissions, errors: campaignErrors, settings: campaignSettings })
+    const { container } = this.app
+    container.singleton(LiveCampaigns, () => {
+      return new LiveCampaigns(
+        () => container.make('transmit'),
+        () => container.make(CampaignBook),
+        () => container.make(Clock)
+      )
+    })
+    // Not a singleton: each resolution reads the container's current clock and runner (tests swap them).
+    container.bind(CampaignEngine, async (resolver) => {
+      const live = await resolver.make(LiveCampaigns)
+      return new CampaignEngine({
+        clock: await resolver.make(Clock),
+        settings: await resolver.make(SettingsStore),
+        phoneNumbers: await resolver.make(PhoneNumbers),
+        ledger: await resolver.make(MessageLedger),
+        sends: await resolver.make(CampaignSends),
+        activity: await resolver.make(ActivityLog),
+        emitter: await resolver.make('emitter'),
+        wake: (at) => void this.#wake(at),
+        changed: (id, statusChanged) => live.changed(id, statusChanged),
+        templateBody,
+      })
+    })
   }
 
   async start() {
-    const registry = await this.app.container.make(RouteRegistry)
+    const { container } = this.app
+    const registry = await container.make(RouteRegistry)
     registry.add(campaignsModuleRoutes(registry))
+    const runner = await container.make(JobRunner)
+    runner.register(campaignJob(() => container.make(CampaignEngine)))
+    await this.follow()
+    CampaignsProvider.current = this
+  }
+
+  /** Recipients follow their messages' changes (stopped and started again by restart tests). */
+  async follow() {
+    const { container } = this.app
+    const emitter = await container.make('emitter')
+    const live = await container.make(LiveCampaigns)
+    this.#stopFollowing?.()
+    this.#stopFollowing = followMessageChanges(
+      emitter as any,
+      async () => (await container.make(Clock)).now(),
+      (campaignIds) => {
+        for (const id of campaignIds) live.changed(id, false)
+        void this.#wake()
+      }
+    )
+  }
+
+  stopFollowing() {
+    this.#stopFollowing?.()
+    this.#stopFollowing = null
+  }
+
+  async shutdown() {
+    this.stopFollowing()
+    ;(await this.app.container.make(LiveCampaigns)).stop()
+  }
+
+  async #wake(at?: Date) {
+    const runner = await this.app.container.make(JobRunner)
+    if (runner.started && runner.has(CAMPAIGN_JOB)) runner.wake(CAMPAIGN_JOB, at)
   }
 }

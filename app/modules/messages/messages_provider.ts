@@ -16,6 +16,7 @@ import { messagePermissions } from '#modules/messages/permissions'
 import { messageEvents } from '#modules/messages/events'
 import { messageSettings } from '#modules/messages/settings'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
+import { CampaignSends } from '#modules/messages/services/campaign_sends'
 import { Clock } from '#core/time/clock'
 import { broadcastMessageChanges } from '#modules/messages/listeners/live_messages'
 
@@ -29,6 +30,7 @@ export default class MessagesProvider {
     this.app.container.singleton(SendQueue, () => new SendQueue(() => this.app.container.make(IdempotentRequests)))
     // Stateless; one instance spares a construction per phone frame and dispatch pass.
     this.app.container.singleton(MessageLedger, () => new MessageLedger())
+    this.app.container.singleton(CampaignSends, () => new CampaignSends())
   }
 
   async start() {

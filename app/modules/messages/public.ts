@@ -14,3 +14,6 @@ export { ContactAudience, AUDIENCE_PAGE, type AudienceMember, type AudienceSelec
 export { RESERVED_FIELD_KEYS as BUILT_IN_CONTACT_VARIABLES, CUSTOM_FIELD_KEY } from '#modules/messages/validators/contact_validators'
 /** Contact groups: membership reads and changes for rules and campaigns. */
 export { ContactGroups } from '#modules/messages/services/contact_groups'
+/** Campaigns queue many messages at once, each row recorded with its message (docs/campaigns.md). */
+export { CampaignSends, type CampaignSend, type CampaignSendResult, type CampaignBatch } from '#modules/messages/services/campaign_sends'
+export { type MessageChange } from '#modules/messages/services/message_changes'

@@ -29,6 +29,7 @@ export function messageSchemas(registry: RouteRegistry) {
       deviceId: { type: ['string', 'null'] },
       simSlot: { enum: [0, 1, null] },
       scheduledAt: nullableDate,
+      campaignId: { ...nullableId, description: 'The campaign that queued it' },
       createdAt: isoDateTimeSchema,
       orderedAt: {
         ...nullableDate,

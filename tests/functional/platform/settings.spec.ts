@@ -27,6 +27,14 @@ test.group('Settings', (group) => {
         prefixRules: [],
         simMinIntervalSeconds: 0,
         simPerMinuteLimit: null,
+        // Campaigns' send window and night pause (issue 15).
+        campaignWindowEnabled: false,
+        campaignWindowDays: [1, 2, 3, 4, 5, 6, 7],
+        campaignWindowStart: '09:00',
+        campaignWindowEnd: '20:00',
+        nightPauseEnabled: true,
+        nightPauseStart: '21:00',
+        nightPauseEnd: '08:00',
       },
       reception: { localPrefix: null },
       notifications: {

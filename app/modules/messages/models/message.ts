@@ -50,6 +50,10 @@ export default class Message extends BaseModel {
   @column()
   declare segments: number
 
+  /** The campaign that queued it (null for API and dashboard sends). */
+  @referenceColumn()
+  declare campaignId: number | null
+
   @column()
   declare status: MessageStatus
 

@@ -7,6 +7,8 @@ export interface MessageChange {
   conversationId: number
   direction: 'in' | 'out'
   status: MessageStatus | 'deleted'
+  /** The campaign that queued it (absent or null: none), so a campaign follows only its own. */
+  campaignId?: number | null
 }
 
 /** A row as the ledger's statements return it (`RETURNING ${CHANGED_COLUMNS}`). */
@@ -15,13 +17,14 @@ export interface ChangedRow {
   conversation_id: number
   direction: 'in' | 'out'
   status: MessageStatus
+  campaign_id: number | null
 }
 
 /** The columns each write returns, so the batch knows what it changed without reading again. */
-export const CHANGED_COLUMNS = 'id, conversation_id, direction, status'
+export const CHANGED_COLUMNS = 'id, conversation_id, direction, status, campaign_id'
 
 export function changesOf(rows: ChangedRow[]): MessageChange[] {
-  return rows.map((row) => ({ id: row.id, conversationId: row.conversation_id, direction: row.direction, status: row.status }))
+  return rows.map((row) => ({ id: row.id, conversationId: row.conversation_id, direction: row.direction, status: row.status, campaignId: row.campaign_id }))
 }
 
 /**

@@ -409,7 +409,7 @@ export class MessageLedger {
         .from('messages')
         .whereIn('id', ids.slice(start, start + CHUNK))
         .where((query) => query.where('status', 'dispatched').orWhere((queued) => queued.where('status', 'queued').whereNotNull('ordered_at')))
-        .select('id', 'conversation_id', 'direction', 'status', 'attempts', 'device_id', 'forced_device_id', 'forced_sim_slot', 'sim_slot', 'ordered_at')
+        .select('id', 'conversation_id', 'direction', 'status', 'attempts', 'device_id', 'forced_device_id', 'forced_sim_slot', 'sim_slot', 'ordered_at', 'campaign_id')
       for (const row of rows) current.set(row.id, row)
     }
 
@@ -469,7 +469,13 @@ export class MessageLedger {
         orderedAt: change.row.ordered_at,
         errorCode: change.report.errorCode,
       })
-      failedChanges.push({ id: change.row.id, conversationId: change.row.conversation_id, direction: change.row.direction, status: change.status })
+      failedChanges.push({
+        id: change.row.id,
+        conversationId: change.row.conversation_id,
+        direction: change.row.direction,
+        status: change.status,
+        campaignId: change.row.campaign_id,
+      })
       if (change.retryAt && (!retryAt || change.retryAt < retryAt)) retryAt = change.retryAt
       if (change.status === 'failed') finalFailures.push({ messageId: change.row.id, at: change.report.at })
     }

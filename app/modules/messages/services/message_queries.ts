@@ -18,6 +18,7 @@ export interface MessageFilters extends PageRequest {
   phone?: string
   conversationId?: string | number
   deviceId?: string
+  campaignId?: string
   since?: string
   until?: string
 }
@@ -40,6 +41,7 @@ export class MessageQueries {
     if (filters.category) query.where('category', filters.category)
     if (filters.conversationId !== undefined) query.where('conversation_id', Number(filters.conversationId))
     if (filters.deviceId !== undefined) query.where('device_id', filters.deviceId)
+    if (filters.campaignId !== undefined) query.where('campaign_id', Number(filters.campaignId))
     if (filters.phone) {
       const { localPrefix } = await this.settings.get('reception')
       query.where('phone', this.phoneNumbers.normalize(filters.phone, localPrefix))
@@ -78,7 +80,7 @@ export class MessageQueries {
       conversationId: String(message.conversationId),
       at: this.clock.now(),
     })
-    await announceChanges([{ id: message.id, conversationId: message.conversationId, direction: message.direction, status: 'deleted' }])
+    await announceChanges([{ id: message.id, conversationId: message.conversationId, direction: message.direction, status: 'deleted', campaignId: message.campaignId }])
   }
 }
 

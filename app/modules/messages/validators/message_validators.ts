@@ -18,6 +18,7 @@ export const listMessagesValidator = vine.compile(
     phone: vine.string().trim().maxLength(32).use(documentedAs({ description: 'E.164 number (or local form with a local prefix set)' })).optional(),
     conversationId: vine.string().regex(/^\d{1,16}$/).optional(),
     deviceId: vine.string().regex(/^\d{1,16}$/).use(documentedAs({ description: 'The phone that sent or received it' })).optional(),
+    campaignId: vine.string().regex(/^\d{1,16}$/).use(documentedAs({ description: 'The campaign that queued it' })).optional(),
     since: isoDate().use(documentedAs({ description: 'Created at or after' })).optional(),
     until: isoDate().use(documentedAs({ description: 'Created before' })).optional(),
   })

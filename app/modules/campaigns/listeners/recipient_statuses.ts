@@ -1,0 +1,25 @@
+import type { MessageChange } from '#modules/messages/public'
+import { recordMessageStatuses } from '#modules/campaigns/services/campaign_engine'
+
+/**
+ * Recipients follow their messages: each `messages:changed` batch naming campaign messages is one statement over the
+ * recipients table (by message id, unique index), then the engine is woken for the campaigns
+ * touched (progress, completion). Returns the function that stops listening.
+ */
+export function followMessageChanges(
+  emitter: {
+    on(name: 'messages:changed', listener: (event: { changes: MessageChange[] }) => void): unknown
+    off(name: 'messages:changed', listener: (event: { changes: MessageChange[] }) => void): unknown
+  },
+  now: () => Promise<Date>,
+  touched: (campaignIds: number[]) => void
+): () => void {
+  const listener = async ({ changes }: { changes: MessageChange[] }) => {
+    // Only campaign messages: an API send's change costs the campaigns nothing.
+    const outbound = changes.filter((change) => change.campaignId).map((change): [number, string] => [change.id, change.status])
+    const campaigns = await recordMessageStatuses(outbound, await now())
+    if (campaigns.length) touched(campaigns)
+  }
+  emitter.on('messages:changed', listener)
+  return () => emitter.off('messages:changed', listener)
+}

@@ -1,0 +1,211 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import { Clock } from '#core/time/clock'
+import { ApiError } from '#core/http/api_error'
+import { SettingsStore } from '#core/settings/settings_store'
+import { dateTimeOf, toIso } from '#core/database/utc_date_time'
+import { decodeCursor, encodeCursor, keysetPage, DEFAULT_PAGE_SIZE, type PageRequest } from '#core/pagination/keyset_page'
+import { CampaignSends } from '#modules/messages/public'
+import Campaign, { type CampaignAudience, type CampaignStatus } from '#modules/campaigns/models/campaign'
+import { progressOf } from '#modules/campaigns/services/campaign_progress'
+import type { SendWindowSettings } from '#modules/campaigns/services/send_window'
+import { DateTime } from 'luxon'
+
+export interface CampaignFields {
+  name?: string
+  body?: string | null
+  templateId?: string | null
+  audience?: Partial<CampaignAudience>
+  deviceId?: string | null
+  simSlot?: number | null
+  startAt?: string | null
+  throttlePerMinute?: number | null
+}
+
+/** A recipient as the API shows it (errorCode: the message's, or why no message was made). */
+export interface RecipientResource {
+  id: string
+  contactId: string | null
+  phone: string
+  status: string
+  errorCode: string | null
+  messageId: string | null
+  run: number
+  updatedAt: string
+}
+
+function audienceOf(audience: Partial<CampaignAudience> | undefined, previous?: CampaignAudience): CampaignAudience {
+  const base = previous ?? { groupIds: [], contactIds: [], numbers: [], importIds: [] }
+  if (!audience) return base
+  return {
+    groupIds: [...new Set(audience.groupIds ?? base.groupIds)],
+    contactIds: [...new Set(audience.contactIds ?? base.contactIds)],
+    numbers: audience.numbers ?? base.numbers,
+    importIds: [...new Set(audience.importIds ?? base.importIds)],
+  }
+}
+
+/** Reading and editing campaigns, and their recipients; the engine (campaign_engine.ts) moves them. */
+@inject()
+export class CampaignBook {
+  constructor(
+    private clock: Clock,
+    private settings: SettingsStore,
+    private sends: CampaignSends
+  ) {}
+
+  async windowSettings(): Promise<SendWindowSettings> {
+    return (await this.settings.get('sending')) as unknown as SendWindowSettings
+  }
+
+  /** The resource: the row, its counts, pace and estimated end. */
+  async present(campaign: Campaign) {
+    const progress = await progressOf(campaign, this.clock.now(), await this.windowSettings())
+    return {
+      id: String(campaign.id),
+      name: campaign.name,
+      status: campaign.status,
+      body: campaign.body,
+      templateId: campaign.templateId === null ? null : String(campaign.templateId),
+      audience: campaign.audience,
+      deviceId: campaign.deviceId,
+      simSlot: campaign.simSlot,
+      startAt: campaign.startAt ? toIso(campaign.startAt) : null,
+      throttlePerMinute: campaign.throttlePerMinute,
+      run: campaign.run,
+      ...progress,
+      createdAt: toIso(campaign.createdAt),
+      updatedAt: toIso(campaign.updatedAt),
+      launchedAt: campaign.launchedAt ? toIso(campaign.launchedAt) : null,
+      completedAt: campaign.completedAt ? toIso(campaign.completedAt) : null,
+      cancelledAt: campaign.cancelledAt ? toIso(campaign.cancelledAt) : null,
+    }
+  }
+
+  async list(filters: PageRequest & { status?: CampaignStatus }) {
+    const query = Campaign.query()
+    if (filters.status) query.where('status', filters.status)
+    const page = await keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+    return { data: await Promise.all(page.data.map((campaign) => this.present(campaign))), nextCursor: page.nextCursor }
+  }
+
+  async find(id: number): Promise<Campaign> {
+    const campaign = await Campaign.find(id)
+    if (!campaign) throw ApiError.notFound('Campaign')
+    return campaign
+  }
+
+  async create(fields: CampaignFields): Promise<Campaign> {
+    const now = dateTimeOf(this.clock.now())
+    return Campaign.create({
+      name: fields.name!,
+      status: 'draft',
+      body: fields.body ?? null,
+      templateId: fields.templateId ? Number(fields.templateId) : null,
+      audience: audienceOf(fields.audience),
+      deviceId: fields.deviceId ?? null,
+      simSlot: fields.simSlot ?? null,
+      startAt: fields.startAt ? this.#startAt(fields.startAt) : null,
+      throttlePerMinute: fields.throttlePerMinute ?? null,
+      run: 0,
+      resolved: false,
+      total: 0,
+      excludedOptedOut: 0,
+      excludedDuplicates: 0,
+      excludedInvalid: 0,
+      throttleCredit: 0,
+      lastPassAt: null,
+      windowHeld: false,
+      resumesAt: null,
+      settled: true,
+      createdAt: now,
+      updatedAt: now,
+      launchedAt: null,
+      completedAt: null,
+      cancelledAt: null,
+    })
+  }
+
+  /**
+   * A draft, or a scheduled campaign before it starts, may change. A scheduled one's audience is
+   * resolved again (its texts rendered again) by the engine's next pass.
+   */
+  async update(id: number, change: CampaignFields): Promise<Campaign> {
+    const campaign = await this.find(id)
+    if (campaign.status !== 'draft' && campaign.status !== 'scheduled') {
+      throw new ApiError('CAMPAIGN_NOT_EDITABLE', 'Only a draft or scheduled campaign can be edited')
+    }
+    if (campaign.status === 'scheduled') campaign.merge({ resolved: false, total: 0, excludedOptedOut: 0, excludedDuplicates: 0, excludedInvalid: 0 })
+    if (change.name !== undefined) campaign.name = change.name
+    if (change.body !== undefined) campaign.body = change.body
+    if (change.templateId !== undefined) campaign.templateId = change.templateId === null ? null : Number(change.templateId)
+    if (change.audience !== undefined) campaign.audience = audienceOf(change.audience, campaign.audience)
+    if (change.deviceId !== undefined) campaign.deviceId = change.deviceId
+    if (change.simSlot !== undefined) campaign.simSlot = change.simSlot
+    if (change.startAt !== undefined) campaign.startAt = change.startAt === null ? null : this.#startAt(change.startAt)
+    if (change.throttlePerMinute !== undefined) campaign.throttlePerMinute = change.throttlePerMinute
+    campaign.updatedAt = dateTimeOf(this.clock.now())
+    await campaign.save()
+    return campaign
+  }
+
+  async delete(id: number): Promise<void> {
+    const campaign = await this.find(id)
+    if (campaign.status === 'running' || campaign.status === 'paused') {
+      throw new ApiError('CAMPAIGN_WRONG_STATE', 'A running or paused campaign cannot be deleted; cancel it first')
+    }
+    await campaign.delete()
+  }
+
+  /** Recipients in id order (the order they are sent in), keyset pages. */
+  async recipients(id: number, filters: PageRequest & { status?: string; run?: number }) {
+    await this.find(id)
+    const limit = filters.limit ?? DEFAULT_PAGE_SIZE
+    const query = db.from('campaign_recipients').where('campaign_id', id).orderBy('id', 'asc').limit(limit + 1)
+    if (filters.status) query.where('status', filters.status)
+    if (filters.run !== undefined) query.where('run', filters.run)
+    if (filters.cursor) query.where('id', '>', decodeCursor(filters.cursor).id)
+    const rows = await query.select('id', 'contact_id', 'phone', 'status', 'error_code', 'message_id', 'run', 'updated_at')
+    const data = await this.#recipientResources(rows.slice(0, limit))
+    const last = rows[limit - 1]
+    return { data, nextCursor: rows.length > limit ? encodeCursor({ sortValue: last.id, id: last.id }) : null }
+  }
+
+  /** Every recipient, page by page, for an export. */
+  async *allRecipients(id: number): AsyncGenerator<RecipientResource[]> {
+    await this.find(id)
+    let after = 0
+    for (;;) {
+      const rows = await db
+        .from('campaign_recipients')
+        .where('campaign_id', id)
+        .where('id', '>', after)
+        .orderBy('id', 'asc')
+        .limit(2000)
+        .select('id', 'contact_id', 'phone', 'status', 'error_code', 'message_id', 'run', 'updated_at')
+      if (!rows.length) return
+      after = rows[rows.length - 1].id
+      yield this.#recipientResources(rows)
+    }
+  }
+
+  async #recipientResources(rows: any[]): Promise<RecipientResource[]> {
+    const messages = await this.sends.statusesOf(rows.flatMap((row) => (row.message_id ? [row.message_id] : [])))
+    return rows.map((row) => ({
+      id: String(row.id),
+      contactId: row.contact_id === null ? null : String(row.contact_id),
+      phone: row.phone,
+      status: row.status,
+      errorCode: row.error_code ?? (row.message_id ? messages.get(row.message_id)?.errorCode ?? null : null),
+      messageId: row.message_id === null ? null : String(row.message_id),
+      run: row.run,
+      updatedAt: row.updated_at,
+    }))
+  }
+
+  #startAt(value: string): DateTime {
+    const at = DateTime.fromISO(value, { zone: 'utc' })
+    if (!at.isValid) throw ApiError.validation('startAt', 'date', 'The startAt field must be an ISO 8601 date')
+    return at
+  }
+}

@@ -1,0 +1,105 @@
+import db from '@adonisjs/lucid/services/db'
+import emitter from '@adonisjs/core/services/emitter'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { countSegments } from '#core/sms/segment_counter'
+import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
+import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
+
+/** One campaign message to queue: a number and its text, already rendered. */
+export interface CampaignSend {
+  phone: string
+  body: string
+}
+
+/** What became of one send, in the order given: its message, or why none was queued. */
+export type CampaignSendResult = { messageId: number } | { refused: 'CONTACT_BLACKLISTED' }
+
+export interface CampaignBatch {
+  campaignId: number
+  deviceId: string | null
+  simSlot: number | null
+  sends: CampaignSend[]
+  at: Date
+}
+
+/** Rows per multi-row statement: far below SQLite's bound-variable limit. */
+const CHUNK = 200
+
+/**
+ * Queues a campaign's messages many at a time (category campaign, campaignId set), each
+ * conversation touched as any send does. Unlike an API send, an opted-out number refuses only its
+ * own row. `inTransaction` runs inside the same transaction with the results, so the campaign
+ * records each row's message atomically with it: a crash leaves both or neither.
+ */
+export class CampaignSends {
+  async queue(batch: CampaignBatch, inTransaction: (trx: TransactionClientContract, results: CampaignSendResult[]) => Promise<void>): Promise<CampaignSendResult[]> {
+    const at = batch.at.toISOString()
+    const changes: MessageChange[] = []
+    const results = await db.transaction(async (trx) => {
+      const conversations = await recordConversationActivity(
+        trx,
+        batch.sends.map((send) => ({ phone: send.phone, direction: 'out' as const, category: 'campaign' as const, at }))
+      )
+      const results: CampaignSendResult[] = batch.sends.map((send) =>
+        conversations.get(send.phone)?.optedOut ? { refused: 'CONTACT_BLACKLISTED' as const } : { messageId: 0 }
+      )
+      const accepted = batch.sends.flatMap((send, index) => ('messageId' in results[index] ? [{ send, index }] : []))
+      for (let start = 0; start < accepted.length; start += CHUNK) {
+        const chunk = accepted.slice(start, start + CHUNK)
+        const rows = chunk.map(({ send }) => {
+          const { encoding, segments } = countSegments(send.body)
+          const forced = batch.deviceId === null ? null : /^\d{1,15}$/.test(batch.deviceId) ? Number(batch.deviceId) : -1
+          return [conversations.get(send.phone)!.id, send.phone, send.body, encoding, segments, batch.deviceId, batch.simSlot, forced, batch.simSlot, batch.campaignId, at, at]
+        })
+        // Rows of one VALUES list get increasing rowids in list order (as send_queue.ts relies on).
+        const inserted = await trx.rawQuery(
+          `INSERT INTO messages (conversation_id, direction, category, phone, body, encoding, segments, status, attempts,
+             device_id, sim_slot, forced_device_id, forced_sim_slot, campaign_id, created_at, updated_at)
+           VALUES ${rows.map(() => `(?, 'out', 'campaign', ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?, ?, ?, ?)`).join(', ')} RETURNING id`,
+          rows.flat() as any[]
+        )
+        const ids = inserted.map((row: { id: number }) => row.id).sort((a: number, b: number) => a - b)
+        chunk.forEach(({ send, index }, position) => {
+          results[index] = { messageId: ids[position] }
+          changes.push({ id: ids[position], conversationId: conversations.get(send.phone)!.id, direction: 'out', status: 'queued', campaignId: batch.campaignId })
+        })
+      }
+      await inTransaction(trx, results)
+      return results
+    })
+    if (changes.length) {
+      await emitter.emit('messages:queued', { count: changes.length })
+      await announceChanges(changes)
+    }
+    return results
+  }
+
+  /** The current status of each of these messages (a campaign reconciling its recipients); a deleted one is absent. */
+  async statusesOf(messageIds: number[]): Promise<Map<number, { status: string; errorCode: string | null }>> {
+    const statuses = new Map<number, { status: string; errorCode: string | null }>()
+    for (let start = 0; start < messageIds.length; start += 5000) {
+      const rows = await db.rawQuery(`SELECT id, status, error_code FROM messages WHERE id IN (SELECT value FROM json_each(?))`, [
+        JSON.stringify(messageIds.slice(start, start + 5000)),
+      ])
+      for (const row of rows) statuses.set(row.id, { status: row.status, errorCode: row.error_code })
+    }
+    return statuses
+  }
+
+  /** A campaign's messages not handed to a phone yet, and those it paused: what pause, resume and cancel act on. */
+  async waitingOf(campaignId: number, statuses: Array<'queued' | 'pending_quota_exceeded' | 'paused'>): Promise<number[]> {
+    const rows = await db
+      .from('messages')
+      .where('campaign_id', campaignId)
+      .whereIn('status', statuses)
+      .whereNull('ordered_at')
+      .select('id')
+    return rows.map((row) => row.id)
+  }
+
+  /** Messages of the campaign still to be sent (queued or waiting for a quota): the backlog the throttle bounds. */
+  async backlogOf(campaignId: number): Promise<number> {
+    const [row] = await db.rawQuery(`SELECT COUNT(*) AS n FROM messages WHERE campaign_id = ? AND status IN ('queued', 'pending_quota_exceeded')`, [campaignId])
+    return Number(row.n)
+  }
+}
