@@ -3,7 +3,8 @@ import type { OperationId } from './api/operations'
 /**
  * The pages of the signed-in dashboard, in menu order. A page is listed (and reachable) only
  * for the roles that may call the operation it reads (`needs`), from the gateway's own OpenAPI
- * document. Pages not built yet have no entry at all.
+ * document. Pages not built yet have no entry at all. `menu: false`: reached from another page
+ * (a campaign from the list, the wizard from its button), not from the menu.
  */
 export const pages = [
   { name: 'overview', path: '', title: 'Overview', needs: 'getCaller', load: () => import('./pages/overview/OverviewPage.vue') },
@@ -14,6 +15,9 @@ export const pages = [
   { name: 'contacts', path: 'contacts', title: 'Contacts', needs: 'listContacts', load: () => import('./pages/contacts/ContactsPage.vue') },
 
   // Campaigns: campaigns
+  { name: 'campaigns', path: 'campaigns', title: 'Campaigns', needs: 'listCampaigns', load: () => import('./pages/campaigns/CampaignsPage.vue') },
+  { name: 'campaign-new', path: 'campaigns/new', title: 'New campaign', needs: 'createCampaign', menu: false, load: () => import('./pages/campaigns/CampaignWizard.vue') },
+  { name: 'campaign', path: 'campaigns/:id', title: 'Campaign', needs: 'getCampaign', menu: false, load: () => import('./pages/campaigns/CampaignPage.vue') },
 
   // Campaigns: templates
 
@@ -42,6 +46,6 @@ export const pages = [
 
   // Own account
   { name: 'account', path: 'account', title: 'Your account', needs: 'changeOwnPassword', load: () => import('./pages/account/AccountPage.vue') },
-] as const satisfies ReadonlyArray<{ name: string; path: string; title: string; needs: OperationId; load: () => Promise<unknown> }>
+] as const satisfies ReadonlyArray<{ name: string; path: string; title: string; needs: OperationId; menu?: false; load: () => Promise<unknown> }>
 
 export type PageName = (typeof pages)[number]['name']
