@@ -67,6 +67,11 @@ export default class CampaignsProvider {
     runner.register(campaignJob(() => container.make(CampaignEngine)))
     await this.follow()
     CampaignsProvider.current = this
+    // A send window or night pause changed: held campaigns look at it now, not at their old opening.
+    const emitter = await container.make('emitter')
+    emitter.on('settings:changed', ({ sections }) => {
+      if (sections.includes('sending')) void this.#wake()
+    })
   }
 
   /** Recipients follow their messages' changes (stopped and started again by restart tests). */

@@ -45,8 +45,6 @@ export interface EngineDependencies {
  * messages not yet with a phone through the messages module's ledger.
  */
 export class CampaignEngine {
-  #reconciledAt = 0
-
   constructor(private deps: EngineDependencies) {}
 
   /** A campaign changed outside the engine (a scheduled one edited): the next pass looks at it now. */
@@ -159,10 +157,6 @@ export class CampaignEngine {
   /** One pass of the engine's job; answers when the next one is due. */
   async pass(now: Date): Promise<Date | null> {
     const window = await this.#window()
-    if (now.getTime() - this.#reconciledAt >= RECONCILE_EVERY_MS) {
-      await this.reconcile()
-      this.#reconciledAt = now.getTime()
-    }
     for (const unsettled of await Campaign.query().where('status', 'cancelled').where('settled', false)) await this.#settleCancel(unsettled.id, now)
 
     let nextDue: number | null = null
