@@ -168,6 +168,29 @@ test.group('Campaigns in a real browser', (group) => {
     assert.isString(importId)
   }).timeout(300_000)
 
+  test('Settings > Sending: the night pause and the send window of campaigns are set from the page', async ({ assert }) => {
+    await signInAs(page, 'superadmin')
+    await page.goto(gatewayUrl('/settings/sending'))
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor()
+    await page.getByLabel('Night pause', { exact: true }).check()
+    await page.getByLabel('Night pause starts').fill('22:00')
+    await page.getByLabel('Night pause ends').fill('07:30')
+    await page.getByLabel('Send window', { exact: true }).check()
+    await page.getByLabel('Sun').uncheck()
+    await page.getByLabel('Send window starts').fill('08:00')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('status').getByText('Saved.').waitFor()
+    const saved = (await (await fetch(gatewayUrl('/api/v1/settings'), { headers: { 'x-api-key': testKeys.admin } })).json()) as { sending: Record<string, unknown> }
+    assert.deepInclude(saved.sending, {
+      nightPauseEnabled: true,
+      nightPauseStart: '22:00',
+      nightPauseEnd: '07:30',
+      campaignWindowEnabled: true,
+      campaignWindowStart: '08:00',
+      campaignWindowDays: [1, 2, 3, 4, 5, 6],
+    })
+  })
+
   test('a read-only account sees campaigns and their progress, with no action button', async ({ assert }) => {
     const created = await fetch(gatewayUrl('/api/v1/campaigns'), {
       method: 'POST',
