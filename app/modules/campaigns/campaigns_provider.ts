@@ -14,7 +14,7 @@ import { campaignPermissions } from '#modules/campaigns/permissions'
 import { campaignsModuleRoutes } from '#modules/campaigns/routes'
 import { CampaignBook } from '#modules/campaigns/services/campaign_book'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
-import { templateBody } from '#modules/campaigns/services/campaign_templates'
+import { TemplateLibrary } from '#modules/campaigns/services/template_library'
 import { CAMPAIGN_JOB, campaignJob } from '#modules/campaigns/jobs/campaign_job'
 import { LiveCampaigns } from '#modules/campaigns/listeners/live_campaigns'
 import { followMessageChanges } from '#modules/campaigns/listeners/recipient_statuses'
@@ -54,7 +54,7 @@ export default class CampaignsProvider {
         emitter: await resolver.make('emitter'),
         wake: (at) => void this.#wake(at),
         changed: (id, statusChanged) => live.changed(id, statusChanged),
-        templateBody,
+        templateBody: async (templateId) => (await resolver.make(TemplateLibrary)).bodyOf(templateId),
       })
     })
   }

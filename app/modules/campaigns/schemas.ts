@@ -81,7 +81,7 @@ export function campaignSchemas(registry: RouteRegistry) {
       recipients: count,
       excluded: counts.properties.excluded,
       segments: { ...count, description: 'Every recipient’s text counted' },
-      encodings: { type: 'object', properties: { GSM7: count, UCS2: count } },
+      encodings: { type: 'object', required: ['gsm7', 'ucs2'], description: 'Recipients per encoding (as messages name them)', properties: { gsm7: count, ucs2: count } },
       sample: {
         type: 'array',
         maxItems: 3,

@@ -81,7 +81,7 @@ test.group('Campaigns: drafts', (group) => {
     review.assertStatus(200)
     assert.deepInclude(review.body(), { recipients: 2, segments: 2, estimatedDurationSeconds: 60, problems: [] })
     assert.deepEqual(review.body().excluded, { optedOut: 0, duplicates: 1, invalid: 1 })
-    assert.deepEqual(review.body().encodings, { GSM7: 2, UCS2: 0 })
+    assert.deepEqual(review.body().encodings, { gsm7: 2, ucs2: 0 })
     assert.deepEqual(review.body().sample[0], { phone: '+33612345678', body: 'Bonjour à vous', encoding: 'gsm7', segments: 1 })
     const after = await client.get(`/api/v1/campaigns/${created.body().id}`).header('x-api-key', testKeys.read)
     assert.equal(after.body().status, 'draft')

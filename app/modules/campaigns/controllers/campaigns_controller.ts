@@ -8,7 +8,7 @@ import { SettingsStore } from '#core/settings/settings_store'
 import { CampaignBook } from '#modules/campaigns/services/campaign_book'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
 import { reviewCampaign } from '#modules/campaigns/services/campaign_review'
-import { templateBody } from '#modules/campaigns/services/campaign_templates'
+import { TemplateLibrary } from '#modules/campaigns/services/template_library'
 import { recipientExport } from '#modules/campaigns/services/recipient_export'
 import {
   createCampaignValidator,
@@ -25,7 +25,8 @@ export default class CampaignsController {
     private engine: CampaignEngine,
     private clock: Clock,
     private phoneNumbers: PhoneNumbers,
-    private settings: SettingsStore
+    private settings: SettingsStore,
+    private templates: TemplateLibrary
   ) {}
 
   async index({ request }: HttpContext) {
@@ -56,7 +57,7 @@ export default class CampaignsController {
 
   async review({ params }: HttpContext) {
     const campaign = await this.book.find(idParam(params.id, 'Campaign'))
-    const body = campaign.body || (campaign.templateId !== null ? await templateBody(campaign.templateId) : null)
+    const body = campaign.body || (campaign.templateId !== null ? await this.templates.bodyOf(campaign.templateId) : null)
     const { localPrefix } = await this.settings.get('reception')
     return reviewCampaign({ campaign, body, now: this.clock.now(), window: await this.book.windowSettings(), phoneNumbers: this.phoneNumbers, localPrefix })
   }

@@ -21,7 +21,7 @@ export async function reviewCampaign(options: {
   const problems: string[] = []
   let recipients = 0
   let segments = 0
-  const encodings = { GSM7: 0, UCS2: 0 }
+  const encodings = { gsm7: 0, ucs2: 0 }
   const sample: Array<{ phone: string; body: string; encoding: string; segments: number }> = []
   const body = options.body ?? ''
   if (!body.trim()) problems.push('The campaign has no text: write one or choose a template.')
@@ -35,7 +35,7 @@ export async function reviewCampaign(options: {
         const counted = countSegments(recipient.body)
         recipients++
         segments += counted.segments
-        encodings[counted.encoding === 'ucs2' ? 'UCS2' : 'GSM7']++
+        encodings[counted.encoding]++
         if (sample.length < 3) sample.push({ phone: recipient.phone, body: recipient.body, encoding: counted.encoding, segments: counted.segments })
       }
     },
