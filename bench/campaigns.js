@@ -5,12 +5,14 @@
 //     recipient is resolved (counts.total), the gateway's RSS idle and at its peak meanwhile;
 //   - sending it with 10 phones and no throttle: recipients sent per second, beside the
 //     single-recipient POST /messages end-to-end rate (as bench/phones.js) in the same run;
-//   - a throttle of 600 per minute held: messages materialised per whole minute.
+//   - a throttle of 600 per minute held: messages materialised per whole minute;
+//   - first, the import of a 100,000-row CSV of contacts: upload to completed.
 //
 //   node ace build && node bench/campaigns.js
 //   BENCH_CAMPAIGN_RECIPIENTS=20000 BENCH_THROTTLE_MINUTES=2 node bench/campaigns.js
 //   BENCH_ONLY_LAUNCH=1 node bench/campaigns.js     (the launch figures only, half a minute)
-import { readFileSync } from 'node:fs'
+//   BENCH_ONLY_IMPORT=1 node bench/campaigns.js     (the CSV import figure only)
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import sqlite3 from 'sqlite3'
@@ -46,6 +48,33 @@ function seedAudience(file, count) {
   })
 }
 
+const IMPORT_ROWS = 100_000
+
+/**
+ * A 100,000-row CSV (numbers, names, a city, tags) uploaded and imported through the API:
+ * milliseconds from the upload's first byte to the import completed, and the counts it answered.
+ */
+async function measureImport(gateway, admin, api) {
+  const file = join(gateway.dataDir, 'bench-import.csv')
+  const lines = ['Mobile,First name,Last name,City,Tags']
+  for (let n = 0; n < IMPORT_ROWS; n++) lines.push(`+3375${String(n).padStart(7, '0')},Guest${n},Family${n % 500},City${n % 40},vip;bench`)
+  writeFileSync(file, `${lines.join('\n')}\n`)
+  const form = new FormData()
+  form.append('file', new Blob([readFileSync(file)]), 'bench.csv')
+  const started = performance.now()
+  const uploaded = await fetch(`${gateway.base}/api/v1/contacts/imports`, { method: 'POST', headers: { 'x-api-key': admin }, body: form })
+  if (uploaded.status !== 201) throw new Error(`upload answered ${uploaded.status}: ${await uploaded.text()}`)
+  const { id } = await uploaded.json()
+  const uploadedMs = performance.now() - started
+  await api('POST', `/contacts/imports/${id}/start`, { mapping: { phone: 'Mobile', firstName: 'First name', lastName: 'Last name', tags: 'Tags', fields: { city: 'City' } } })
+  for (;;) {
+    const state = await api('GET', `/contacts/imports/${id}`)
+    if (state.status === 'completed' || state.status === 'failed') return { uploadedMs, completedMs: performance.now() - started, ...state, columns: undefined, sample: undefined }
+    if (performance.now() - started > 300_000) throw new Error('the import did not end within 5 minutes')
+    await sleep(100)
+  }
+}
+
 const gateway = await startGateway()
 const agents = []
 try {
@@ -55,6 +84,12 @@ try {
     const answer = await fetch(`${gateway.base}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
     if (answer.status >= 400) throw new Error(`${method} ${path} answered ${answer.status}: ${await answer.text()}`)
     return answer.status === 204 ? null : answer.json()
+  }
+  const imported = await measureImport(gateway, admin, api)
+  console.table([{ name: `import of a ${IMPORT_ROWS.toLocaleString('en')}-row CSV`, uploadedMs: Math.round(imported.uploadedMs), completedMs: Math.round(imported.completedMs), created: imported.created, invalid: imported.invalid, status: imported.status }])
+  if (process.env.BENCH_ONLY_IMPORT) {
+    await gateway.stop()
+    process.exit(0)
   }
   // The bench runs at any hour: no night pause.
   await api('PATCH', '/settings', { sending: { nightPauseEnabled: false } })
