@@ -20,10 +20,15 @@ export const pages = [
   { name: 'campaign', path: 'campaigns/:id', title: 'Campaign', needs: 'getCampaign', menu: false, load: () => import('./pages/campaigns/CampaignPage.vue') },
 
   // Campaigns: templates
+  { name: 'templates', path: 'templates', title: 'Templates', needs: 'listTemplates', load: () => import('./pages/templates/TemplatesPage.vue') },
+  { name: 'template', path: 'templates/:id', title: 'Template', needs: 'getTemplate', menu: false, load: () => import('./pages/templates/TemplateEditor.vue') },
 
   // Campaigns: contact groups
+  { name: 'groups', path: 'groups', title: 'Groups', needs: 'listGroups', load: () => import('./pages/groups/GroupsPage.vue') },
+  { name: 'group', path: 'groups/:id', title: 'Group', needs: 'getGroup', menu: false, load: () => import('./pages/groups/GroupPage.vue') },
 
   // Campaigns: contact import
+  { name: 'contact-import', path: 'contacts/import', title: 'Import contacts', needs: 'uploadContactImport', menu: false, load: () => import('./pages/contact-import/ContactImportPage.vue') },
 
   // Phones
   { name: 'phones', path: 'phones', title: 'Phones', needs: 'listDevices', load: () => import('./pages/devices/PhonesPage.vue') },

@@ -1,6 +1,5 @@
 /**
- * What the campaigns module offers other modules (docs/modules.md): templates and how a
- * template's text is filled in for a recipient (automation replies with templates too).
+ * What the campaigns module offers other modules (docs/modules.md): its templates (automation
+ * replies with them too; how a text is filled in is core's `#core/sms/template_text`).
  */
 export { TemplateLibrary } from '#modules/campaigns/services/template_library'
-export { renderTemplate, templateVariables, type TemplateRecipient } from '#modules/campaigns/services/template_text'

@@ -30,6 +30,14 @@ export default class MessagesProvider {
     this.app.container.singleton(SendQueue, () => new SendQueue(() => this.app.container.make(IdempotentRequests)))
     // Stateless; one instance spares a construction per phone frame and dispatch pass.
     this.app.container.singleton(MessageLedger, () => new MessageLedger())
+    this.app.container.singleton(LiveImports, () => {
+      const { container } = this.app
+      return new LiveImports(
+        () => container.make('transmit'),
+        () => container.make(ContactImports),
+        async () => (await container.make(Clock)).now()
+      )
+    })
     this.app.container.singleton(CampaignSends, () => new CampaignSends())
   }
 
@@ -41,11 +49,7 @@ export default class MessagesProvider {
     const runner = await this.app.container.make(JobRunner)
     runner.register(idempotencyExpiryJob(() => this.app.container.make(IdempotentRequests)))
     const { container } = this.app
-    const liveImports = new LiveImports(
-      () => container.make('transmit'),
-      () => container.make(ContactImports),
-      async () => (await container.make(Clock)).now()
-    )
+    const liveImports = await container.make(LiveImports)
     runner.register(
       contactImportJob(
         () => container.make(ContactImports),

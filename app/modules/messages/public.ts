@@ -10,8 +10,6 @@ export * from '#modules/messages/services/message_ledger'
 export { MessageVolume, messageCategories, messageStatuses, type MessageStatus, type VolumeCount, type VolumeFilters } from '#modules/messages/services/message_volume'
 /** Who a campaign or a rule names: contacts of groups and single contacts, with their fields. */
 export { ContactAudience, AUDIENCE_PAGE, type AudienceMember, type AudienceSelection } from '#modules/messages/services/contact_audience'
-/** Template variables every contact has; a custom field may not take one of these names. */
-export { RESERVED_FIELD_KEYS as BUILT_IN_CONTACT_VARIABLES, CUSTOM_FIELD_KEY } from '#modules/messages/validators/contact_validators'
 /** Contact groups: membership reads and changes for rules and campaigns. */
 export { ContactGroups } from '#modules/messages/services/contact_groups'
 /** Campaigns queue many messages at once, each row recorded with its message (docs/campaigns.md). */

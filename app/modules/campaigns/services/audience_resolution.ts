@@ -2,7 +2,7 @@ import { ApiError } from '#core/http/api_error'
 import type { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { ContactAudience, type AudienceMember } from '#modules/messages/public'
 import type { CampaignAudience } from '#modules/campaigns/models/campaign'
-import { renderTemplate } from '#modules/campaigns/services/template_text'
+import { renderTemplate } from '#core/sms/template_text'
 
 /** One recipient as resolved at launch: the number, its contact if any, its text rendered. */
 export interface ResolvedRecipient {

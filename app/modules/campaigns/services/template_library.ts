@@ -5,7 +5,7 @@ import { countSegments } from '#core/sms/segment_counter'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import MessageTemplate from '#modules/campaigns/models/message_template'
-import { templateVariables } from '#modules/campaigns/services/template_text'
+import { templateVariables, withFallbacksOnly } from '#core/sms/template_text'
 
 export interface TemplateFields {
   name: string
@@ -69,8 +69,12 @@ export class TemplateLibrary {
   }
 }
 
-/** A template as the API answers it: with its variables and its text's encoding and segments. */
+/**
+ * A template as the API answers it: its variables, and the encoding and segments of its text as
+ * someone with no data receives it (each variable its fallback): the braces are never sent.
+ */
 export function templateResource(template: MessageTemplate) {
-  const { encoding, segments } = countSegments(template.body)
-  return { ...template.serialize(), variables: templateVariables(template.body), encoding, segments, characters: [...template.body].length }
+  const sent = withFallbacksOnly(template.body)
+  const { encoding, segments } = countSegments(sent)
+  return { ...template.serialize(), variables: templateVariables(template.body), encoding, segments, characters: [...sent].length }
 }

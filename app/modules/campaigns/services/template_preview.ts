@@ -5,7 +5,7 @@ import { SettingsStore } from '#core/settings/settings_store'
 import { countSegments, type SmsEncoding } from '#core/sms/segment_counter'
 import { ContactAudience, type AudienceMember } from '#modules/messages/public'
 import { TemplateLibrary } from '#modules/campaigns/services/template_library'
-import { renderTemplate, templateVariables, type TemplateRecipient } from '#modules/campaigns/services/template_text'
+import { renderTemplate, templateVariables, type TemplateRecipient } from '#core/sms/template_text'
 
 export interface PreviewRequest {
   templateId?: string

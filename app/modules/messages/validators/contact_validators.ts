@@ -1,9 +1,10 @@
 import vine from '@vinejs/vine'
+import { BUILT_IN_VARIABLES } from '#core/sms/template_text'
 import { pageQueryFields } from '#core/pagination/keyset_page'
 import { documentedAs } from '#core/contract/schemas'
 
 /** Template variables a contact always has: a custom field may not take their name. */
-export const RESERVED_FIELD_KEYS: readonly string[] = ['name', 'firstName', 'lastName', 'phone', 'company', 'email']
+export const RESERVED_FIELD_KEYS = BUILT_IN_VARIABLES
 export const CUSTOM_FIELD_KEY = /^[A-Za-z][A-Za-z0-9_]{0,39}$/
 export const MAX_FIELDS = 30
 export const MAX_FIELD_VALUE = 500

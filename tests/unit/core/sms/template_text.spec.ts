@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { renderTemplate, templateVariables } from '#modules/campaigns/services/template_text'
+import { renderTemplate, templateVariables, withFallbacksOnly } from '#core/sms/template_text'
 
 const ada = { phone: '+33612345678', firstName: 'Ada', lastName: 'Lovelace', company: null, email: 'ada@example.com', fields: { city: 'Paris' } }
 const anonymous = { phone: '+33612345679' }
@@ -30,5 +30,10 @@ test.group('Template text', () => {
       { key: 'city', fallback: null },
     ])
     assert.deepEqual(templateVariables('no variables'), [])
+  })
+
+  test('as sent to someone with no data: each variable its fallback, the braces gone', ({ assert }) => {
+    assert.equal(withFallbacksOnly('Hi {{firstName|there}}, see you in {{city}}.'), 'Hi there, see you in .')
+    assert.equal(withFallbacksOnly('{{ }} stays'), '{{ }} stays')
   })
 })

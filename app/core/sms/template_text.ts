@@ -1,5 +1,3 @@
-import { BUILT_IN_CONTACT_VARIABLES } from '#modules/messages/public'
-
 /** What a template may show about a recipient: the contact's own fields and its custom ones. */
 export interface TemplateRecipient {
   phone: string
@@ -13,8 +11,14 @@ export interface TemplateRecipient {
 /** `{{ key }}` or `{{ key | fallback }}`: a key is a letter then letters, digits or _. */
 const VARIABLE = /\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:\|([^{}]*))?\}\}/g
 
-/** The variables every recipient has (custom fields may not take these names). */
-export const BUILT_IN_VARIABLES = BUILT_IN_CONTACT_VARIABLES
+/**
+ * How a template's text is filled in for a recipient: one module shared by the gateway
+ * (campaigns, rules, the preview) and the dashboard's editor (its live count), so both count
+ * the same text.
+ */
+
+/** The variables every recipient has (a contact's custom fields may not take these names). */
+export const BUILT_IN_VARIABLES: readonly string[] = ['name', 'firstName', 'lastName', 'phone', 'company', 'email']
 
 /** The value of one variable for a recipient, or '' when it has none. */
 function valueOf(key: string, recipient: TemplateRecipient): string {
@@ -47,6 +51,11 @@ export function renderTemplate(text: string, recipient: TemplateRecipient): stri
     const value = valueOf(key, recipient).trim()
     return value || (fallback ?? '').trim()
   })
+}
+
+/** The text as someone with no data at all receives it: every variable its fallback, or nothing. */
+export function withFallbacksOnly(text: string): string {
+  return renderTemplate(text, { phone: '' })
 }
 
 /** The variables a text uses, each once, in order of first use, with whether each has a fallback. */
