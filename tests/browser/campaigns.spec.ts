@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { ContactImports } from '#modules/messages/services/contact_imports'
 import { contactImportJob } from '#modules/messages/jobs/contact_import_job'
+import { LiveImports } from '#modules/messages/listeners/live_imports'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
 import { campaignJob } from '#modules/campaigns/jobs/campaign_job'
 import { useTestKeys, testKeys } from '#tests/helpers/callers'
@@ -21,22 +22,6 @@ import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs 
 import { pairingCodeThroughApi } from './helpers_messages.js'
 
 const RECIPIENTS = 1000
-
-/** A CSV of contacts uploaded and imported through the API, as an integration would; answers the import id. */
-async function importThroughApi(file: string): Promise<string> {
-  const form = new FormData()
-  form.append('file', new Blob([await (await import('node:fs/promises')).readFile(file)]), 'customers.csv')
-  const uploaded = await fetch(gatewayUrl('/api/v1/contacts/imports'), { method: 'POST', headers: { 'x-api-key': testKeys.admin }, body: form })
-  if (uploaded.status !== 201) throw new Error(`upload answered ${uploaded.status}: ${await uploaded.text()}`)
-  const { id } = (await uploaded.json()) as { id: string }
-  const started = await fetch(gatewayUrl(`/api/v1/contacts/imports/${id}/start`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': testKeys.admin },
-    body: JSON.stringify({ mapping: { phone: 'Mobile', firstName: 'First name' } }),
-  })
-  if (started.status !== 202) throw new Error(`start answered ${started.status}: ${await started.text()}`)
-  return id
-}
 
 test.group('Campaigns in a real browser', (group) => {
   let browser: Browser
@@ -69,7 +54,8 @@ test.group('Campaigns in a real browser', (group) => {
     clock = manual.clock
     jobs = await useDeviceJobs(clock)
     jobs.runner.register(campaignJob(() => app.container.make(CampaignEngine)))
-    jobs.runner.register(contactImportJob(() => app.container.make(ContactImports), () => {}))
+    const live = await app.container.make(LiveImports)
+    jobs.runner.register(contactImportJob(() => app.container.make(ContactImports), (id, final) => void live.progressed(id, final)))
     agents = []
     context = await browser.newContext({ viewport: DESKTOP })
     page = await context.newPage()
@@ -87,8 +73,6 @@ test.group('Campaigns in a real browser', (group) => {
     const rows = Array.from({ length: RECIPIENTS }, (_, index) => `+3361${String(index).padStart(7, '0')},Client${index}`)
     const csv = join(folder, 'customers.csv')
     await writeFile(csv, `Mobile,First name\n${rows.join('\n')}\n`)
-    const importId = await importThroughApi(csv)
-    await second()
     for (const name of ['Phone A', 'Phone B']) {
       const driver = new SimulatorDriver({})
       const paired = await PhoneAgent.pair(process.env.GATEWAY_PUBLIC_URL!, await pairingCodeThroughApi(), { name, sims: driver.sims() })
@@ -98,6 +82,15 @@ test.group('Campaigns in a real browser', (group) => {
     }
 
     await signInAs(page, 'operator')
+    // The CSV goes in through the import page: columns recognised, 1,000 rows imported.
+    await page.goto(gatewayUrl('/contacts/import'))
+    await page.getByLabel('CSV file').setInputFiles(csv)
+    await page.getByRole('button', { name: 'Upload and read the columns' }).click()
+    await page.getByRole('button', { name: 'Import 1,000 rows' }).click()
+    await second()
+    await page.getByRole('heading', { name: 'Imported' }).waitFor()
+    await page.getByTestId('import-counts').getByText('New contacts1,000').waitFor()
+
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('menuitem', { name: 'Campaigns' }).click()
     await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor()
     await page.getByRole('button', { name: 'New campaign' }).click()
@@ -165,7 +158,6 @@ test.group('Campaigns in a real browser', (group) => {
     await page.getByLabel('Status').selectOption('delivered')
     await page.getByTestId('campaign-recipients').getByText('delivered').first().waitFor()
     assert.isAbove(await page.getByTestId('campaign-recipients').locator('tbody tr').count(), 0)
-    assert.isString(importId)
   }).timeout(300_000)
 
   test('Settings > Sending: the night pause and the send window of campaigns are set from the page', async ({ assert }) => {
