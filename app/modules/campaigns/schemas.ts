@@ -51,7 +51,7 @@ export function campaignSchemas(registry: RouteRegistry) {
       run: { type: 'integer', description: '0 before launch, 1 at launch, +1 per retry of the failed recipients' },
       counts,
       ratePerMinute: { type: 'number', description: 'Recipients sent in the last minute' },
-      estimatedEndAt: { ...nullableDate, description: 'At the throttle (or the rate measured), counting only open sending hours' },
+      estimatedEndAt: { ...nullableDate, description: 'At the throttle (or the rate measured), counting only open sending hours; null while no phone is online and enabled' },
       resumesAt: { ...nullableDate, description: 'The send window or night pause holds it until then' },
       createdAt: isoDateTimeSchema,
       updatedAt: isoDateTimeSchema,

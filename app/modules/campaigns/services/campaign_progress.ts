@@ -2,6 +2,7 @@ import db from '@adonisjs/lucid/services/db'
 import { toIso } from '#core/database/utc_date_time'
 import type Campaign from '#modules/campaigns/models/campaign'
 import { afterSendingMinutes, type SendWindowSettings } from '#modules/campaigns/services/send_window'
+import { phonesAvailable } from '#modules/devices/public'
 
 export interface CampaignCounts {
   total: number
@@ -30,7 +31,8 @@ export const FINAL_STATUSES = ['sent', 'delivered', 'failed', 'cancelled']
 /**
  * Counts per state (one GROUP BY over the (campaign_id, replaced, status) index), the rate of
  * the last minute, and the estimated end: the messages left at the throttle (or at the rate
- * measured without one), counting only the hours the send window and night pause leave open.
+ * measured without one), counting only the hours the send window and night pause leave open,
+ * and none while no phone can send (nothing leaves then: an end would be a guess).
  */
 export async function progressOf(campaign: Campaign, now: Date, window: SendWindowSettings): Promise<CampaignProgress> {
   const counts: CampaignCounts = {
@@ -61,7 +63,8 @@ export async function progressOf(campaign: Campaign, now: Date, window: SendWind
   const left = counts.pending + counts.queued + counts.dispatched + counts.paused
   const pace = campaign.throttlePerMinute ? (ratePerMinute > 0 ? Math.min(campaign.throttlePerMinute, ratePerMinute) : campaign.throttlePerMinute) : ratePerMinute
   let estimatedEndAt: string | null = null
-  if ((campaign.status === 'running' || campaign.status === 'scheduled') && campaign.resolved && pace > 0) {
+  const moving = (campaign.status === 'running' || campaign.status === 'scheduled') && campaign.resolved && pace > 0
+  if (moving && (left === 0 || (await phonesAvailable()) > 0)) {
     const from = campaign.status === 'scheduled' && campaign.startAt && campaign.startAt.toMillis() > now.getTime() ? campaign.startAt.toJSDate() : now
     const end = left === 0 ? from : afterSendingMinutes(from, left / pace, window)
     estimatedEndAt = end ? end.toISOString() : null

@@ -3,6 +3,7 @@ import { countSegments } from '#core/sms/segment_counter'
 import type Campaign from '#modules/campaigns/models/campaign'
 import { resolveAudience } from '#modules/campaigns/services/audience_resolution'
 import { afterSendingMinutes, isSendingOpen, nextOpening, type SendWindowSettings } from '#modules/campaigns/services/send_window'
+import { phonesAvailable } from '#modules/devices/public'
 
 /**
  * What a launch would do, read without writing: recipients after exclusions, segments and
@@ -44,6 +45,8 @@ export async function reviewCampaign(options: {
   const startsAt = campaign.startAt && campaign.startAt.toMillis() > now.getTime() ? campaign.startAt.toJSDate() : now
   const opensAt = isSendingOpen(startsAt, window) ? startsAt : nextOpening(startsAt, window)
   if (!opensAt) problems.push('The send window never opens: check its days and hours in Settings > Sending.')
+  // Not a refusal (a phone may come back before the start), but nothing leaves until one does.
+  if ((await phonesAvailable()) === 0) problems.push('No phone is online and enabled: the campaign will wait for one (Phones page).')
   const estimatedDurationSeconds = campaign.throttlePerMinute ? Math.ceil((recipients / campaign.throttlePerMinute) * 60) : null
   const end = opensAt && campaign.throttlePerMinute ? afterSendingMinutes(opensAt, recipients / campaign.throttlePerMinute, window) : null
   return {

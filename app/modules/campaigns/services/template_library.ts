@@ -6,15 +6,11 @@ import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import MessageTemplate from '#modules/campaigns/models/message_template'
 import { templateVariables, withFallbacksOnly } from '#core/sms/template_text'
+import { likeContaining } from '#core/database/like_pattern'
 
 export interface TemplateFields {
   name: string
   body: string
-}
-
-/** `%`, `_` and the escape itself match literally in a LIKE pattern escaped with `\`. */
-function likeContaining(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
 }
 
 /**

@@ -11,6 +11,7 @@ import Contact from '#modules/messages/models/contact'
 import { ContactGroups } from '#modules/messages/services/contact_groups'
 import { WITHDRAWABLE } from '#modules/messages/services/message_ledger'
 import { CHANGED_COLUMNS, announceChanges, changesOf, type ChangedRow } from '#modules/messages/services/message_changes'
+import { likeContaining } from '#core/database/like_pattern'
 
 export interface ContactFields {
   phone: string
@@ -26,11 +27,6 @@ export interface ContactFields {
 
 /** A search text written like a phone number: its digits are looked for in the numbers. */
 const LOOKS_LIKE_A_NUMBER = /^[+\d\s().-]*\d[\d\s().-]*$/
-
-/** `%`, `_` and the escape itself match literally in a LIKE pattern escaped with `\`. */
-function likeContaining(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
-}
 
 /** Contacts a person finds by typing part of a name, company, e-mail or number. */
 function matchSearch(query: ReturnType<typeof Contact.query>, search: string) {

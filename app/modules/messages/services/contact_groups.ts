@@ -5,15 +5,11 @@ import { ApiError } from '#core/http/api_error'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import ContactGroup from '#modules/messages/models/contact_group'
+import { likeContaining } from '#core/database/like_pattern'
 
 export interface GroupFields {
   name: string
   description?: string | null
-}
-
-/** `%`, `_` and the escape itself match literally in a LIKE pattern escaped with `\`. */
-function likeContaining(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
 }
 
 /**
