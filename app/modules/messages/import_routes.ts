@@ -38,7 +38,9 @@ export function importRoutes(registry: RouteRegistry) {
       id: { type: 'string' },
       status: {
         enum: ['awaiting_mapping', 'running', 'completed', 'failed'],
-        description: 'awaiting_mapping: uploaded, waiting for POST …/start; running: being written, chunk by chunk',
+        description:
+          'awaiting_mapping: uploaded, waiting for POST …/start (dropped after 24 hours); running: being written, chunk by chunk; ' +
+          'failed: see error',
       },
       fileName: { type: 'string' },
       columns: { type: 'array', items: { type: 'string' }, description: 'The header row (an empty header is named "Column N")' },

@@ -4,7 +4,7 @@ import { JobRunner } from '#core/jobs/job_runner'
 import { messageRoutes } from '#modules/messages/routes'
 import { groupRoutes } from '#modules/messages/group_routes'
 import { importRoutes } from '#modules/messages/import_routes'
-import { ContactImports } from '#modules/messages/services/contact_imports'
+import { ContactImports, UNSTARTED_UPLOAD_KEPT_MS } from '#modules/messages/services/contact_imports'
 import { CONTACT_IMPORT_JOB, contactImportJob } from '#modules/messages/jobs/contact_import_job'
 import { LiveImports } from '#modules/messages/listeners/live_imports'
 import { IdempotencyLocks, IdempotentRequests } from '#modules/messages/services/idempotency'
@@ -59,10 +59,13 @@ export default class MessagesProvider {
     )
     const emitter = await container.make('emitter')
     // The runner is read again at each start: tests run imports on a runner of their own.
-    emitter.on('contacts:import_started', async () => {
+    const wakeImports = async (at?: Date) => {
       const current = await container.make(JobRunner)
-      if (current.has(CONTACT_IMPORT_JOB)) current.wake(CONTACT_IMPORT_JOB)
-    })
+      if (current.has(CONTACT_IMPORT_JOB)) current.wake(CONTACT_IMPORT_JOB, at)
+    }
+    emitter.on('contacts:import_started', () => wakeImports())
+    // An upload is looked at again when it would be dropped.
+    emitter.on('contacts:import_uploaded', async () => wakeImports(new Date((await container.make(Clock)).nowMs() + UNSTARTED_UPLOAD_KEPT_MS)))
     // The clock is read from the container at each batch: tests swap in a ManualClock.
     broadcastMessageChanges(await this.app.container.make('emitter'), () => this.app.container.make('transmit'), async () =>
       (await this.app.container.make(Clock)).now()

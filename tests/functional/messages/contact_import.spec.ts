@@ -5,6 +5,7 @@ import logger from '@adonisjs/core/services/logger'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { existsSync } from 'node:fs'
 import { JobRunner } from '#core/jobs/job_runner'
 import { ContactAudience } from '#modules/messages/public'
 import { ContactImports } from '#modules/messages/services/contact_imports'
@@ -37,6 +38,7 @@ async function useImportJob() {
   await runner.start()
   return {
     runner,
+    clock,
     async stop() {
       await runner.stop()
       app.container.restore(JobRunner)
@@ -161,6 +163,28 @@ test.group('Contact import from a CSV', (group) => {
     assert.equal(Number((await db.from('contact_group_members').count('* as n'))[0].n), 2500)
     assert.equal(Number((await db.from('contact_import_contacts').where('import_id', id).count('* as n'))[0].n), 2500)
     assert.equal((await db.from('contacts').where('phone', rows[0].split(',')[0]).first()).first_name, 'Again')
+  })
+
+  test('an upload nobody starts is dropped after a day, its file with it', async ({ client, assert }) => {
+    const jobs = await useImportJob()
+    try {
+      const uploaded = await upload(client, await csvFile('forgotten.csv', 'phone\n+33612345678\n'))
+      const stored = (await db.from('contact_imports').where('id', uploaded.body().id).first()).stored_file
+      const file = join(ContactImports.folder, stored)
+      assert.isTrue(existsSync(file))
+      await jobs.clock.advance(23 * 3600_000)
+      await jobs.runner.whenIdle()
+      assert.equal((await client.get(`/api/v1/contacts/imports/${uploaded.body().id}`).header('x-api-key', testKeys.read)).body().status, 'awaiting_mapping')
+      await jobs.clock.advance(3600_000)
+      await jobs.runner.whenIdle()
+      const dropped = (await client.get(`/api/v1/contacts/imports/${uploaded.body().id}`).header('x-api-key', testKeys.read)).body()
+      assert.deepInclude(dropped, { status: 'failed', error: 'Never started: the file was dropped after 24 hours' })
+      assert.isFalse(existsSync(file))
+      const late = await client.post(`/api/v1/contacts/imports/${uploaded.body().id}/start`).header('x-api-key', admin()).json({ mapping: { phone: 'phone' } })
+      late.assertStatus(409)
+    } finally {
+      await jobs.stop()
+    }
   })
 
   test('bad uploads get clear refusals: not multipart, no file, empty, header only, too many rows, a mapping naming no column', async ({ client, assert }) => {

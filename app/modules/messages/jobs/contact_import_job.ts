@@ -5,7 +5,8 @@ export const CONTACT_IMPORT_JOB = 'contact-import'
 
 /**
  * Writes started contact imports, oldest first, each to its end (chunk by chunk, so a restart
- * resumes after the last committed chunk). Sleeps until an import is started.
+ * resumes after the last committed chunk), and drops uploads nobody started within a day.
+ * Sleeps until an import is started or an upload is due to be dropped.
  */
 export function contactImportJob(
   imports: () => Promise<ContactImports>,
@@ -16,8 +17,9 @@ export function contactImportJob(
     name: CONTACT_IMPORT_JOB,
     async run(now) {
       const service = await imports()
+      const dropNext = await service.dropUnstartedUploads(now)
       const id = await service.nextRunning()
-      if (id === null) return null
+      if (id === null) return dropNext
       try {
         await service.run(id, { onChunk: () => progressed(id, false), interrupted: stopping })
       } finally {

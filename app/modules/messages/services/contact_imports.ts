@@ -21,6 +21,8 @@ import { checkMapping, suggestMapping, type ImportMapping } from '#modules/messa
 
 /** Rows written by one transaction: a restart loses at most this much work, never half of it. */
 export const IMPORT_CHUNK = 1000
+/** An upload nobody maps in this long is dropped, file included: the data folder does not fill up. */
+export const UNSTARTED_UPLOAD_KEPT_MS = 24 * 3600_000
 
 export type ImportStatus = 'awaiting_mapping' | 'running' | 'completed' | 'failed'
 
@@ -106,6 +108,7 @@ export class ContactImports {
         updated_at: now,
       })
       .returning('id')
+    await emitter.emit('contacts:import_uploaded', { id: typeof row === 'object' ? row.id : row })
     return this.find(typeof row === 'object' ? row.id : row)
   }
 
@@ -152,6 +155,25 @@ export class ContactImports {
     const data = rows.slice(0, limit).map((row) => ({ row: row.row, reason: row.reason }))
     const last = data.at(-1)
     return { data, nextCursor: rows.length > limit && last ? encodeCursor({ sortValue: 0, id: last.row }) : null }
+  }
+
+  /**
+   * Drops the files of uploads left unmapped for a day (the import ends `failed`, saying so);
+   * answers when the next one left would be due, or null when none waits.
+   */
+  async dropUnstartedUploads(now: Date): Promise<Date | null> {
+    const limit = new Date(now.getTime() - UNSTARTED_UPLOAD_KEPT_MS).toISOString()
+    const stale = await db.from('contact_imports').where('status', 'awaiting_mapping').where('created_at', '<=', limit).select('id', 'stored_file')
+    for (const row of stale) {
+      const dropped = await db
+        .from('contact_imports')
+        .where('id', row.id)
+        .where('status', 'awaiting_mapping')
+        .update({ status: 'failed', error: 'Never started: the file was dropped after 24 hours', stored_file: null, finished_at: now.toISOString(), updated_at: now.toISOString() })
+      if (dropped && row.stored_file) await rm(join(ContactImports.folder, row.stored_file), { force: true })
+    }
+    const next = await db.from('contact_imports').where('status', 'awaiting_mapping').orderBy('created_at', 'asc').select('created_at').first()
+    return next ? new Date(Date.parse(next.created_at) + UNSTARTED_UPLOAD_KEPT_MS) : null
   }
 
   /** The import the job should work on, oldest first. */
@@ -420,5 +442,7 @@ declare module '@adonisjs/core/types' {
   interface EventsList {
     /** An import was mapped and waits for the import job. */
     'contacts:import_started': { id: number }
+    /** A file was uploaded: the job drops it if nobody starts it within a day. */
+    'contacts:import_uploaded': { id: number }
   }
 }
