@@ -85,11 +85,14 @@ try {
     if (answer.status >= 400) throw new Error(`${method} ${path} answered ${answer.status}: ${await answer.text()}`)
     return answer.status === 204 ? null : answer.json()
   }
-  const imported = await measureImport(gateway, admin, api)
-  console.table([{ name: `import of a ${IMPORT_ROWS.toLocaleString('en')}-row CSV`, uploadedMs: Math.round(imported.uploadedMs), completedMs: Math.round(imported.completedMs), created: imported.created, invalid: imported.invalid, status: imported.status }])
-  if (process.env.BENCH_ONLY_IMPORT) {
-    await gateway.stop()
-    process.exit(0)
+  // The launch's memory is measured against a gateway that did nothing else before (no import).
+  if (!process.env.BENCH_ONLY_LAUNCH) {
+    const imported = await measureImport(gateway, admin, api)
+    console.table([{ name: `import of a ${IMPORT_ROWS.toLocaleString('en')}-row CSV`, uploadedMs: Math.round(imported.uploadedMs), completedMs: Math.round(imported.completedMs), created: imported.created, invalid: imported.invalid, status: imported.status }])
+    if (process.env.BENCH_ONLY_IMPORT) {
+      await gateway.stop()
+      process.exit(0)
+    }
   }
   // The bench runs at any hour: no night pause.
   await api('PATCH', '/settings', { sending: { nightPauseEnabled: false } })

@@ -134,4 +134,18 @@ test.group('Contact groups', (group_) => {
     for await (const page of audience.members({ groupIds: [], contactIds: [] })) none.push(page)
     assert.lengthOf(none, 0)
   })
+
+  test('an audience pages correctly past named contacts that were deleted', async ({ client, assert }) => {
+    const ids: string[] = []
+    for (let index = 0; index < 6; index++) ids.push(await contact(client, `+3361234568${index}`))
+    const vip = await group(client, 'VIP')
+    await client.post(`/api/v1/groups/${vip}/members`).header('x-api-key', admin()).json({ contactIds: ids.slice(4) })
+    for (const id of ids.slice(0, 2)) await client.delete(`/api/v1/contacts/${id}`).header('x-api-key', admin())
+    const seen: number[] = []
+    for await (const page of new ContactAudience().members({ groupIds: [Number(vip)], contactIds: ids.slice(0, 4).map(Number) }, 2)) {
+      assert.isAtMost(page.length, 2)
+      seen.push(...page.map((member) => member.contactId))
+    }
+    assert.deepEqual(seen, ids.slice(2).map(Number))
+  })
 })

@@ -18,7 +18,7 @@ export interface ResolvedAudience {
 /** Numbers normalised and looked up per batch: a 100,000-number list is 20 lookups. */
 const NUMBERS_PAGE = 1000
 /** Contacts read per statement while resolving: small pages keep the launch's memory flat. */
-const RESOLVE_PAGE = 2500
+const RESOLVE_PAGE = 1000
 
 /**
  * Reads a campaign's audience once (groups, contacts, imports through ContactAudience, then bare

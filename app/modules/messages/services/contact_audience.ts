@@ -46,28 +46,53 @@ function memberOf(row: any): AudienceMember {
 export class ContactAudience {
   async *members(selection: AudienceSelection, pageSize = AUDIENCE_PAGE): AsyncGenerator<AudienceMember[]> {
     const groupIds = [...new Set(selection.groupIds)]
-    const contactIds = [...new Set(selection.contactIds)]
     const importIds = [...new Set(selection.importIds ?? [])]
+    const contactIds = await this.#existing(selection.contactIds)
     if (!groupIds.length && !contactIds.length && !importIds.length) return
-    // Ids travel as one JSON array each: any number of them is one bound variable.
-    const sources = ['SELECT value FROM json_each(?)', 'SELECT contact_id FROM contact_group_members WHERE group_id IN (SELECT value FROM json_each(?))']
-    const bindings = [JSON.stringify(contactIds), JSON.stringify(groupIds)]
-    if (importIds.length) {
-      sources.push('SELECT contact_id FROM contact_import_contacts WHERE import_id IN (SELECT value FROM json_each(?))')
-      bindings.push(JSON.stringify(importIds))
-    }
     let after = 0
+    let named = 0
     for (;;) {
-      const rows = await db.rawQuery(`SELECT ${COLUMNS} FROM contacts WHERE id > ? AND id IN (${sources.join(' UNION ')}) ORDER BY id LIMIT ?`, [
-        after,
-        ...bindings,
-        pageSize,
-      ])
-      if (!rows.length) return
-      after = rows[rows.length - 1].id
-      yield rows.map(memberOf)
-      if (rows.length < pageSize) return
+      // Each source's next distinct ids after the last page, in id order and at most a page of
+      // them (a contact in two groups is one id): the next page is among these, so a page costs the same at the start and at the end of a
+      // large audience (re-reading every remaining id per page made it quadratic). Ids travel as
+      // one JSON array each: any number of them is one bound variable.
+      const sources: string[] = []
+      const bindings: Array<string | number> = []
+      if (groupIds.length) {
+        sources.push('SELECT * FROM (SELECT DISTINCT contact_id AS id FROM contact_group_members WHERE group_id IN (SELECT value FROM json_each(?)) AND contact_id > ? ORDER BY contact_id LIMIT ?)')
+        bindings.push(JSON.stringify(groupIds), after, pageSize)
+      }
+      if (importIds.length) {
+        sources.push('SELECT * FROM (SELECT DISTINCT contact_id AS id FROM contact_import_contacts WHERE import_id IN (SELECT value FROM json_each(?)) AND contact_id > ? ORDER BY contact_id LIMIT ?)')
+        bindings.push(JSON.stringify(importIds), after, pageSize)
+      }
+      while (named < contactIds.length && contactIds[named] <= after) named++
+      const window = contactIds.slice(named, named + pageSize)
+      if (window.length) {
+        sources.push('SELECT value AS id FROM json_each(?)')
+        bindings.push(JSON.stringify(window))
+      }
+      if (!sources.length) return
+      const rows = await db.rawQuery(`SELECT ${COLUMNS} FROM contacts WHERE id IN (${sources.join(' UNION ')}) ORDER BY id LIMIT ?`, [...bindings, pageSize])
+      // A contact named and deleted meanwhile leaves its window short: nothing past the window's
+      // end is served before the ids after it were looked at.
+      const windowEnd = window.length === pageSize ? window[window.length - 1] : null
+      const page = windowEnd === null ? rows : rows.filter((row: { id: number }) => row.id <= windowEnd)
+      if (!page.length) {
+        if (windowEnd === null) return
+        after = windowEnd
+        continue
+      }
+      after = page[page.length - 1].id
+      yield page.map(memberOf)
     }
+  }
+
+  /** The contacts among `ids` that exist, in id order (a deleted contact contributes nothing). */
+  async #existing(ids: number[]): Promise<number[]> {
+    if (!ids.length) return []
+    const rows = await db.rawQuery(`SELECT id FROM contacts WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`, [JSON.stringify([...new Set(ids)])])
+    return rows.map((row: { id: number }) => row.id)
   }
 
   /** The numbers among `phones` whose contact opted out (a campaign's turn comes, a rule replies). */
