@@ -599,6 +599,17 @@ test.group('License endpoints and the write gate over HTTP', (group) => {
     write.assertStatus(403)
     assert.equal(write.body().error.code, 'LICENSE_BLOCKED')
     assert.notInclude(write.text(), KEY.slice(4))
+    // Campaigns, templates and groups are writes too (issue 15); their reads work.
+    for (const [path, body] of [
+      ['/api/v1/campaigns', { name: 'Blocked' }],
+      ['/api/v1/templates', { name: 'Blocked', body: 'Hi' }],
+      ['/api/v1/groups', { name: 'Blocked' }],
+    ] as const) {
+      const refused = await client.post(path).header('x-api-key', testKeys.admin).json(body)
+      refused.assertStatus(403)
+      assert.equal(refused.body().error.code, 'LICENSE_BLOCKED')
+      ;(await client.get(path).header('x-api-key', testKeys.read)).assertStatus(200)
+    }
 
     fake.behave('valid')
     await advance(15 * MINUTE)
