@@ -75,6 +75,7 @@ export async function requireMultipartBody(ctx: HttpContext, next: NextFn) {
   return next()
 }
 
+/** A cap as a person reads it: whole MiB (an upload's cap adds a little room for its multipart frame). */
 function readableBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`
+  return bytes >= 1024 * 1024 ? `${Math.floor(bytes / (1024 * 1024))} MiB` : `${bytes} bytes`
 }

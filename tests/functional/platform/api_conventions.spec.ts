@@ -90,6 +90,17 @@ test.group('API conventions', (group) => {
     assert.match(answer, /x-request-id: \S+/i)
   })
 
+  test('an upload route takes its own larger cap: a CSV declared over 20 MiB is 413 saying so, before it is sent', async ({ assert }) => {
+    const answer = await rawExchange(
+      `POST /api/v1/contacts/imports HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-KEY: ${testKeys.admin}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: ${21 * 1024 * 1024}\r\n\r\n`,
+      '--x\r\n'
+    )
+    assert.match(answer, /^HTTP\/1\.1 413 /)
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))
+    assertErrorShape(assert, body, 'PAYLOAD_TOO_LARGE')
+    assert.equal(body.error.message, 'The request body is over 20 MiB')
+  })
+
   test('a chunked body that grows past 2 MiB is 413 PAYLOAD_TOO_LARGE', async ({ assert }) => {
     const status = await new Promise<number>((resolve, reject) => {
       const request = httpRequest(
