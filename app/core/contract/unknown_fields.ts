@@ -17,12 +17,28 @@ export function unknownFieldsOf(value: unknown, schema: JsonSchema | undefined, 
     const items = schema.items as JsonSchema | undefined
     return value.flatMap((item, index) => unknownFieldsOf(item, items, `${path}${index}.`))
   }
+  const branches = schema.anyOf as JsonSchema[] | undefined
+  if (branches) return unknownFieldsOfUnion(value as Record<string, unknown>, branches, path)
   const properties = schema.properties as Record<string, JsonSchema> | undefined
   if (!properties) return []
   return Object.entries(value).flatMap(([key, field]) => {
     if (Object.hasOwn(properties, key)) return unknownFieldsOf(field, properties[key], `${path}${key}.`)
     return schema.additionalProperties === false ? [{ field: `${path}${key}`, known: Object.keys(properties) }] : []
   })
+}
+
+/**
+ * A union (rule conditions, actions): fine when one branch names every field; otherwise judged
+ * by the branch its `type` field chooses, so the answer names that kind's fields.
+ */
+function unknownFieldsOfUnion(value: Record<string, unknown>, branches: JsonSchema[], path: string): UnknownField[] {
+  const verdicts = branches.map((branch) => unknownFieldsOf(value, branch, path))
+  if (verdicts.some((unknown) => unknown.length === 0)) return []
+  const chosen = branches.findIndex((branch) => {
+    const type = (branch.properties as Record<string, JsonSchema> | undefined)?.type
+    return Array.isArray(type?.enum) && type.enum.includes(value.type)
+  })
+  return verdicts[chosen === -1 ? 0 : chosen]
 }
 
 /** A field path is quoted back at most this long: the caller chose it, and it can be megabytes. */

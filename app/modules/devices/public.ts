@@ -3,3 +3,4 @@
  * the phones' socket and the dispatcher stay the module's own business.
  */
 export { phonesAvailable } from '#modules/devices/services/phones_available'
+export { isOwnNumber, phoneExists } from '#modules/devices/services/own_numbers'

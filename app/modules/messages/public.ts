@@ -15,3 +15,6 @@ export { ContactGroups } from '#modules/messages/services/contact_groups'
 /** Campaigns queue many messages at once, each row recorded with its message (docs/campaigns.md). */
 export { CampaignSends, type CampaignSend, type CampaignSendResult, type CampaignBatch } from '#modules/messages/services/campaign_sends'
 export { type MessageChange } from '#modules/messages/services/message_changes'
+/** What automation rules read of inbound SMS (their own cursor) and do to a sender, by number. */
+export { InboundMessages, type ReceivedSms } from '#modules/messages/services/inbound_messages'
+export { SenderActions, type SenderProfile, type AutomaticReply, type ReplyOutcome } from '#modules/messages/services/sender_actions'

@@ -39,6 +39,11 @@ export class SendMessages {
     return this.queue.submit(await this.prepare(request, claim))
   }
 
+  /** Queues a send already prepared (an automatic reply adjusts it first). */
+  submit(send: PreparedSend): Promise<RecordedAnswer> {
+    return this.queue.submit(send)
+  }
+
   async prepare(request: SendRequest, claim: IdempotencyClaim | null): Promise<PreparedSend> {
     const body = this.#body(request.body)
     if (request.shortenLinks) assertShortLinksPossible()

@@ -24,6 +24,8 @@ export interface PreparedSend {
   simSlot: number | null
   createdAt: DateTime
   claim: IdempotencyClaim | null
+  /** Only the confirmation of an opt-out: it goes to the number that has just opted out. */
+  evenIfOptedOut?: boolean
 }
 
 /** Rows per multi-row statement: far below SQLite's bound-variable limit. */
@@ -123,9 +125,10 @@ export class SendQueue {
     )
     const ids = new Map<string, number>()
     const optedOut: string[] = []
+    const mayBeOptedOut = new Set(sends.filter((send) => send.evenIfOptedOut).flatMap((send) => send.numbers))
     for (const [phone, conversation] of conversations) {
       ids.set(phone, conversation.id)
-      if (conversation.optedOut) optedOut.push(phone)
+      if (conversation.optedOut && !mayBeOptedOut.has(phone)) optedOut.push(phone)
     }
     return { ids, optedOut }
   }
@@ -205,6 +208,7 @@ function queuedChanges(answers: Array<RecordedAnswer | ApiError>): MessageChange
 }
 
 function refusalFor(send: PreparedSend, blocked: Set<string>): ApiError | null {
+  if (send.evenIfOptedOut) return null
   const positions = send.numbers.flatMap((number, position) => (blocked.has(number) ? [position] : []))
   if (!positions.length) return null
   return new ApiError('CONTACT_BLACKLISTED', 'A recipient opted out; nothing was queued', { field: 'to', position: positions[0], positions })

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import { Secrets } from '#core/secrets/secrets'
 import { maskPhone } from '#core/logging/redaction'
 import { DeliveryRecorder } from '#modules/webhooks/services/delivery_recorder'
+import { DestinationPolicy, DESTINATION_REFUSED } from '#modules/webhooks/services/destination_policy'
 
 export interface RuleCall {
   ruleId: string
@@ -24,8 +25,18 @@ export interface RuleCall {
 export class RuleCalls {
   constructor(
     private recorder: DeliveryRecorder,
-    private secrets: Secrets
+    private secrets: Secrets,
+    private policy: DestinationPolicy
   ) {}
+
+  /**
+   * Why a rule may not call this URL, judged when the rule is saved like a webhook's (a literal
+   * address or localhost now; a name at every attempt, on what it resolves to); null: allowed.
+   */
+  refusal(url: string): string | null {
+    const verdict = this.policy.judgeHost(new URL(url).hostname)
+    return verdict !== 'resolve' && !verdict.allowed ? `The url's ${DESTINATION_REFUSED} (${verdict.reason})` : null
+  }
 
   /** Records the call; it leaves with the other deliveries. Resolves once it is stored. */
   async call(call: RuleCall): Promise<void> {

@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto'
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import { Clock } from '#core/time/clock'
+import { Secrets } from '#core/secrets/secrets'
+import { ApiError } from '#core/http/api_error'
+import { ActivityLog } from '#core/activity/activity_log'
+import { dateTimeOf } from '#core/database/utc_date_time'
+import { ContactGroups } from '#modules/messages/public'
+import { TemplateLibrary } from '#modules/campaigns/public'
+import { UserService } from '#modules/auth/public'
+import { phoneExists } from '#modules/devices/public'
+import { RuleCalls } from '#modules/webhooks/public'
+import AutomationRule from '#modules/automation/models/automation_rule'
+import type { RuleAction, RuleCondition } from '#modules/automation/services/rule_shapes'
+
+export interface RuleFields {
+  name: string
+  enabled: boolean
+  stopAfter: boolean
+  conditions: RuleCondition[]
+  actions: RuleAction[]
+}
+
+/** Rules at most: each SMS is read against every enabled one. */
+export const MAX_RULES = 200
+
+/**
+ * Automation rules: CRUD, their order, and the secret of their URL call (drawn by the gateway,
+ * answered once, kept sealed). What a rule names (groups, templates, phones, accounts) must exist
+ * when it is saved; if it goes later, the action fails in the run log and the others still run.
+ */
+@inject()
+export class RuleBook {
+  constructor(
+    private clock: Clock,
+    private secrets: Secrets,
+    private activity: ActivityLog,
+    private groups: ContactGroups,
+    private templates: TemplateLibrary,
+    private users: UserService,
+    private calls: RuleCalls
+  ) {}
+
+  /** Every rule, in the order they run. */
+  async all(): Promise<AutomationRule[]> {
+    return AutomationRule.query().orderBy('position', 'asc').orderBy('id', 'asc')
+  }
+
+  async enabled(): Promise<AutomationRule[]> {
+    return AutomationRule.query().where('enabled', true).orderBy('position', 'asc').orderBy('id', 'asc')
+  }
+
+  async find(id: number): Promise<AutomationRule> {
+    const rule = await AutomationRule.find(id)
+    if (!rule) throw ApiError.notFound('Rule')
+    return rule
+  }
+
+  /** The rule and, when one was drawn now, its URL call's secret (shown this once). */
+  async create(fields: Partial<RuleFields> & Pick<RuleFields, 'name' | 'actions'>): Promise<{ rule: AutomationRule; callSecret: string | null }> {
+    await this.#assertNameFree(fields.name)
+    await this.#assertReferences(fields.conditions ?? [], fields.actions)
+    const [{ count, last }] = await db.from('automation_rules').select(db.raw('COUNT(*) AS count'), db.raw('MAX(position) AS last'))
+    if (Number(count) >= MAX_RULES) throw ApiError.validation('name', 'maxRules', `A gateway holds at most ${MAX_RULES} rules`)
+    const now = dateTimeOf(this.clock.now())
+    const callSecret = callsUrl(fields.actions) ? drawRuleSecret() : null
+    const rule = await AutomationRule.create({
+      name: fields.name,
+      enabled: fields.enabled ?? true,
+      stopAfter: fields.stopAfter ?? false,
+      conditions: fields.conditions ?? [],
+      actions: fields.actions,
+      position: (last ?? 0) + 1,
+      callSecretSealed: callSecret ? this.secrets.seal(callSecret) : null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    await this.activity.info('automation', `Rule "${rule.name}" created`, { ruleId: String(rule.id), kind: 'rule.created' })
+    return { rule, callSecret }
+  }
+
+  async update(id: number, change: Partial<RuleFields>): Promise<{ rule: AutomationRule; callSecret: string | null }> {
+    const rule = await this.find(id)
+    if (change.name !== undefined && change.name.toLowerCase() !== rule.name.toLowerCase()) await this.#assertNameFree(change.name)
+    await this.#assertReferences(change.conditions ?? [], change.actions ?? [])
+    let callSecret: string | null = null
+    if (change.actions) {
+      if (!callsUrl(change.actions)) rule.callSecretSealed = null
+      else if (!rule.callSecretSealed) {
+        callSecret = drawRuleSecret()
+        rule.callSecretSealed = this.secrets.seal(callSecret)
+      }
+    }
+    rule.merge({ ...change, updatedAt: dateTimeOf(this.clock.now()) })
+    await rule.save()
+    await this.activity.info('automation', `Rule "${rule.name}" changed`, { ruleId: String(rule.id), kind: 'rule.changed', fields: Object.keys(change) })
+    return { rule, callSecret }
+  }
+
+  async delete(id: number): Promise<void> {
+    const rule = await this.find(id)
+    await rule.delete()
+    await this.activity.info('automation', `Rule "${rule.name}" deleted`, { ruleId: String(rule.id), kind: 'rule.deleted' })
+  }
+
+  /** A new secret for the rule's URL call, shown this once; the old one stops signing now. */
+  async rotateSecret(id: number): Promise<{ rule: AutomationRule; callSecret: string }> {
+    const rule = await this.find(id)
+    if (!callsUrl(rule.actions)) throw ApiError.validation('actions', 'callUrl', 'This rule calls no URL: it has no secret')
+    const callSecret = drawRuleSecret()
+    rule.merge({ callSecretSealed: this.secrets.seal(callSecret), updatedAt: dateTimeOf(this.clock.now()) })
+    await rule.save()
+    await this.activity.info('automation', `Secret of rule "${rule.name}" rotated`, { ruleId: String(rule.id), kind: 'rule.changed' })
+    return { rule, callSecret }
+  }
+
+  /** The secret the rule's calls are signed with, or null when it must be rotated (restored without its key). */
+  callSecretOf(rule: AutomationRule): string | null {
+    if (!rule.callSecretSealed) return null
+    const revealed = this.secrets.reveal(rule.callSecretSealed)
+    return revealed.readable ? revealed.value : null
+  }
+
+  /** Puts the rules in this order: the list must name every rule once. */
+  async reorder(ids: number[]): Promise<AutomationRule[]> {
+    const rules = await this.all()
+    const known = new Set(rules.map((rule) => rule.id))
+    if (ids.length !== known.size || ids.some((id) => !known.has(id))) {
+      throw new ApiError('RULE_ORDER_MISMATCH', `The order must name each of the ${known.size} rules exactly once`)
+    }
+    await db.transaction(async (trx) => {
+      for (const [index, id] of ids.entries()) await trx.from('automation_rules').where('id', id).update({ position: index + 1 })
+    })
+    await this.activity.info('automation', 'Rules put in a new order', { kind: 'rule.changed' })
+    return this.all()
+  }
+
+  async #assertNameFree(name: string) {
+    if (await AutomationRule.query().whereRaw('name = ? COLLATE NOCASE', [name]).first()) {
+      throw new ApiError('NAME_TAKEN', 'Another rule has this name', [{ field: 'name', rule: 'unique', message: 'Another rule has this name' }])
+    }
+  }
+
+  /** What a rule names must exist (and its URL be one a rule may call) when it is saved. */
+  async #assertReferences(conditions: RuleCondition[], actions: RuleAction[]) {
+    const missing = (field: string, what: string) => ApiError.validation(field, 'exists', `${what} does not exist`)
+    for (const [index, condition] of conditions.entries()) {
+      if (condition.type === 'sender_group') await this.#group(condition.groupId, `conditions.${index}.groupId`)
+      if (condition.type === 'received_on' && !(await phoneExists(Number(condition.deviceId)))) throw missing(`conditions.${index}.deviceId`, 'This phone')
+    }
+    for (const [index, action] of actions.entries()) {
+      const field = (name: string) => `actions.${index}.${name}`
+      switch (action.type) {
+        case 'reply':
+          if ((action.text === undefined) === (action.templateId === undefined)) {
+            throw ApiError.validation(field('text'), 'oneOf', 'A reply takes either text or templateId')
+          }
+          if (action.templateId && (await this.templates.bodyOf(Number(action.templateId))) === null) throw missing(field('templateId'), 'This template')
+          if (action.deviceId && !(await phoneExists(Number(action.deviceId)))) throw missing(field('deviceId'), 'This phone')
+          break
+        case 'add_to_group':
+        case 'remove_from_group':
+          await this.#group(action.groupId, field('groupId'))
+          break
+        case 'assign':
+          if (action.accountId !== null) await this.users.find(Number(action.accountId)).catch(() => Promise.reject(missing(field('accountId'), 'This account')))
+          break
+        case 'call_url': {
+          const refusal = this.calls.refusal(action.url)
+          if (refusal) throw ApiError.validation(field('url'), 'destination', refusal)
+          break
+        }
+      }
+    }
+    if (actions.filter((action) => action.type === 'call_url').length > 1) {
+      throw ApiError.validation('actions', 'callUrl', 'A rule calls at most one URL')
+    }
+  }
+
+  async #group(id: string, field: string) {
+    try {
+      await this.groups.find(Number(id))
+    } catch {
+      throw ApiError.validation(field, 'exists', 'This group does not exist')
+    }
+  }
+}
+
+function callsUrl(actions: RuleAction[]): boolean {
+  return actions.some((action) => action.type === 'call_url')
+}
+
+/** 256 random bits, like a webhook's. */
+function drawRuleSecret(): string {
+  return `rsec_${randomBytes(32).toString('base64url')}`
+}
+
+/** A rule as the API answers it (its secret never; `callSecret` only in the answer that drew it). */
+export function ruleResource(rule: AutomationRule, callSecret: string | null = null) {
+  return {
+    ...rule.serialize(),
+    callsUrl: callsUrl(rule.actions),
+    ...(callSecret ? { callSecret } : {}),
+  }
+}

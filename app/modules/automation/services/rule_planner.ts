@@ -1,0 +1,64 @@
+import type { ReceivedSms } from '#modules/messages/public'
+import type { ReceptionSettings } from '#core/settings/settings_catalogue'
+import type AutomationRule from '#modules/automation/models/automation_rule'
+import type { PlannedAction } from '#modules/automation/services/rule_shapes'
+import { conditionHolds, type ArrivingSms } from '#modules/automation/services/rule_conditions'
+import { asKeyword, folded } from '#modules/automation/services/text_match'
+
+/** A run decided for one SMS, before anything is done. */
+export interface PlannedRun {
+  kind: 'rule' | 'keyword'
+  ruleId: number | null
+  ruleName: string
+  actions: PlannedAction[]
+}
+
+/**
+ * The built-in keyword the whole text is, if the keywords are on: an opt-out first (it wins if
+ * an operator listed a word twice).
+ */
+export function keywordRun(text: string, reception: ReceptionSettings): PlannedRun | null {
+  if (!reception.optOutKeywordsEnabled) return null
+  const word = asKeyword(text)
+  if (!word) return null
+  const listed = (keywords: string[]) => keywords.find((keyword) => folded(keyword) === word)
+  const optOut = listed(reception.optOutKeywords)
+  if (optOut !== undefined) {
+    return {
+      kind: 'keyword',
+      ruleId: null,
+      ruleName: `Opt-out keyword ${optOut.toUpperCase()}`,
+      // Opted out first (waiting messages withdrawn), then the confirmation, which alone may reach them.
+      actions: [{ type: 'opt_out' }, ...(reception.optOutReply ? [{ type: 'reply' as const, text: reception.optOutReply, evenIfOptedOut: true as const }] : [])],
+    }
+  }
+  const optIn = listed(reception.optInKeywords)
+  if (optIn !== undefined) {
+    return {
+      kind: 'keyword',
+      ruleId: null,
+      ruleName: `Opt-in keyword ${optIn.toUpperCase()}`,
+      actions: [{ type: 'opt_in' }, ...(reception.optInReply ? [{ type: 'reply' as const, text: reception.optInReply }] : [])],
+    }
+  }
+  return null
+}
+
+/** The rules whose conditions all hold, in order, up to the first that stops the others. */
+export function matchingRules(rules: AutomationRule[], sms: ArrivingSms, timezone: string): AutomationRule[] {
+  const matched: AutomationRule[] = []
+  for (const rule of rules) {
+    if (!rule.conditions.every((condition) => conditionHolds(condition, sms, timezone))) continue
+    matched.push(rule)
+    if (rule.stopAfter) break
+  }
+  return matched
+}
+
+/** Every run one SMS gets: its keyword's, then the matching rules'. */
+export function planRuns(sms: ReceivedSms, senderGroupIds: number[], rules: AutomationRule[], reception: ReceptionSettings, timezone: string): PlannedRun[] {
+  const keyword = keywordRun(sms.body, reception)
+  const arriving: ArrivingSms = { text: sms.body, deviceId: sms.deviceId, simSlot: sms.simSlot, at: sms.receivedAt, senderGroupIds }
+  const runs = matchingRules(rules, arriving, timezone).map((rule) => ({ kind: 'rule' as const, ruleId: rule.id, ruleName: rule.name, actions: rule.actions.map((action) => ({ ...action })) }))
+  return keyword ? [keyword, ...runs] : runs
+}

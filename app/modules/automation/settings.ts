@@ -1,0 +1,44 @@
+import vine from '@vinejs/vine'
+import { sectionFields } from '#core/contract/module_vocabulary'
+import { documentedAs } from '#core/contract/schemas'
+
+/**
+ * Settings > Reception: the built-in opt-out keywords and the automatic-reply limit. A keyword
+ * matches when it is the whole message (case, accents, spaces and final punctuation aside), as
+ * carriers match STOP.
+ */
+const keywordDefaults = {
+  optOutKeywordsEnabled: true,
+  optOutKeywords: ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'] as string[],
+  optInKeywords: ['START', 'UNSTOP'] as string[],
+  optOutReply: null as string | null,
+  optInReply: null as string | null,
+  autoReplyLimit: 3,
+}
+
+type KeywordSettings = typeof keywordDefaults
+
+declare module '#core/settings/settings_catalogue' {
+  interface ReceptionSettings extends KeywordSettings {}
+}
+
+const keyword = () => vine.string().trim().minLength(1).maxLength(30).regex(/^\S+$/)
+const reply = (description: string) => vine.string().trim().minLength(1).maxLength(1000).use(documentedAs({ description })).nullable()
+
+export const automationSettings = [
+  sectionFields('reception', {
+    defaults: keywordDefaults,
+    change: {
+      optOutKeywordsEnabled: vine.boolean({ strict: true }).use(documentedAs({ description: 'Whether the opt-out and opt-in keywords are acted on' })),
+      optOutKeywords: vine.array(keyword()).maxLength(20).use(documentedAs({ description: 'Single words that opt the sender out (case and accents ignored)' })),
+      optInKeywords: vine.array(keyword()).maxLength(20).use(documentedAs({ description: 'Single words that opt the sender back in' })),
+      optOutReply: reply('Sent to a number that has just opted out; null: no reply'),
+      optInReply: reply('Sent to a number that has just opted back in; null: no reply'),
+      autoReplyLimit: vine
+        .number({ strict: true })
+        .withoutDecimals()
+        .range([0, 100])
+        .use(documentedAs({ description: 'Automatic replies (rules and keywords) per number per 10 minutes at most; 0: none' })),
+    },
+  }),
+]
