@@ -30,6 +30,10 @@ export const pages = [
   // Campaigns: contact import
   { name: 'contact-import', path: 'contacts/import', title: 'Import contacts', needs: 'uploadContactImport', menu: false, load: () => import('./pages/contact-import/ContactImportPage.vue') },
 
+  // Automation: rules on incoming SMS
+  { name: 'rules', path: 'rules', title: 'Rules', needs: 'listRules', load: () => import('./pages/rules/RulesPage.vue') },
+  { name: 'rule', path: 'rules/:id', title: 'Rule', needs: 'getRule', menu: false, load: () => import('./pages/rules/RuleEditor.vue') },
+
   // Phones
   { name: 'phones', path: 'phones', title: 'Phones', needs: 'listDevices', load: () => import('./pages/devices/PhonesPage.vue') },
 

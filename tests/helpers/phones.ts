@@ -17,19 +17,23 @@ import { pairingCode } from '#tests/helpers/devices'
  * The background jobs of the devices module on a runner driven by a test's ManualClock, put in
  * the container so the module wakes this one.
  */
-export async function useDeviceJobs(clock: ManualClock) {
-  await db.from('scheduled_jobs').delete()
-  const runner = new JobRunner(clock, db, logger)
+export async function useDeviceJobs(clock: ManualClock, shared?: JobRunner) {
+  if (!shared) await db.from('scheduled_jobs').delete()
+  // With `shared`, the jobs join a runner another helper made and swapped in (the webhook engine's).
+  const runner = shared ?? new JobRunner(clock, db, logger)
   runner.register(dispatchJob(() => app.container.make(Dispatcher)))
   const hub = await app.container.make(DeviceHub)
   runner.register(livenessJob({ hub: async () => hub, presence: () => app.container.make(PhonePresence), dispatcher: () => app.container.make(Dispatcher) }))
   runner.register(quotaDayJob({ dispatcher: () => app.container.make(Dispatcher), settings: () => app.container.make(SettingsStore) }))
-  app.container.swap(JobRunner, () => runner)
-  await runner.start()
+  if (!shared) {
+    app.container.swap(JobRunner, () => runner)
+    await runner.start()
+  }
   return {
     runner,
     hub,
     async stop() {
+      if (shared) return
       await runner.stop()
       app.container.restore(JobRunner)
     },
