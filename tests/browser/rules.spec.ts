@@ -77,13 +77,11 @@ test.group('Automation rules in a real browser', (group) => {
     await page.getByLabel('Name', { exact: true }).fill('Opening hours')
 
     // When: the first word is HOURS.
-    await page.getByLabel('Add a condition').click()
-    await page.getByRole('option', { name: 'The text' }).click()
+    await page.getByLabel('Add a condition').selectOption({ label: 'The text' })
     await page.getByLabel('Word, words or pattern').fill('hours')
     // Then: the reply (there by default), and a URL call.
     await page.getByLabel('Reply text').fill('Hello {{firstName|there}}, we open at 9.')
-    await page.getByLabel('Add an action').click()
-    await page.getByRole('option', { name: 'Call a URL' }).click()
+    await page.getByLabel('Add an action').selectOption({ label: 'Call a URL' })
     await page.getByLabel('URL to call').fill(target.url)
     await page.getByRole('button', { name: 'Save' }).click()
     await page.getByText('Saved.').waitFor()
@@ -103,7 +101,7 @@ test.group('Automation rules in a real browser', (group) => {
     await flush()
     await flush()
     assert.lengthOf(driver.sent, 1)
-    assert.deepInclude(driver.sent[0], { to: CUSTOMER, body: 'Hello there, we open at 9.' })
+    assert.deepInclude(driver.sent[0], { to: CUSTOMER, text: 'Hello there, we open at 9.', simSlot: 0 })
     assert.lengthOf(target.calls, 1)
     const [call] = target.calls
     const expected = createHmac('sha256', secret).update(`${call.headers['x-timestamp']}.${call.headers['x-delivery-id']}.${call.rawBody}`).digest('hex')
