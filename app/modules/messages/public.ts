@@ -15,3 +15,5 @@ export { ContactGroups } from '#modules/messages/services/contact_groups'
 /** Campaigns queue many messages at once, each row recorded with its message (docs/campaigns.md). */
 export { CampaignSends, type CampaignSend, type CampaignSendResult, type CampaignBatch } from '#modules/messages/services/campaign_sends'
 export { type MessageChange } from '#modules/messages/services/message_changes'
+/** Counters behind the statistics endpoints: volume by SIM and campaign, failures, latency, link clicks, opt-outs. */
+export { MessageStatistics, LATENCY_BOUNDS_SECONDS, COUNTER_SLOT_SECONDS, type CounterFilters, type VolumeGroupBy, type VolumeGroupKey, type VolumeRow, type FailureRow, type LatencyRow, type LatencyStage, type LinkClickRow, type LinkClickTotal, type OptChangeRow } from '#modules/messages/services/message_statistics'
