@@ -57,7 +57,8 @@ const failureKey: Key[] = [
   keyColumn('error_code', (row) => `COALESCE(${row}.error_code, '')`),
 ]
 const acceptedAt = (row: Row) => `CASE WHEN ${row}.scheduled_at > ${row}.created_at THEN ${row}.scheduled_at ELSE ${row}.created_at END`
-const seconds = (from: string, to: string) => `((julianday(${to}) - julianday(${from})) * 86400.0)`
+// Rounded to the millisecond: julianday's doubles make 2 s come out as 1.99995 s.
+const seconds = (from: string, to: string) => `ROUND((julianday(${to}) - julianday(${from})) * 86400.0, 3)`
 const bucketOf = (latency: string) =>
   `(CASE ${latencyBounds.map((bound, index) => `WHEN ${latency} < ${bound} THEN ${index}`).join(' ')} ELSE ${latencyBounds.length} END)`
 const latencyKey = (stage: 'sent' | 'delivered'): Key[] => [

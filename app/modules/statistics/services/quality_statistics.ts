@@ -40,6 +40,14 @@ export interface LatencyAnswer extends RangeAnswer {
   }
 }
 
+/** Codes in code-point order, a failure without a code last. */
+function byCode(a: string | null, b: string | null): number {
+  if (a === b) return 0
+  if (a === null) return 1
+  if (b === null) return -1
+  return a < b ? -1 : 1
+}
+
 const histogramSize = LATENCY_BOUNDS_SECONDS.length + 1
 
 function rangeOf(index: number): LatencyRange {
@@ -83,7 +91,7 @@ export class QualityStatistics {
     }
     const sorted = [...reasons]
       .map(([errorCode, count]) => ({ errorCode, count }))
-      .sort((a, b) => b.count - a.count || String(a.errorCode).localeCompare(String(b.errorCode)))
+      .sort((a, b) => b.count - a.count || byCode(a.errorCode, b.errorCode))
     return { from: range.from, to: range.to, interval: range.interval, timezone: range.timezone, buckets, totals: { failed, reasons: sorted } }
   }
 
