@@ -18,3 +18,5 @@ export { type MessageChange } from '#modules/messages/services/message_changes'
 /** What automation rules read of inbound SMS (their own cursor) and do to a sender, by number. */
 export { InboundMessages, type ReceivedSms } from '#modules/messages/services/inbound_messages'
 export { SenderActions, type SenderProfile, type AutomaticReply, type ReplyOutcome } from '#modules/messages/services/sender_actions'
+/** Counters behind the statistics endpoints: volume by SIM and campaign, failures, latency, link clicks, opt-outs. */
+export { MessageStatistics, LATENCY_BOUNDS_SECONDS, COUNTER_SLOT_SECONDS, type CounterFilters, type VolumeGroupBy, type VolumeGroupKey, type VolumeRow, type FailureRow, type LatencyRow, type LatencyStage, type LinkClickRow, type LinkClickTotal, type OptChangeRow } from '#modules/messages/services/message_statistics'

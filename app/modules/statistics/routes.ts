@@ -1,65 +1,169 @@
 import { defineRoutes } from '#core/contract/route_contract'
 import { isoDateTimeSchema } from '#core/contract/schemas'
+import type { JsonSchema } from '#core/contract/route_contract'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { messageStatuses } from '#modules/messages/public'
+import { messageCategories, messageStatuses } from '#modules/messages/public'
 import { statisticsPermissions } from '#modules/statistics/permissions'
-import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '#modules/statistics/services/message_volume_statistics'
-import { messageVolumeValidator } from '#modules/statistics/validators/statistics_validators'
+import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '#modules/statistics/services/statistics_range'
+import {
+  latencyValidator,
+  linkClicksValidator,
+  messageVolumeValidator,
+  optOutsValidator,
+  outboundFiguresValidator,
+  volumeBreakdownValidator,
+} from '#modules/statistics/validators/statistics_validators'
 
 const StatisticsController = () => import('#modules/statistics/controllers/statistics_controller')
 
 const count = { type: 'integer', minimum: 0 }
 
+function object(properties: Record<string, JsonSchema>, description?: string): JsonSchema {
+  return { type: 'object', ...(description ? { description } : {}), required: Object.keys(properties), additionalProperties: false, properties }
+}
+
+/** The fields every statistics answer starts with: the range actually counted. */
+const rangeFields = {
+  from: { ...isoDateTimeSchema, description: 'Start of the first bucket (the range counted, UTC)' },
+  to: { ...isoDateTimeSchema, description: 'End of the last bucket (UTC)' },
+  interval: { enum: ['day', 'hour'] },
+  timezone: { type: 'string', description: 'Time zone of the buckets' },
+}
+const start = { ...isoDateTimeSchema, description: 'UTC instant of the local start of the bucket' }
+const bucketsOf = (fields: Record<string, JsonSchema>) => ({
+  type: 'array',
+  description: 'Every local day or hour of the range, oldest first, empty ones included',
+  items: object({ start, ...fields }),
+})
+
+const rangeRules =
+  'Buckets are the local days or hours of `tz` (default: the platform time zone, Settings > Sending) that overlap ' +
+  '[from, to): every one is present, with zeros, and `from`/`to` in the answer are the start of the first and the end ' +
+  'of the last. A daylight-saving day is one bucket of 23 or 25 hours; by hour, the skipped hour has no bucket and the ' +
+  `repeated one two. Default range: today and the ${DEFAULT_RANGE_DAYS - 1} days before. At most ${MAX_RANGE_DAYS.day} ` +
+  `days by day and ${MAX_RANGE_DAYS.hour} days by hour (400 VALIDATION_ERROR beyond).`
+const created = 'Counts messages CREATED in each bucket, by their CURRENT status.'
+
 /** Read-only figures for the dashboard and integrations (docs/statistics.md). */
 export function statisticsRoutes(registry: RouteRegistry) {
-  registry.describeTag('Statistics', 'Message volume over time, per local day or hour (docs/statistics.md)')
-  const outCounts = {
-    type: 'object',
-    description: 'Messages sent from the gateway, by their current status',
-    required: [...messageStatuses],
-    additionalProperties: false,
-    properties: Object.fromEntries(messageStatuses.map((status) => [status, count])),
-  }
-  const inCounts = {
-    type: 'object',
-    description: 'Messages the phones received',
-    required: ['received'],
-    additionalProperties: false,
-    properties: { received: count },
-  }
-  const counts = registry.addSchema('MessageVolumeCounts', {
-    type: 'object',
-    required: ['out', 'in'],
-    additionalProperties: false,
-    properties: { out: outCounts, in: inCounts },
-  })
-  const volume = registry.addSchema('MessageVolume', {
-    type: 'object',
-    required: ['from', 'to', 'interval', 'timezone', 'buckets', 'totals'],
-    additionalProperties: false,
-    properties: {
-      from: { ...isoDateTimeSchema, description: 'Start of the first bucket (the range counted, UTC)' },
-      to: { ...isoDateTimeSchema, description: 'End of the last bucket (UTC)' },
-      interval: { enum: ['day', 'hour'] },
-      timezone: { type: 'string', description: 'Time zone of the buckets' },
-      buckets: {
-        type: 'array',
-        description: 'Every local day or hour of the range, oldest first, empty ones included',
-        items: {
-          type: 'object',
-          required: ['start', 'out', 'in'],
-          additionalProperties: false,
-          properties: {
-            start: { ...isoDateTimeSchema, description: 'UTC instant of the local start of the bucket' },
-            out: outCounts,
-            in: inCounts,
-          },
-        },
-      },
-      totals: counts,
+  registry.describeTag(
+    'Statistics',
+    'Message volume, delivery rate, failure reasons, latency, link clicks and opt-outs over time, per local day or hour (docs/statistics.md)'
+  )
+  const outCounts = object(
+    Object.fromEntries(messageStatuses.map((status) => [status, count])),
+    'Messages sent from the gateway, by their current status'
+  )
+  const inCounts = object({ received: count }, 'Messages the phones received')
+  const counts = registry.addSchema('MessageVolumeCounts', object({ out: outCounts, in: inCounts }))
+  const volume = registry.addSchema(
+    'MessageVolume',
+    object({ ...rangeFields, buckets: bucketsOf({ out: outCounts, in: inCounts }), totals: counts })
+  )
+  const deliveryFields = {
+    delivered: count,
+    failed: count,
+    sent: { ...count, description: 'Sent, no delivery report (yet)' },
+    rate: {
+      type: ['number', 'null'],
+      minimum: 0,
+      maximum: 1,
+      description: 'delivered / (delivered + failed + sent), 4 decimals; null when all three are 0',
     },
+  }
+  const delivery = registry.addSchema('DeliveryRate', object(deliveryFields))
+  const breakdown = registry.addSchema(
+    'MessageVolumeBreakdown',
+    object({
+      ...rangeFields,
+      groupBy: { enum: ['device', 'sim', 'campaign', 'category'] },
+      groups: {
+        type: 'array',
+        description: 'Every group with messages in the range, the busiest first',
+        items: object({
+          key: {
+            type: 'object',
+            additionalProperties: false,
+            description: 'The group: deviceId (device), deviceId and simSlot (sim), campaignId (campaign) or category; null: none yet or not a campaign',
+            properties: {
+              deviceId: { type: ['string', 'null'] },
+              simSlot: { type: ['integer', 'null'] },
+              campaignId: { type: ['integer', 'null'] },
+              category: { enum: [...messageCategories] },
+            },
+          },
+          totals: counts,
+          delivery,
+        }),
+      },
+    })
+  )
+  const deliveryRate = registry.addSchema(
+    'DeliveryRateOverTime',
+    object({ ...rangeFields, buckets: bucketsOf(deliveryFields), totals: delivery })
+  )
+  const failures = registry.addSchema(
+    'FailureReasons',
+    object({
+      ...rangeFields,
+      buckets: bucketsOf({ failed: count }),
+      totals: object({
+        failed: count,
+        reasons: {
+          type: 'array',
+          description: 'Error codes of the failed messages, the most frequent first',
+          items: object({ errorCode: { type: ['string', 'null'], description: 'null: failed without a code' }, count }),
+        },
+      }),
+    })
+  )
+  const latencyRange = {
+    from: { type: 'number', minimum: 0, description: 'Seconds, included' },
+    to: { type: ['number', 'null'], description: 'Seconds, excluded; null: a day or more' },
+  }
+  const quantile = { oneOf: [object(latencyRange), { type: 'null' }], description: 'The histogram bucket holding the quantile; null when count is 0' }
+  const figures = { count, p50: quantile, p95: quantile }
+  const stageTotals = object({
+    ...figures,
+    histogram: { type: 'array', description: 'Every fixed latency bucket, fastest first', items: object({ ...latencyRange, count }) },
   })
+  const latency = registry.addSchema(
+    'MessageLatency',
+    object({
+      ...rangeFields,
+      buckets: bucketsOf({ toSent: object(figures), toDelivered: object(figures) }),
+      totals: object({ toSent: stageTotals, toDelivered: stageTotals }),
+    })
+  )
+  const linkClicks = registry.addSchema(
+    'LinkClicksOverTime',
+    object({
+      ...rangeFields,
+      buckets: bucketsOf({ clicks: count }),
+      totals: object({ clicks: count }),
+      links: {
+        type: 'array',
+        description: 'The links clicked most in the range, the most clicked first (at most `limit`)',
+        items: object({
+          id: { type: 'integer' },
+          code: { type: 'string' },
+          shortUrl: { type: 'string' },
+          url: { type: 'string' },
+          clicks: count,
+        }),
+      },
+    })
+  )
+  const optOuts = registry.addSchema(
+    'OptOutsOverTime',
+    object({
+      ...rangeFields,
+      buckets: bucketsOf({ optedOut: count, optedIn: count }),
+      totals: object({ optedOut: count, optedIn: count }),
+    })
+  )
 
+  const access = statisticsPermissions['statistics.read']
   return defineRoutes([
     {
       method: 'GET',
@@ -67,19 +171,100 @@ export function statisticsRoutes(registry: RouteRegistry) {
       operationId: 'getMessageVolume',
       summary: 'Message volume per local day or hour, by direction and status',
       description:
-        'Counts of messages CREATED in each bucket, by their CURRENT status (a message sent on Monday and delivered on ' +
-        'Tuesday counts once, on Monday, as delivered). Buckets are the local days or hours of `tz` (default: the ' +
-        'platform time zone, Settings > Sending) that overlap [from, to): every one is present, with zeros, and ' +
-        '`from`/`to` in the answer are the start of the first and the end of the last. A daylight-saving day is one ' +
-        'bucket of 23 or 25 hours; by hour, the skipped hour has no bucket and the repeated one two. Default range: ' +
-        `today and the ${DEFAULT_RANGE_DAYS - 1} days before. At most ${MAX_RANGE_DAYS.day} days by day and ` +
-        `${MAX_RANGE_DAYS.hour} days by hour (400 VALIDATION_ERROR beyond). Answered from counters kept as messages ` +
-        'change, so the cost follows the length of the range, not the number of messages.',
+        `${created} A message sent on Monday and delivered on Tuesday counts once, on Monday, as delivered. ${rangeRules} ` +
+        'Filters: direction, category, phone (deviceId), SIM slot (simSlot) and campaign (campaignId); inbound per day ' +
+        'is direction=in. Answered from counters kept as messages change, so the cost follows the length of the range, ' +
+        'not the number of messages.',
       tag: 'Statistics',
-      access: statisticsPermissions['statistics.read'],
+      access,
       query: messageVolumeValidator,
       answer: { status: 200, description: 'Counts per bucket and in total', schema: volume },
       handler: [StatisticsController, 'messages'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/statistics/messages/breakdown',
+      operationId: 'getMessageVolumeBreakdown',
+      summary: 'Message volume over a range per phone, SIM, campaign or category, with delivery rates',
+      description:
+        `${created} Totals over the whole range (whole local days or hours, as the other statistics) for each phone, ` +
+        'SIM (phone and slot), campaign or category that has messages in it, with its delivery rate. Same filters as ' +
+        'GET /statistics/messages; a group\'s figures per day are that endpoint with the group as filter.',
+      tag: 'Statistics',
+      access,
+      query: volumeBreakdownValidator,
+      answer: { status: 200, description: 'One entry per group', schema: breakdown },
+      handler: [StatisticsController, 'breakdown'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/statistics/delivery-rate',
+      operationId: 'getDeliveryRate',
+      summary: 'Delivery rate per local day or hour',
+      description:
+        `Of the outbound messages created in each bucket: delivered / (delivered + failed + sent), by current status; ` +
+        `messages not yet handed to a phone, paused or cancelled are left out, a message sent without a delivery ` +
+        `report counts as not delivered. ${rangeRules}`,
+      tag: 'Statistics',
+      access,
+      query: outboundFiguresValidator,
+      answer: { status: 200, description: 'Rate per bucket and over the range', schema: deliveryRate },
+      handler: [StatisticsController, 'deliveryRate'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/statistics/failures',
+      operationId: 'getFailureReasons',
+      summary: 'Failed messages per local day or hour, and their error codes',
+      description: `Outbound messages created in each bucket that are now failed, and over the range by error code. ${rangeRules}`,
+      tag: 'Statistics',
+      access,
+      query: outboundFiguresValidator,
+      answer: { status: 200, description: 'Failures per bucket, reasons over the range', schema: failures },
+      handler: [StatisticsController, 'failures'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/statistics/latency',
+      operationId: 'getMessageLatency',
+      summary: 'Latency from accept to sent and from sent to delivered (p50, p95)',
+      description:
+        'Of the outbound messages created in each bucket: seconds from accept (created, or the scheduled time when later) ' +
+        'to sent, and from sent to delivered, counted once both times are known. Kept as a histogram of fixed buckets ' +
+        '(1, 2, 3, 5, 7, 10, 15, 20, 30, 45 s, 1, 1.5, 2, 3, 5, 7.5, 10, 15, 20, 30, 45 min, 1, 1.5, 2, 3, 6, 12, 24 h), ' +
+        'so p50 and p95 are the histogram bucket holding them. Latency is counted per UTC hour of creation: in a zone ' +
+        `whose offset is not whole hours, bucket edges are taken at the UTC hour before. ${rangeRules}`,
+      tag: 'Statistics',
+      access,
+      query: latencyValidator,
+      answer: { status: 200, description: 'Quantiles per bucket, histograms over the range', schema: latency },
+      handler: [StatisticsController, 'latency'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/statistics/links',
+      operationId: 'getLinkClicks',
+      summary: 'Short-link clicks per local day or hour, and per link',
+      description: `Clicks on the gateway's short links in each bucket (of all links, or of linkId), and the most clicked links over the range. ${rangeRules}`,
+      tag: 'Statistics',
+      access,
+      query: linkClicksValidator,
+      answer: { status: 200, description: 'Clicks per bucket and per link', schema: linkClicks },
+      handler: [StatisticsController, 'links'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/statistics/opt-outs',
+      operationId: 'getOptOuts',
+      summary: 'Numbers opted out and back in per local day or hour',
+      description:
+        "Changes of contacts' opt-out flag (blacklisted) in each bucket, whoever made them (the contacts API, an import, " +
+        `an opt-out keyword); a contact created opted out is an opt-out. ${rangeRules}`,
+      tag: 'Statistics',
+      access,
+      query: optOutsValidator,
+      answer: { status: 200, description: 'Opt-outs and opt-ins per bucket', schema: optOuts },
+      handler: [StatisticsController, 'optOuts'],
     },
   ])
 }

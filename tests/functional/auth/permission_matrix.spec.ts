@@ -103,6 +103,12 @@ const expectedCallers: Record<string, CallerName[]> = {
   'GET /api/v1/links': readers,
   // Statistics: every read (spec, Scopes: reads include statistics).
   'GET /api/v1/statistics/messages': readers,
+  'GET /api/v1/statistics/messages/breakdown': readers,
+  'GET /api/v1/statistics/delivery-rate': readers,
+  'GET /api/v1/statistics/failures': readers,
+  'GET /api/v1/statistics/latency': readers,
+  'GET /api/v1/statistics/links': readers,
+  'GET /api/v1/statistics/opt-outs': readers,
   // Contacts and conversations: readonly reads them; changes are admin (configuration).
   'GET /api/v1/contacts': readers,
   'POST /api/v1/contacts': adminOrOperator,

@@ -7,7 +7,7 @@ import { MessageLedger } from '#modules/messages/public'
 import { useManualClock } from '#tests/helpers/clock'
 import { asBrowser, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
-import VolumeCounters from '#database/migrations/0011_messages_volume_counters'
+import StatisticsCounters from '#database/migrations/0019_messages_statistics_counters'
 
 const statuses = ['queued', 'dispatched', 'sent', 'delivered', 'failed', 'pending_quota_exceeded', 'paused', 'cancelled']
 
@@ -151,9 +151,9 @@ test.group('Statistics: message volume per day and hour', (group) => {
       { createdAt: '2026-05-01T11:00:00.000Z', direction: 'in' },
     ])
     const before = await volumeOk(client, { from: '2026-05-01', to: '2026-05-02', interval: 'hour' })
-    // As on a database from before the counters: dropped, then the migration applied to its rows.
-    await new VolumeCounters(db.connection(), 'down', false).execDown()
-    await new VolumeCounters(db.connection(), 'up', false).execUp()
+    // As on a database from before these counters (0011's): rolled back, then applied to its rows.
+    await new StatisticsCounters(db.connection(), 'down', false).execDown()
+    await new StatisticsCounters(db.connection(), 'up', false).execUp()
     const after = await volumeOk(client, { from: '2026-05-01', to: '2026-05-02', interval: 'hour' })
     assert.deepEqual(after, before)
     assert.deepEqual(compact(after).filter(([, counts, received]: any) => Object.keys(counts).length || received), [

@@ -1,11 +1,13 @@
 import { inject } from '@adonisjs/core'
 import emitter from '@adonisjs/core/services/emitter'
+import db from '@adonisjs/lucid/services/db'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import Link from '#modules/messages/models/link'
 import { shortUrlLength } from '#modules/messages/services/link_shortener'
+import { clickSlotOf, countClickSql } from '#modules/messages/services/message_statistics'
 
 /** Short links: the list with their clicks, and following one. */
 @inject()
@@ -17,12 +19,16 @@ export class LinkClicks {
     return { ...result, shortUrlLength: shortUrlLength() }
   }
 
-  /** Counts the click, emits link.clicked and answers the target. */
+  /** Counts the click (in total and in its quarter hour, for statistics), emits link.clicked and answers the target. */
   async follow(code: string): Promise<string> {
     const link = /^[0-9A-Za-z]{1,16}$/.test(code) ? await Link.findBy('code', code) : null
     if (!link) throw ApiError.notFound('Link')
-    await Link.query().where('id', link.id).increment('clicks', 1)
-    await emitter.emit('link.clicked', { id: String(link.id), at: this.clock.now() })
+    const at = this.clock.now()
+    await db.transaction(async (trx) => {
+      await Link.query({ client: trx }).where('id', link.id).increment('clicks', 1)
+      await trx.rawQuery(countClickSql(), [clickSlotOf(at), link.id])
+    })
+    await emitter.emit('link.clicked', { id: String(link.id), at })
     return link.url
   }
 }

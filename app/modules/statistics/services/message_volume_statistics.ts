@@ -1,19 +1,26 @@
 import { inject } from '@adonisjs/core'
-import { DateTime } from 'luxon'
-import { Clock } from '#core/time/clock'
-import { ApiError } from '#core/http/api_error'
-import { SettingsStore } from '#core/settings/settings_store'
-import { toIso } from '#core/database/utc_date_time'
-import { MessageVolume, messageStatuses, type MessageStatus, type VolumeFilters } from '#modules/messages/public'
+import {
+  MessageStatistics,
+  messageStatuses,
+  type CounterFilters,
+  type MessageStatus,
+  type VolumeGroupBy,
+  type VolumeGroupKey,
+} from '#modules/messages/public'
+import { StatisticsRange, type RangeQuery, type VolumeInterval } from '#modules/statistics/services/statistics_range'
 
-export type VolumeInterval = 'day' | 'hour'
+export { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, bucketBoundaries, type VolumeInterval } from '#modules/statistics/services/statistics_range'
 
-export interface VolumeQuery extends VolumeFilters {
-  from?: string
-  to?: string
-  interval?: VolumeInterval
-  tz?: string
+/** Query filters as validated (ids as strings, SIM slot as a string digit). */
+export interface FilterQuery {
+  direction?: 'in' | 'out'
+  category?: CounterFilters['category']
+  deviceId?: string
+  simSlot?: string
+  campaignId?: string
 }
+
+export interface VolumeQuery extends RangeQuery, FilterQuery {}
 
 export type OutCounts = Record<MessageStatus, number>
 
@@ -26,69 +33,103 @@ export interface VolumeBucket extends VolumeCounts {
   start: string
 }
 
-export interface VolumeAnswer {
+interface RangeAnswer {
   from: string
   to: string
   interval: VolumeInterval
   timezone: string
+}
+
+export interface VolumeAnswer extends RangeAnswer {
   buckets: VolumeBucket[]
   totals: VolumeCounts
 }
 
-/** The range when none is asked: this local day and the six before it. */
-export const DEFAULT_RANGE_DAYS = 7
+/** delivered / (delivered + failed + sent), null when nothing reached one of those three. */
+export interface DeliveryCounts {
+  delivered: number
+  failed: number
+  sent: number
+  rate: number | null
+}
 
-/** Longest range per interval, in local calendar days (a daylight-saving week is still 7 days). */
-export const MAX_RANGE_DAYS: Record<VolumeInterval, number> = { day: 400, hour: 7 }
+export interface DeliveryAnswer extends RangeAnswer {
+  buckets: Array<DeliveryCounts & { start: string }>
+  totals: DeliveryCounts
+}
+
+export interface BreakdownAnswer extends RangeAnswer {
+  groupBy: VolumeGroupBy
+  groups: Array<{ key: VolumeGroupKey; totals: VolumeCounts; delivery: DeliveryCounts }>
+}
+
+/** The counters' filters from the query's strings. */
+export function counterFilters(query: FilterQuery): CounterFilters {
+  return {
+    direction: query.direction,
+    category: query.category,
+    deviceId: query.deviceId,
+    simSlot: query.simSlot === undefined ? undefined : Number(query.simSlot),
+    campaignId: query.campaignId === undefined ? undefined : Number(query.campaignId),
+  }
+}
+
+export function deliveryOf(out: OutCounts): DeliveryCounts {
+  const { delivered, failed, sent } = out
+  const reached = delivered + failed + sent
+  return { delivered, failed, sent, rate: reached === 0 ? null : Math.round((delivered / reached) * 10_000) / 10_000 }
+}
 
 /**
- * Message volume per local day or hour: the range and time-zone rules and the shape of the
- * answer. The counting is the messages module's (MessageVolume).
+ * Message volume per local day or hour, its breakdown per phone, SIM, campaign or category, and
+ * the delivery rate: the range rules are StatisticsRange's, the counting the messages module's
+ * (MessageStatistics).
  */
 @inject()
 export class MessageVolumeStatistics {
   constructor(
-    private clock: Clock,
-    private settings: SettingsStore,
-    private volume: MessageVolume
+    private range: StatisticsRange,
+    private statistics: MessageStatistics
   ) {}
 
   async messages(query: VolumeQuery): Promise<VolumeAnswer> {
-    const timezone = query.tz ?? (await this.settings.get('sending')).timezone
-    const interval = query.interval ?? 'day'
-    const to = query.to ? parseBound(query.to, 'to', timezone) : DateTime.fromJSDate(this.clock.now(), { zone: timezone })
-    const from = query.from
-      ? parseBound(query.from, 'from', timezone)
-      : to.minus({ milliseconds: 1 }).startOf('day').minus({ days: DEFAULT_RANGE_DAYS - 1 })
-    if (to < from) throw ApiError.validation('to', 'afterOrEqual', 'The to field must not be before from')
-    if (to.diff(from, 'days').days > MAX_RANGE_DAYS[interval]) {
-      throw ApiError.validation('to', 'maxRange', `A range by ${interval} spans at most ${MAX_RANGE_DAYS[interval]} days`)
-    }
-
-    const boundaries = bucketBoundaries(from, to, interval)
-    const buckets: VolumeBucket[] = boundaries.slice(0, -1).map((start) => ({ start: toIso(start), ...zeroCounts() }))
+    const range = await this.range.resolve(query)
+    const buckets: VolumeBucket[] = range.starts.map((start) => ({ start, ...zeroCounts() }))
     const totals = zeroCounts()
-    const counts = await this.volume.count(
-      boundaries.map((boundary) => boundary.toJSDate()),
-      { direction: query.direction, category: query.category, deviceId: query.deviceId }
-    )
-    for (const { bucket, direction, status, count } of counts) {
-      if (direction === 'in') {
-        buckets[bucket].in.received += count
-        totals.in.received += count
-      } else if (status in totals.out) {
-        buckets[bucket].out[status] += count
-        totals.out[status] += count
-      }
+    for (const row of await this.statistics.volume(range.boundaries, counterFilters(query))) {
+      add(buckets[row.bucket], row.direction, row.counts)
+      add(totals, row.direction, row.counts)
     }
+    return { from: range.from, to: range.to, interval: range.interval, timezone: range.timezone, buckets, totals }
+  }
+
+  async breakdown(query: VolumeQuery & { groupBy: VolumeGroupBy }): Promise<BreakdownAnswer> {
+    const range = await this.range.resolve(query)
+    // One bucket for the whole range: the totals per group.
+    const whole = range.boundaries.length ? [range.boundaries[0], range.boundaries.at(-1)!] : []
+    const groups = new Map<string, { key: VolumeGroupKey; totals: VolumeCounts }>()
+    for (const row of await this.statistics.volume(whole, counterFilters(query), query.groupBy)) {
+      const id = JSON.stringify(row.group)
+      if (!groups.has(id)) groups.set(id, { key: row.group, totals: zeroCounts() })
+      add(groups.get(id)!.totals, row.direction, row.counts)
+    }
+    const answered = [...groups.values()]
+      .map((group) => ({ ...group, delivery: deliveryOf(group.totals.out), volume: sum(group.totals) }))
+      .filter((group) => group.volume > 0)
+      .sort((a, b) => b.volume - a.volume || JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)))
+      .map(({ volume: _volume, ...group }) => group)
+    return { from: range.from, to: range.to, interval: range.interval, timezone: range.timezone, groupBy: query.groupBy, groups: answered }
+  }
+
+  async delivery(query: VolumeQuery): Promise<DeliveryAnswer> {
+    const volume = await this.messages({ ...query, direction: 'out' })
     return {
-      // The counted range: whole local buckets around what was asked.
-      from: toIso(boundaries[0] ?? from),
-      to: toIso(boundaries.at(-1) ?? to),
-      interval,
-      timezone,
-      buckets,
-      totals,
+      from: volume.from,
+      to: volume.to,
+      interval: volume.interval,
+      timezone: volume.timezone,
+      buckets: volume.buckets.map((bucket) => ({ start: bucket.start, ...deliveryOf(bucket.out) })),
+      totals: deliveryOf(volume.totals.out),
     }
   }
 }
@@ -97,33 +138,15 @@ function zeroCounts(): VolumeCounts {
   return { out: Object.fromEntries(messageStatuses.map((status) => [status, 0])) as OutCounts, in: { received: 0 } }
 }
 
-function parseBound(value: string, field: string, zone: string): DateTime {
-  const parsed = DateTime.fromISO(value, { zone })
-  if (!parsed.isValid) throw ApiError.validation(field, 'date', `The ${field} field must be an ISO 8601 date`)
-  return parsed.setZone(zone)
-}
-
-/**
- * Starts of every local day or hour that overlaps [from, to), and the end of the last: none for
- * an empty range. Days follow the calendar of the zone (a 23- or 25-hour day is one bucket);
- * hours follow the clock (the repeated hour of an autumn night is two buckets, the skipped
- * hour of a spring night none).
- */
-export function bucketBoundaries(from: DateTime, to: DateTime, interval: VolumeInterval): DateTime[] {
-  if (!(from < to)) return []
-  const boundaries: DateTime[] = []
-  let cursor = from.startOf(interval)
-  while (cursor < to) {
-    boundaries.push(cursor)
-    cursor = nextBoundary(cursor, interval)
+function add(target: VolumeCounts, direction: 'in' | 'out', counts: OutCounts) {
+  if (direction === 'in') {
+    // An inbound SMS is stored `delivered`.
+    for (const status of messageStatuses) target.in.received += counts[status]
+  } else {
+    for (const status of messageStatuses) target.out[status] += counts[status]
   }
-  boundaries.push(cursor)
-  return boundaries
 }
 
-function nextBoundary(start: DateTime, interval: VolumeInterval): DateTime {
-  // plus() then startOf(): a day whose midnight does not exist (a change at 00:00) starts at
-  // its first existing minute, and the next one again at midnight.
-  const next = interval === 'day' ? start.plus({ days: 1 }).startOf('day') : start.plus({ hours: 1 }).startOf('hour')
-  return next > start ? next : start.plus({ hours: 1 })
+function sum(counts: VolumeCounts): number {
+  return messageStatuses.reduce((total, status) => total + counts.out[status], counts.in.received)
 }

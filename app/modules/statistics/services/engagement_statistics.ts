@@ -1,0 +1,60 @@
+import { inject } from '@adonisjs/core'
+import { MessageStatistics, type LinkClickTotal } from '#modules/messages/public'
+import { StatisticsRange, type RangeQuery } from '#modules/statistics/services/statistics_range'
+
+interface RangeAnswer {
+  from: string
+  to: string
+  interval: 'day' | 'hour'
+  timezone: string
+}
+
+export interface LinkClicksAnswer extends RangeAnswer {
+  buckets: Array<{ start: string; clicks: number }>
+  totals: { clicks: number }
+  links: LinkClickTotal[]
+}
+
+export interface OptOutsAnswer extends RangeAnswer {
+  buckets: Array<{ start: string; optedOut: number; optedIn: number }>
+  totals: { optedOut: number; optedIn: number }
+}
+
+/** Most clicked links answered when `limit` is not given. */
+export const DEFAULT_LINK_LIMIT = 20
+export const MAX_LINK_LIMIT = 100
+
+/** Link clicks and opt-outs over time, from the messages module's counters (docs/statistics.md). */
+@inject()
+export class EngagementStatistics {
+  constructor(
+    private range: StatisticsRange,
+    private statistics: MessageStatistics
+  ) {}
+
+  async linkClicks(query: RangeQuery & { linkId?: string; limit?: number }): Promise<LinkClicksAnswer> {
+    const range = await this.range.resolve(query)
+    const linkId = query.linkId === undefined ? undefined : Number(query.linkId)
+    const buckets = range.starts.map((start) => ({ start, clicks: 0 }))
+    let clicks = 0
+    for (const row of await this.statistics.linkClicks(range.boundaries, linkId)) {
+      buckets[row.bucket].clicks += row.clicks
+      clicks += row.clicks
+    }
+    const links = await this.statistics.topLinks(range.boundaries, query.limit ?? DEFAULT_LINK_LIMIT, linkId)
+    return { from: range.from, to: range.to, interval: range.interval, timezone: range.timezone, buckets, totals: { clicks }, links }
+  }
+
+  async optOuts(query: RangeQuery): Promise<OptOutsAnswer> {
+    const range = await this.range.resolve(query)
+    const buckets = range.starts.map((start) => ({ start, optedOut: 0, optedIn: 0 }))
+    const totals = { optedOut: 0, optedIn: 0 }
+    for (const row of await this.statistics.optChanges(range.boundaries)) {
+      buckets[row.bucket].optedOut += row.optedOut
+      buckets[row.bucket].optedIn += row.optedIn
+      totals.optedOut += row.optedOut
+      totals.optedIn += row.optedIn
+    }
+    return { from: range.from, to: range.to, interval: range.interval, timezone: range.timezone, buckets, totals }
+  }
+}
