@@ -36,7 +36,15 @@ test.group('Settings', (group) => {
         nightPauseStart: '21:00',
         nightPauseEnd: '08:00',
       },
-      reception: { localPrefix: null },
+      reception: {
+        localPrefix: null,
+        optOutKeywordsEnabled: true,
+        optOutKeywords: ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'],
+        optInKeywords: ['START', 'UNSTOP'],
+        optOutReply: null,
+        optInReply: null,
+        autoReplyLimit: 3,
+      },
       notifications: {
         backupFailedAlert: true,
         adminPhones: [],
