@@ -43,11 +43,14 @@ export function coreRoutes(registry: RouteRegistry) {
   })
   const activityEntry = registry.addSchema('ActivityEntry', {
     type: 'object',
-    required: ['id', 'level', 'source', 'message', 'details', 'createdAt'],
+    required: ['id', 'level', 'source', 'kind', 'actor', 'actorName', 'message', 'details', 'createdAt'],
     properties: {
       id: { type: 'string' },
       level: { enum: [...activityLevels] },
       source: { type: 'string', description: 'The module that wrote the entry' },
+      kind: { type: 'string', description: 'What kind of fact, `<thing>.<what happened>`: apikey.created, device.paired, webhook.disabled, campaign.started, rule.changed, backup.failed, restore.applied, settings.changed…' },
+      actor: { type: ['string', 'null'], description: 'Who did it: `account:<id>` or `api_key:<id>`; null: the gateway itself (a job, a phone, start-up)' },
+      actorName: { type: ['string', 'null'], description: 'Their name when they did it' },
       message: { type: 'string' },
       details: { type: ['object', 'null'] },
       createdAt: isoDateTimeSchema,
@@ -138,6 +141,35 @@ export function coreRoutes(registry: RouteRegistry) {
       query: listActivityValidator,
       answer: { status: 200, description: 'A page of entries', schema: pageOf(activityEntry) },
       handler: [ActivityController, 'index'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/activity/actors',
+      operationId: 'listActivityActors',
+      summary: 'Who appears in the Activity log (for its filter), latest first',
+      tag: 'Activity',
+      access: corePermissions['activity.read'],
+      answer: {
+        status: 200,
+        description: 'Accounts and API keys that wrote entries, with their latest name (at most 200)',
+        schema: {
+          type: 'object',
+          required: ['data'],
+          additionalProperties: false,
+          properties: {
+            data: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['actor', 'name'],
+                additionalProperties: false,
+                properties: { actor: { type: 'string' }, name: { type: ['string', 'null'] } },
+              },
+            },
+          },
+        },
+      },
+      handler: [ActivityController, 'actors'],
     },
     {
       method: 'GET',

@@ -11,4 +11,8 @@ export default class ActivityController {
     const query = await request.validateUsing(listActivityValidator, { data: request.qs() })
     return this.activity.list(query)
   }
+
+  async actors() {
+    return { data: await this.activity.actors() }
+  }
 }

@@ -19,6 +19,18 @@ export default class ActivityEntry extends BaseModel {
   @column()
   declare source: string
 
+  /** `<thing>.<what happened>`: apikey.created, device.paired, webhook.disabled, settings.changed... */
+  @column()
+  declare kind: string
+
+  /** Who did it: `account:3`, `api_key:5`; null: the gateway itself (a job, a phone, start-up). */
+  @column()
+  declare actor: string | null
+
+  /** Their name when they did it (an account or key renamed later keeps its old name here). */
+  @column()
+  declare actorName: string | null
+
   @column()
   declare message: string
 

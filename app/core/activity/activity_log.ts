@@ -1,12 +1,17 @@
+import db from '@adonisjs/lucid/services/db'
 import type { Logger } from '@adonisjs/core/logger'
 import type { Clock } from '#core/time/clock'
 import { dateTimeOf, storedDateBound, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import { likeContaining } from '#core/database/like_pattern'
+import { actingCaller, actorOf } from '#core/activity/acting_caller'
 import ActivityEntry, { type ActivityLevel } from '#core/activity/activity_entry'
 
 export interface ActivityRecord {
   level: ActivityLevel
   source: string
+  /** What kind of fact: `<thing>.<what happened>` (`apikey.created`, `webhook.disabled`). */
+  kind: string
   /** Plain words for the operator. Never SMS text, a full phone number or a key. */
   message: string
   details?: Record<string, unknown>
@@ -15,11 +20,14 @@ export interface ActivityRecord {
 export interface ActivityFilters {
   level?: ActivityLevel
   source?: string
+  /** A kind (`webhook.disabled`) or a family of kinds (`webhook`). */
+  kind?: string
+  /** `account:3`, `api_key:5`, or `system` for the gateway itself. */
+  actor?: string
   since?: string
   until?: string
   search?: string
 }
-
 
 /** The Activity log: modules write what an operator should know; GET /activity reads it. */
 export class ActivityLog {
@@ -28,29 +36,34 @@ export class ActivityLog {
     private logger: Logger
   ) {}
 
+  /** Writes an entry, naming the caller of the request it comes from (none: the gateway itself). */
   async record(entry: ActivityRecord): Promise<ActivityEntry> {
+    const caller = actingCaller.current()
     const row = await ActivityEntry.create({
       level: entry.level,
       source: entry.source,
+      kind: entry.kind,
+      actor: caller ? actorOf(caller) : null,
+      actorName: caller?.name ?? null,
       message: entry.message,
       details: entry.details ?? null,
       createdAt: dateTimeOf(this.clock.now()),
     })
     const logLevel = entry.level === 'warning' ? 'warn' : entry.level
-    this.logger[logLevel]({ activity: row.id, source: entry.source }, entry.message)
+    this.logger[logLevel]({ activity: row.id, source: entry.source, kind: entry.kind }, entry.message)
     return row
   }
 
-  info(source: string, message: string, details?: Record<string, unknown>) {
-    return this.record({ level: 'info', source, message, details })
+  info(source: string, kind: string, message: string, details?: Record<string, unknown>) {
+    return this.record({ level: 'info', source, kind, message, details })
   }
 
-  warning(source: string, message: string, details?: Record<string, unknown>) {
-    return this.record({ level: 'warning', source, message, details })
+  warning(source: string, kind: string, message: string, details?: Record<string, unknown>) {
+    return this.record({ level: 'warning', source, kind, message, details })
   }
 
-  error(source: string, message: string, details?: Record<string, unknown>) {
-    return this.record({ level: 'error', source, message, details })
+  error(source: string, kind: string, message: string, details?: Record<string, unknown>) {
+    return this.record({ level: 'error', source, kind, message, details })
   }
 
   /** Newest first. */
@@ -58,10 +71,25 @@ export class ActivityLog {
     const query = ActivityEntry.query()
     if (page.level) query.where('level', page.level)
     if (page.source) query.where('source', page.source)
+    if (page.kind) {
+      const kind = page.kind
+      query.where((inner) => inner.where('kind', kind).orWhereRaw(`kind LIKE ? ESCAPE '\\'`, [`${kind.replace(/[\\%_]/g, (c) => `\\${c}`)}.%`]))
+    }
+    if (page.actor) page.actor === 'system' ? query.whereNull('actor') : query.where('actor', page.actor)
     if (page.since) query.where('created_at', '>=', storedDateBound(page.since, 'since'))
     if (page.until) query.where('created_at', '<', storedDateBound(page.until, 'until'))
     // The log is small next to messages: a scan of its messages is fine.
-    if (page.search) query.whereRaw(`message LIKE ? ESCAPE '\\'`, [`%${page.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`])
+    if (page.search) query.whereRaw(`message LIKE ? ESCAPE '\\'`, [likeContaining(page.search)])
     return keysetPage(query, page, 'created_at', (row) => toIso(row.createdAt))
   }
+
+  /** Who appears in the log (for the filter), with the name they had at their latest entry. */
+  async actors(): Promise<Array<{ actor: string; name: string | null }>> {
+    // SQLite takes a bare column (actor_name) from the row that holds the MAX: the latest name.
+    const rows = await db.rawQuery(
+      `SELECT actor, actor_name, MAX(created_at) AS latest FROM activity_entries WHERE actor IS NOT NULL GROUP BY actor ORDER BY latest DESC LIMIT 200`
+    )
+    return rows.map((row: { actor: string; actor_name: string | null }) => ({ actor: row.actor, name: row.actor_name }))
+  }
+
 }

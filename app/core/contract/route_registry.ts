@@ -1,6 +1,7 @@
 import type { HttpContext, Router } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import type { AccessGuard, ProtectedAccess } from '#core/http/access'
+import { actingCaller } from '#core/activity/acting_caller'
 import type { ApiErrorKind } from '#core/http/api_error'
 import { allowUpload, requireJsonBody, requireMultipartBody } from '#core/http/body_guard_middleware'
 import { refuseUnknownFields } from '#core/contract/unknown_fields'
@@ -95,7 +96,8 @@ export class RouteRegistry {
         route.use(async (ctx: HttpContext, next: NextFn) => {
           const guard = await resolveGuard()
           ctx.caller = await guard.authorize(ctx, routeAccess)
-          return next()
+          // What the request does is done for its caller: the Activity log names them.
+          return actingCaller.run(ctx.caller, next)
         })
       }
       if (contract.upload) {

@@ -43,8 +43,8 @@ export const access = {
 
 /** The authenticated party of a request: an integration's API key or a dashboard account. */
 export type Caller =
-  | { type: 'api_key'; id: string; scope: Scope }
-  | { type: 'session'; id: string; role: Role }
+  | { type: 'api_key'; id: string; scope: Scope; name?: string }
+  | { type: 'session'; id: string; role: Role; name?: string }
 
 export type ProtectedAccess = Extract<RouteAccess, { kind: 'protected' }>
 

@@ -74,6 +74,7 @@ const expectedCallers: Record<string, CallerName[]> = {
   'GET /api/v1/templates/:id': readers,
   'PATCH /api/v1/templates/:id': adminOrOperator,
   'DELETE /api/v1/templates/:id': adminOrOperator,
+  'GET /api/v1/activity/actors': readers,
   'GET /api/v1/rules': readers,
   'POST /api/v1/rules': adminOrOperator,
   'PUT /api/v1/rules/order': adminOrOperator,

@@ -21,15 +21,15 @@ test.group('Activity log and list pagination', (group) => {
 
   async function seed(count: number) {
     for (let index = 0; index < count; index++) {
-      await activity.info('tests', `entry ${index}`)
+      await activity.info('tests', 'tests.test', `entry ${index}`)
       await clock.advance(1000)
     }
   }
 
   test('GET /activity is open to read scope and lists newest first in the envelope', async ({ client, assert }) => {
-    await activity.info('backups', 'Backup written', { name: 'a.db' })
+    await activity.info('backups', 'backups.test', 'Backup written', { name: 'a.db' })
     await clock.advance(1000)
-    await activity.error('webhooks', 'Webhook switched off')
+    await activity.error('webhooks', 'webhooks.test', 'Webhook switched off')
 
     const response = await client.get('/api/v1/activity').header('x-api-key', testKeys.read)
     response.assertStatus(200)
@@ -87,7 +87,7 @@ test.group('Activity log and list pagination', (group) => {
   })
 
   test('rows sharing one timestamp still page exactly once each', async ({ client, assert }) => {
-    for (let index = 0; index < 25; index++) await activity.info('tests', `same second ${index}`)
+    for (let index = 0; index < 25; index++) await activity.info('tests', 'tests.test', `same second ${index}`)
     const seen: string[] = []
     let cursor: string | undefined
     do {
@@ -126,9 +126,9 @@ test.group('Activity log and list pagination', (group) => {
   })
 
   test('filters by level and source', async ({ client, assert }) => {
-    await activity.info('backups', 'ok')
-    await activity.warning('devices', 'battery low')
-    await activity.error('backups', 'disk full')
+    await activity.info('backups', 'backups.test', 'ok')
+    await activity.warning('devices', 'devices.test', 'battery low')
+    await activity.error('backups', 'backups.test', 'disk full')
     const errors = await client.get('/api/v1/activity').qs({ level: 'error' }).header('x-api-key', testKeys.read)
     assert.deepEqual(errors.body().data.map((entry: any) => entry.message), ['disk full'])
     const backups = await client.get('/api/v1/activity').qs({ source: 'backups' }).header('x-api-key', testKeys.read)
@@ -136,12 +136,48 @@ test.group('Activity log and list pagination', (group) => {
     const bad = await client.get('/api/v1/activity').qs({ level: 'panic' }).header('x-api-key', testKeys.read)
     bad.assertStatus(400)
   })
+  test('filters by kind (one, or a family), by actor (an account, a key, the gateway itself) and lists the actors', async ({ client, assert }) => {
+    await activity.info('webhooks', 'webhook.created', 'Webhook "A" was created')
+    await activity.warning('webhooks', 'webhook.disabled', 'Webhook "A" was switched off')
+    await activity.info('devices', 'device.paired', 'Phone "Desk" paired')
+    const kinds = async (qs: Record<string, string>) =>
+      (await client.get('/api/v1/activity').qs(qs).header('x-api-key', testKeys.read)).body().data.map((entry: any) => entry.kind)
+    assert.deepEqual(await kinds({ kind: 'webhook.disabled' }), ['webhook.disabled'])
+    assert.sameMembers(await kinds({ kind: 'webhook' }), ['webhook.created', 'webhook.disabled'])
+    assert.deepEqual(await kinds({ kind: 'webhook.dis' }), [])
+
+    // Written through the API by a key and by a signed-in account: the entry names them.
+    await db.from('automation_rules').delete()
+    const created = await client.post('/api/v1/rules').header('x-api-key', testKeys.admin).json({ name: 'Made by a key', actions: [{ type: 'opt_in' }] })
+    created.assertStatus(201)
+    const byKey = (await client.get('/api/v1/activity').qs({ kind: 'rule.created' }).header('x-api-key', testKeys.read)).body().data[0]
+    assert.match(byKey.actor, /^api_key:\d+$/)
+    assert.isString(byKey.actorName)
+    const system = (await client.get('/api/v1/activity').qs({ actor: 'system' }).header('x-api-key', testKeys.read)).body().data
+    assert.includeMembers(system.map((entry: any) => entry.kind), ['webhook.created', 'device.paired'])
+    assert.isTrue(system.every((entry: any) => entry.actor === null && entry.actorName === null))
+    const mine = (await client.get('/api/v1/activity').qs({ actor: byKey.actor }).header('x-api-key', testKeys.read)).body().data
+    assert.deepEqual(mine.map((entry: any) => entry.kind), ['rule.created'])
+    const actors = (await client.get('/api/v1/activity/actors').header('x-api-key', testKeys.read)).body().data
+    assert.deepInclude(actors, { actor: byKey.actor, name: byKey.actorName })
+    const bad = await client.get('/api/v1/activity').qs({ actor: 'someone' }).header('x-api-key', testKeys.read)
+    bad.assertStatus(400)
+
+    // A settings change names its sections and fields, never their values.
+    await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ reception: { optOutReply: 'Bye now' } })
+    const [settings] = (await client.get('/api/v1/activity').qs({ kind: 'settings.changed' }).header('x-api-key', testKeys.read)).body().data
+    assert.equal(settings.message, 'Settings changed: reception (optOutReply)')
+    assert.equal(settings.actor, byKey.actor)
+    await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ reception: { optOutReply: null } })
+    await db.from('automation_rules').delete()
+  })
+
   test('filters by date range and by words of the message; a bad date is a 400 on its field', async ({ client, assert }) => {
-    await activity.info('auth', 'Owner created account Ops with role operator')
+    await activity.info('auth', 'auth.test', 'Owner created account Ops with role operator')
     await clock.advance(60_000)
-    await activity.info('auth', 'Owner deleted account Ops (operator)')
+    await activity.info('auth', 'auth.test', 'Owner deleted account Ops (operator)')
     await clock.advance(60_000)
-    await activity.info('devices', 'Phone "Desk" paired')
+    await activity.info('devices', 'devices.test', 'Phone "Desk" paired')
     const messages = async (qs: Record<string, string>) => {
       const response = await client.get('/api/v1/activity').qs(qs).header('x-api-key', testKeys.read)
       response.assertStatus(200)

@@ -111,6 +111,7 @@ export class LicenseService {
     if (keyStatus === 'must_be_set_again') {
       await this.deps.activity.warning(
         LICENSE_SOURCE,
+        'license.key_unreadable',
         'The stored license key was sealed with another master key (database restored without its secret.key): enter the license key again.',
         { keyPrefix: stored.keyPrefix }
       )
@@ -132,7 +133,7 @@ export class LicenseService {
       this.#keyStatus = 'ok'
       this.#keyGeneration++
     })
-    await this.deps.activity.info(LICENSE_SOURCE, `License key ${keyPrefix}… entered`, { keyPrefix, enteredThrough })
+    await this.deps.activity.info(LICENSE_SOURCE, 'license.key_entered', `License key ${keyPrefix}… entered`, { keyPrefix, enteredThrough })
     this.requestCheck()
   }
 
@@ -185,6 +186,7 @@ export class LicenseService {
       await this.deps.activity.record({
         level: transition.level,
         source: LICENSE_SOURCE,
+        kind: `license.${to}`,
         message: transition.message,
         details: { keyPrefix, from, to },
       })

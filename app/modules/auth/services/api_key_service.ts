@@ -51,7 +51,7 @@ export class ApiKeyService {
       updatedAt: now,
       lastUsedAt: null,
     })
-    await this.activity.info('auth', `API key "${apiKey.name}" created with scope ${apiKey.scope}`, { apiKeyId: String(apiKey.id) })
+    await this.activity.info('auth', 'apikey.created', `API key "${apiKey.name}" created with scope ${apiKey.scope}`, { apiKeyId: String(apiKey.id) })
     return { apiKey, secret }
   }
 
@@ -79,7 +79,7 @@ export class ApiKeyService {
     apiKey.updatedAt = dateTimeOf(this.clock.now())
     await apiKey.save()
     this.#forget(apiKey.fingerprint)
-    await this.activity.info('auth', `API key "${apiKey.name}" changed`, { apiKeyId: String(apiKey.id) })
+    await this.activity.info('auth', 'apikey.changed', `API key "${apiKey.name}" changed`, { apiKeyId: String(apiKey.id) })
     return apiKey
   }
 
@@ -93,7 +93,7 @@ export class ApiKeyService {
     apiKey.updatedAt = dateTimeOf(this.clock.now())
     await apiKey.save()
     this.#forget(previous)
-    await this.activity.info('auth', `API key "${apiKey.name}" rotated`, { apiKeyId: String(apiKey.id) })
+    await this.activity.info('auth', 'apikey.rotated', `API key "${apiKey.name}" rotated`, { apiKeyId: String(apiKey.id) })
     return { apiKey, secret }
   }
 
@@ -102,7 +102,7 @@ export class ApiKeyService {
     await apiKey.delete()
     this.#forget(apiKey.fingerprint)
     this.cache.lastUsedWritten.delete(apiKey.id)
-    await this.activity.info('auth', `API key "${apiKey.name}" revoked`, { apiKeyId: String(apiKey.id) })
+    await this.activity.info('auth', 'apikey.revoked', `API key "${apiKey.name}" revoked`, { apiKeyId: String(apiKey.id) })
   }
 
   /** The key a presented secret belongs to, or null. */

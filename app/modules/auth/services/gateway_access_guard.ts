@@ -41,7 +41,7 @@ export class GatewayAccessGuard extends AccessGuard {
     for (const [name, value] of Object.entries(verdict.headers)) ctx.response.header(name, value)
     await this.keys.markUsed(key)
     if (verdict.refusal) throw verdict.refusal
-    const caller: Caller = { type: 'api_key', id: String(key.id), scope: key.scope }
+    const caller: Caller = { type: 'api_key', id: String(key.id), scope: key.scope, name: key.name }
     assertAllowed(caller, routeAccess)
     return caller
   }
@@ -49,7 +49,7 @@ export class GatewayAccessGuard extends AccessGuard {
   async #sessionCaller(ctx: HttpContext, routeAccess: ProtectedAccess): Promise<Caller> {
     const user = ctx.auth ? await signedInUser(ctx) : null
     if (!user) throw new ApiError('MISSING_API_KEY', 'Send an API key in the X-API-KEY header, or sign in to the dashboard')
-    const caller: Caller = { type: 'session', id: String(user.id), role: user.role }
+    const caller: Caller = { type: 'session', id: String(user.id), role: user.role, name: user.name }
     assertAllowed(caller, routeAccess)
     return caller
   }

@@ -47,7 +47,7 @@ export class OwnAccountService {
       await user.useTransaction(trx).save()
       return endSessionsOf(trx, userId, caller.sessionId)
     })
-    await this.activity.info('auth', `Account ${account.name} changed its own password; ${signedOut(endedSessions)}`, {
+    await this.activity.info('auth', 'account.password_changed', `Account ${account.name} changed its own password; ${signedOut(endedSessions)}`, {
       userId: String(userId),
       endedSessions,
     })
@@ -57,7 +57,7 @@ export class OwnAccountService {
   async endOtherSessions(userId: number, caller: CallerSession) {
     const account = await this.#account(userId)
     const endedSessions = await endSessionsOf(db.connection(), userId, caller.sessionId)
-    await this.activity.info('auth', `Account ${account.name} signed out its other sessions; ${signedOut(endedSessions)}`, {
+    await this.activity.info('auth', 'account.sessions_ended', `Account ${account.name} signed out its other sessions; ${signedOut(endedSessions)}`, {
       userId: String(userId),
       endedSessions,
     })

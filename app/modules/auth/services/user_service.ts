@@ -45,7 +45,7 @@ export class UserService {
       }
       return User.create(this.#row({ ...account, role: 'superadmin' }), { client: trx })
     })
-    await this.activity.info('auth', `First account created (superadmin ${user.name})`, { userId: String(user.id) })
+    await this.activity.info('auth', 'account.created', `First account created (superadmin ${user.name})`, { userId: String(user.id) })
     return user
   }
 
@@ -53,7 +53,7 @@ export class UserService {
   async create(account: NewAccount, byUserId?: number): Promise<User> {
     await this.#assertEmailFree(account.email)
     const user = await User.create(this.#row(account))
-    await this.activity.info('auth', await this.#byWhom(byUserId, `created account ${user.name} with role ${user.role}`), {
+    await this.activity.info('auth', 'account.created', await this.#byWhom(byUserId, `created account ${user.name} with role ${user.role}`), {
       userId: String(user.id),
       ...(byUserId === undefined ? {} : { byUserId: String(byUserId) }),
     })
@@ -109,7 +109,7 @@ export class UserService {
       return user
     })
     const what = changes.length ? changes.join(', ') : 'nothing changed'
-    await this.activity.info('auth', await this.#byWhom(byUserId, `changed account ${updated.name}: ${what}`), {
+    await this.activity.info('auth', 'account.changed', await this.#byWhom(byUserId, `changed account ${updated.name}: ${what}`), {
       userId: String(updated.id),
       ...(byUserId === undefined ? {} : { byUserId: String(byUserId) }),
     })
@@ -141,6 +141,7 @@ export class UserService {
     })
     await this.activity.warning(
       'auth',
+      'account.password_reset',
       `Password of account ${user.name} reset from the command line; ${endedSessions === 1 ? '1 session' : `${endedSessions} sessions`} signed out`,
       { userId: String(user.id), endedSessions }
     )
@@ -157,7 +158,7 @@ export class UserService {
       await endSessionsOf(trx, user.id)
       return user
     })
-    await this.activity.info('auth', await this.#byWhom(byUserId, `deleted account ${deleted.name} (${deleted.role})`, deleted), {
+    await this.activity.info('auth', 'account.deleted', await this.#byWhom(byUserId, `deleted account ${deleted.name} (${deleted.role})`, deleted), {
       userId: String(id),
       ...(byUserId === undefined ? {} : { byUserId: String(byUserId) }),
     })

@@ -76,7 +76,7 @@ export class RuleBook {
       createdAt: now,
       updatedAt: now,
     })
-    await this.activity.info('automation', `Rule "${rule.name}" created`, { ruleId: String(rule.id), kind: 'rule.created' })
+    await this.activity.info('automation', 'rule.created', `Rule "${rule.name}" created`, { ruleId: String(rule.id) })
     return { rule, callSecret }
   }
 
@@ -94,14 +94,14 @@ export class RuleBook {
     }
     rule.merge({ ...change, updatedAt: dateTimeOf(this.clock.now()) })
     await rule.save()
-    await this.activity.info('automation', `Rule "${rule.name}" changed`, { ruleId: String(rule.id), kind: 'rule.changed', fields: Object.keys(change) })
+    await this.activity.info('automation', 'rule.changed', `Rule "${rule.name}" changed: ${Object.keys(change).join(', ')}`, { ruleId: String(rule.id), fields: Object.keys(change) })
     return { rule, callSecret }
   }
 
   async delete(id: number): Promise<void> {
     const rule = await this.find(id)
     await rule.delete()
-    await this.activity.info('automation', `Rule "${rule.name}" deleted`, { ruleId: String(rule.id), kind: 'rule.deleted' })
+    await this.activity.info('automation', 'rule.deleted', `Rule "${rule.name}" deleted`, { ruleId: String(rule.id) })
   }
 
   /** A new secret for the rule's URL call, shown this once; the old one stops signing now. */
@@ -111,7 +111,7 @@ export class RuleBook {
     const callSecret = drawRuleSecret()
     rule.merge({ callSecretSealed: this.secrets.seal(callSecret), updatedAt: dateTimeOf(this.clock.now()) })
     await rule.save()
-    await this.activity.info('automation', `Secret of rule "${rule.name}" rotated`, { ruleId: String(rule.id), kind: 'rule.changed' })
+    await this.activity.info('automation', 'rule.changed', `Secret of rule "${rule.name}" rotated`, { ruleId: String(rule.id) })
     return { rule, callSecret }
   }
 
@@ -132,7 +132,7 @@ export class RuleBook {
     await db.transaction(async (trx) => {
       for (const [index, id] of ids.entries()) await trx.from('automation_rules').where('id', id).update({ position: index + 1 })
     })
-    await this.activity.info('automation', 'Rules put in a new order', { kind: 'rule.changed' })
+    await this.activity.info('automation', 'rule.changed', 'Rules put in a new order')
     return this.all()
   }
 

@@ -122,7 +122,7 @@ export class BackupEngine {
       const attempt = await this.#record({ name, origin, outcome: 'failed', reason, size: null, startedAt })
       this.deps.progress?.({ step: 'finished', name, origin, outcome: 'failed' })
       await this.deps.emit('backup.failed', { id: name, status: 'failed', at: clock.now() })
-      await this.deps.activity.error('backups', `Backup ${name} failed: ${reason}`, { backup: name, origin })
+      await this.deps.activity.error('backups', 'backup.failed', `Backup ${name} failed: ${reason}`, { backup: name, origin })
       await this.deps.alert(attempt).catch((alertError) => this.deps.logger.error({ err: logSafeError(alertError) }, 'backup alert failed'))
       return attempt
     }

@@ -20,11 +20,11 @@ export async function reportRestoreOutcome(restoreDir: string, logger: Logger, a
   await rm(file, { force: true })
   try {
     if (outcome.applied) {
-      await activity.info('backups', `Backup ${outcome.name} was restored at start; the previous database is kept as ${outcome.previous ? basename(outcome.previous) : '(none: there was none)'}`, {
+      await activity.info('backups', 'restore.applied', `Backup ${outcome.name} was restored at start; the previous database is kept as ${outcome.previous ? basename(outcome.previous) : '(none: there was none)'}`, {
         backup: outcome.name,
       })
     } else {
-      await activity.error('backups', `A prepared restore was not applied: ${outcome.reason}; the gateway started on its existing database`, {
+      await activity.error('backups', 'restore.failed', `A prepared restore was not applied: ${outcome.reason}; the gateway started on its existing database`, {
         backup: outcome.name,
       })
     }

@@ -148,7 +148,7 @@ export class CampaignEngine {
       return Number(n)
     })
     if (!retried) throw new ApiError('CAMPAIGN_WRONG_STATE', 'The campaign has no failed recipients to retry')
-    await this.#log(await this.#find(id), 'restarted for its failed recipients')
+    await this.#log(await this.#find(id), 'restarted for its failed recipients', 'retried')
     this.deps.changed(id, true)
     this.deps.wake()
     return this.#find(id)
@@ -394,8 +394,8 @@ export class CampaignEngine {
     return (await this.deps.settings.get('sending')) as unknown as SendWindowSettings
   }
 
-  async #log(campaign: Campaign, what: string) {
-    await this.deps.activity.info('campaigns', `Campaign "${campaign.name}" ${what}`, { campaignId: String(campaign.id) })
+  async #log(campaign: Campaign, what: string, kind: string = what) {
+    await this.deps.activity.info('campaigns', `campaign.${kind}`, `Campaign "${campaign.name}" ${what}`, { campaignId: String(campaign.id) })
   }
 }
 

@@ -65,7 +65,7 @@ export class DeviceRegistry {
     await emitter.emit('devices:unpaired', { deviceId: device.id })
     // Its socket is closed: the phone is offline like any phone that loses its connection.
     if (wasOnline) await emitter.emit('device.offline', { id: String(device.id), deviceId: String(device.id), status: 'offline', at: this.clock.now() })
-    await this.activity.info('devices', `Phone "${device.name}" unpaired`, { deviceId: String(device.id) })
+    await this.activity.info('devices', 'device.unpaired', `Phone "${device.name}" unpaired`, { deviceId: String(device.id) })
   }
 }
 

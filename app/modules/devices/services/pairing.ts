@@ -101,7 +101,7 @@ export class Pairing {
       }
       return { device, credential }
     })
-    await this.activity.info('devices', `Phone "${result.device.name}" paired`, { deviceId: String(result.device.id) })
+    await this.activity.info('devices', 'device.paired', `Phone "${result.device.name}" paired`, { deviceId: String(result.device.id) })
     return result
   }
 }

@@ -330,6 +330,7 @@ export class DeliveryWorker {
     if (!dropped) this.#announce([], [webhookId])
     await this.deps.activity.warning(
       'webhooks',
+      'webhook.disabled',
       `Webhook "${webhook.name}" was switched off after ${webhook.consecutive_failures} deliveries in a row were given up`,
       { webhookId: String(webhookId), consecutiveFailures: webhook.consecutive_failures, droppedDeliveries: dropped }
     )

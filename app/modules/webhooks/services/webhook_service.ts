@@ -59,7 +59,7 @@ export class WebhookService {
       updatedAt: now,
     })
     this.subscriptions.invalidate()
-    await this.activity.info('webhooks', `Webhook "${webhook.name}" was created`, { webhookId: String(webhook.id) })
+    await this.activity.info('webhooks', 'webhook.created', `Webhook "${webhook.name}" was created`, { webhookId: String(webhook.id) })
     await emitter.emit('webhooks:changed', { webhookIds: [String(webhook.id)] })
     return { webhook: webhook.toResource(), secret }
   }
@@ -110,9 +110,9 @@ export class WebhookService {
 
     if (wasActive && !webhook.active) {
       await this.worker.dropWaiting(webhook.id, DROPPED_PAUSED)
-      await this.activity.info('webhooks', `Webhook "${webhook.name}" was paused`, { webhookId: String(webhook.id) })
+      await this.activity.info('webhooks', 'webhook.paused', `Webhook "${webhook.name}" was paused`, { webhookId: String(webhook.id) })
     } else if (!wasActive && webhook.active) {
-      await this.activity.info('webhooks', `Webhook "${webhook.name}" was turned back on`, { webhookId: String(webhook.id) })
+      await this.activity.info('webhooks', 'webhook.resumed', `Webhook "${webhook.name}" was turned back on`, { webhookId: String(webhook.id) })
     }
     await emitter.emit('webhooks:changed', { webhookIds: [String(webhook.id)] })
     return webhook.toResource()
@@ -123,7 +123,7 @@ export class WebhookService {
     const webhook = await this.find(id)
     await webhook.delete()
     this.subscriptions.invalidate()
-    await this.activity.info('webhooks', `Webhook "${webhook.name}" was deleted`, { webhookId: String(webhook.id) })
+    await this.activity.info('webhooks', 'webhook.deleted', `Webhook "${webhook.name}" was deleted`, { webhookId: String(webhook.id) })
     await emitter.emit('webhooks:changed', { webhookIds: [String(webhook.id)] })
   }
 
