@@ -47,7 +47,7 @@ test.group('Automation rules: the API', (group) => {
     ;(await client.delete(`/api/v1/rules/${first.body().id}`).header('x-api-key', admin())).assertStatus(204)
     ;(await client.get(`/api/v1/rules/${first.body().id}`).header('x-api-key', testKeys.read)).assertStatus(404)
     const activity = await db.from('activity_entries').where('source', 'automation').orderBy('id', 'asc')
-    assert.includeMembers(activity.map((entry) => entry.message), ['Rule "Hours" created', 'Rule "Opening hours" changed: enabled, name', 'Rule "Opening hours" deleted'])
+    assert.includeMembers(activity.map((entry) => entry.message), ['Rule "Hours" created', 'Rule "Opening hours" changed: name, enabled', 'Rule "Opening hours" deleted'])
   })
 
   test('bad rules are refused in the error format, naming the field', async ({ client, assert }) => {
