@@ -176,23 +176,30 @@ test.group('Accounts, own account, Activity and technical log in a real browser'
     await entries.first().getByText('"byUserId"').waitFor()
     await screenshotsAtBothWidths(page, 'activity')
 
-    // Other filters: a level with none of these, a source, a day range.
+    // Each entry names who did it.
+    await entries.first().getByText(`by ${owner.name} (account)`).waitFor()
+
+    // Other filters: a level with none of these, a kind, who did it, a day range.
     await page.getByLabel('Level').selectOption('error')
     await page.getByText('Nothing matches these filters.').waitFor()
     await page.getByLabel('Level').selectOption('')
-    await page.getByLabel('About').selectOption('devices')
+    await page.getByLabel('About').selectOption({ label: 'Phones paired and unpaired' })
     await page.getByText('Nothing matches these filters.').waitFor()
-    await page.getByLabel('About').selectOption('auth')
+    await page.getByLabel('About').selectOption({ label: 'Dashboard accounts' })
+    await entries.nth(3).waitFor()
+    await page.locator('select[name="actor"]').selectOption({ label: 'The gateway itself' })
+    await page.getByText('Nothing matches these filters.').waitFor()
+    await page.locator('select[name="actor"]').selectOption({ label: `${owner.name} (account)` })
     await entries.nth(3).waitFor()
     const today = new Date()
     const day = (offset: number) => {
       const date = new Date(today.getFullYear(), today.getMonth(), today.getDate() + offset)
       return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`
     }
-    await page.getByLabel('From').fill(day(1))
+    await page.getByLabel('From', { exact: true }).fill(day(1))
     await page.getByText('Nothing matches these filters.').waitFor()
-    await page.getByLabel('From').fill(day(0))
-    await page.getByLabel('To').fill(day(0))
+    await page.getByLabel('From', { exact: true }).fill(day(0))
+    await page.getByLabel('To', { exact: true }).fill(day(0))
     await entries.nth(3).waitFor()
     assert.lengthOf(await messages(), 4)
 

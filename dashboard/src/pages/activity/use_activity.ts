@@ -13,14 +13,47 @@ export const activitySources: ReadonlyArray<{ value: string; label: string }> = 
   { value: 'devices', label: 'Phones' },
   { value: 'license', label: 'License' },
   { value: 'webhooks', label: 'Webhooks' },
+  { value: 'campaigns', label: 'Campaigns' },
+  { value: 'automation', label: 'Rules' },
+  { value: 'settings', label: 'Settings' },
 ]
+
+/** Families of entry kinds (`kind=webhook` takes every `webhook.*`), in the operator's words. */
+export const activityKinds: ReadonlyArray<{ value: string; label: string }> = [
+  { value: 'account', label: 'Dashboard accounts' },
+  { value: 'apikey', label: 'API keys' },
+  { value: 'device', label: 'Phones paired and unpaired' },
+  { value: 'webhook', label: 'Webhooks' },
+  { value: 'webhook.disabled', label: 'Webhooks switched off' },
+  { value: 'campaign', label: 'Campaigns' },
+  { value: 'rule', label: 'Rules' },
+  { value: 'backup', label: 'Backups' },
+  { value: 'restore', label: 'Restores' },
+  { value: 'settings', label: 'Settings changes' },
+  { value: 'license', label: 'License' },
+]
+
+/** Who wrote entries (GET /activity/actors), as the "By" filter offers them. */
+export async function activityActors() {
+  const { data } = await answer(api.GET('/api/v1/activity/actors'))
+  return data.map(({ actor, name }) => ({ value: actor, label: actorLabel(actor, name) }))
+}
+
+export function actorLabel(actor: string | null, name: string | null): string {
+  if (actor === null) return 'the gateway'
+  const what = actor.startsWith('api_key:') ? 'API key' : 'account'
+  return name ? `${name} (${what})` : `${what} ${actor.split(':')[1]}`
+}
 
 export const sourceLabel = (source: string) => activitySources.find((known) => known.value === source)?.label ?? source
 
 export interface ActivityFilters {
   /** An ActivityLevel, or '' for any. */
   level: string
-  source: string
+  /** A kind family (`webhook`) or kind, or '' for any. */
+  kind: string
+  /** account:<id>, api_key:<id>, system, or '' for anyone. */
+  actor: string
   /** yyyy-mm-dd, a day of the operator's own calendar; '' for no bound. */
   fromDay: string
   toDay: string
@@ -38,7 +71,7 @@ function localMidnight(day: string, plusDays = 0): string {
  * the operator's own calendar: "to" includes its whole day. A filter change reads the first page again.
  */
 export function useActivity() {
-  const filters = reactive<ActivityFilters>({ level: '', source: '', fromDay: '', toDay: '', search: '' })
+  const filters = reactive<ActivityFilters>({ level: '', kind: '', actor: '', fromDay: '', toDay: '', search: '' })
   const list = useCursorList<ActivityEntry>((cursor) =>
     answer(
       api.GET('/api/v1/activity', {
@@ -47,7 +80,8 @@ export function useActivity() {
             cursor,
             limit: 50,
             level: (filters.level || undefined) as ActivityLevel | undefined,
-            source: filters.source || undefined,
+            kind: filters.kind || undefined,
+            actor: filters.actor || undefined,
             since: filters.fromDay ? localMidnight(filters.fromDay) : undefined,
             until: filters.toDay ? localMidnight(filters.toDay, 1) : undefined,
             search: filters.search.trim() || undefined,
@@ -57,6 +91,6 @@ export function useActivity() {
     )
   )
   // Typing in the search box waits for Enter (the form's submit); the other filters apply at once.
-  watch(() => [filters.level, filters.source, filters.fromDay, filters.toDay], () => void list.reload())
+  watch(() => [filters.level, filters.kind, filters.actor, filters.fromDay, filters.toDay], () => void list.reload())
   return { ...list, filters }
 }
