@@ -6,8 +6,8 @@ export { SendMessages } from '#modules/messages/services/send_messages'
 export { exportColumns, exportRows, type ExportDataset, type ExportRow } from '#modules/messages/services/export_rows'
 /** Every change of a message's state and of conversations, whoever decides it. */
 export * from '#modules/messages/services/message_ledger'
-/** Counts of messages created over time, by direction and current status (statistics). */
-export { MessageVolume, messageCategories, messageStatuses, type MessageStatus, type VolumeCount, type VolumeFilters } from '#modules/messages/services/message_volume'
+/** A message's categories and statuses, as the statistics count them. */
+export { messageCategories, messageStatuses, type MessageStatus } from '#modules/messages/models/message'
 /** Who a campaign or a rule names: contacts of groups and single contacts, with their fields. */
 export { ContactAudience, AUDIENCE_PAGE, type AudienceMember, type AudienceSelection } from '#modules/messages/services/contact_audience'
 /** Contact groups: membership reads and changes for rules and campaigns. */
