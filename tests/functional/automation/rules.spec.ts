@@ -72,6 +72,10 @@ test.group('Automation rules: the API', (group) => {
       assert.equal(refused.body().error.code, 'VALIDATION_ERROR', JSON.stringify(rule))
       assert.include(refused.body().error.details.map((detail: any) => detail.field), field, JSON.stringify(refused.body()))
     }
+    const backreference = await createRule(client, { name: 'x', actions: [{ type: 'opt_out' }], conditions: [{ type: 'text', match: 'regex', value: '(a)\\1' }] })
+    assert.include(backreference.body().error.message, 'not a valid RE2 regular expression')
+    const teleport = await createRule(client, { name: 'x', actions: [{ type: 'teleport' }] })
+    assert.include(teleport.body().error.message, 'The action type must be one of reply, add_to_group')
     ;(await createRule(client, { name: 'Same', actions: [{ type: 'opt_out' }] })).assertStatus(201)
     const twice = await createRule(client, { name: 'same', actions: [{ type: 'opt_out' }] })
     twice.assertStatus(409)

@@ -13,7 +13,7 @@ const tag = () => vine.string().trim().minLength(1).maxLength(40)
 const re2Pattern = vine.createRule((value: unknown, _options: undefined, field: FieldContext) => {
   if (typeof value !== 'string' || (field.parent as { match?: unknown })?.match !== 'regex') return
   const problem = checkPattern(value)
-  if (problem) field.report(`The pattern is not a valid RE2 regular expression: ${problem}`, 'regex', field)
+  if (problem) field.report(`The pattern is not a valid RE2 regular expression: ${problem}`, 're2', field)
 })
 
 /** One branch per kind, chosen by its `type`; an unknown type is named in the error. */
