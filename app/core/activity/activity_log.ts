@@ -4,7 +4,7 @@ import type { Clock } from '#core/time/clock'
 import { dateTimeOf, storedDateBound, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import { likeContaining } from '#core/database/like_pattern'
-import { actingCaller, actorOf } from '#core/activity/acting_caller'
+import type { Caller } from '#core/http/access'
 import ActivityEntry, { type ActivityLevel } from '#core/activity/activity_entry'
 
 export interface ActivityRecord {
@@ -29,16 +29,34 @@ export interface ActivityFilters {
   search?: string
 }
 
-/** The Activity log: modules write what an operator should know; GET /activity reads it. */
+/** How an Activity entry names a caller: `account:3`, `api_key:5`. */
+export function actorOf(caller: Caller): string {
+  return `${caller.type === 'session' ? 'account' : 'api_key'}:${caller.id}`
+}
+
+/**
+ * The Activity log: modules write what an operator should know; GET /activity reads it.
+ *
+ * Each write request gets its own log naming its caller (the route registry binds it in the
+ * request's container resolver, so every service the request builds writes under that name);
+ * background work writes with the container's one, the gateway itself. Passed along rather than
+ * kept in an AsyncLocalStorage, whose promise hooks would slow every request.
+ */
 export class ActivityLog {
   constructor(
     private clock: Clock,
-    private logger: Logger
+    private logger: Logger,
+    private caller: Caller | null = null
   ) {}
 
-  /** Writes an entry, naming the caller of the request it comes from (none: the gateway itself). */
+  /** The same log, writing in the name of a request's caller. */
+  actingFor(caller: Caller): ActivityLog {
+    return new ActivityLog(this.clock, this.logger, caller)
+  }
+
+  /** Writes an entry, naming the caller it acts for (none: the gateway itself). */
   async record(entry: ActivityRecord): Promise<ActivityEntry> {
-    const caller = actingCaller.current()
+    const caller = this.caller
     const row = await ActivityEntry.create({
       level: entry.level,
       source: entry.source,

@@ -1,7 +1,7 @@
 import type { HttpContext, Router } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import type { AccessGuard, ProtectedAccess } from '#core/http/access'
-import { actingCaller } from '#core/activity/acting_caller'
+import { ActivityLog } from '#core/activity/activity_log'
 import type { ApiErrorKind } from '#core/http/api_error'
 import { allowUpload, requireJsonBody, requireMultipartBody } from '#core/http/body_guard_middleware'
 import { refuseUnknownFields } from '#core/contract/unknown_fields'
@@ -96,8 +96,13 @@ export class RouteRegistry {
         route.use(async (ctx: HttpContext, next: NextFn) => {
           const guard = await resolveGuard()
           ctx.caller = await guard.authorize(ctx, routeAccess)
-          // What the request does is done for its caller: the Activity log names them.
-          return actingCaller.run(ctx.caller, next)
+          // What a write does is done for its caller: the services it builds write the Activity
+          // log in their name. Reads write nothing there.
+          if (routeAccess.write) {
+            const activity = await ctx.containerResolver.make(ActivityLog)
+            ctx.containerResolver.bindValue(ActivityLog, activity.actingFor(ctx.caller))
+          }
+          return next()
         })
       }
       if (contract.upload) {
