@@ -14,7 +14,7 @@ server.use([
   // The dashboard: compressed when the browser accepts it, its built files (public/), then
   // index.html for its pages (history mode).
   () => import('#core/dashboard/dashboard_compression'),
-  () => import('@adonisjs/static/static_middleware'),
+  () => import('#core/dashboard/dashboard_files'),
   () => import('#core/dashboard/dashboard_pages'),
 ])
 
