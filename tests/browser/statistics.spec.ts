@@ -114,7 +114,9 @@ test.group('Statistics page in a real browser', (group) => {
     const settings = await app.container.make(SettingsStore)
     zoneBefore = (await settings.get('sending')).timezone
     await settings.update({ sending: { timezone: ZONE } })
-    context = await browser.newContext({ viewport: DESKTOP })
+    // A browser far from the platform's zone: the page's days are Paris's (for 13 hours of each
+    // day, today in Kiritimati is already tomorrow in Paris).
+    context = await browser.newContext({ viewport: DESKTOP, timezoneId: 'Pacific/Kiritimati' })
     page = await context.newPage()
     return async () => {
       await context.close()
@@ -196,6 +198,7 @@ test.group('Statistics page in a real browser', (group) => {
     assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { from: localDate(), to: localDate(), interval: 'hour' })
     await page.getByTestId('delivery-rate-total').getByText('60%').waitFor()
     await page.getByTestId('volume-out').locator('canvas[aria-label^="Outgoing messages per hour"]').waitFor()
+    await screenshotsAtBothWidths(page, 'statistics-today')
     // By hour over more than 7 days is not offered; a longer range goes back to by day.
     await page.getByLabel('From').fill(localDate(-9))
     await page.waitForURL((url) => url.searchParams.get('from') === localDate(-9))

@@ -28,29 +28,33 @@ const LIVE_PAUSE_MS = 2000
 
 /**
  * Every figure of the Statistics page for a range of local days of the platform's time zone,
- * one request per endpoint, in parallel. Each keeps its own answer and problem, so one refusal
- * leaves the others on screen. An answer for a range no longer shown is dropped.
+ * one request per endpoint, in parallel, shown together once all have answered. Each keeps its
+ * own answer and problem, so one refusal leaves the others on screen. Answers for a range no
+ * longer asked for are dropped.
  *
  * Read again when the range changes, when the `messages` channel says messages changed (at
  * most once per 2 s) and when the operator comes back to the tab or window.
  */
 export function useStatistics(range: Ref<StatisticsRange>, timezone: Ref<string | null>) {
   let generation = 0
-  const reads: Array<(query: Query, current: () => boolean) => Promise<void>> = []
+  /** Each read answers how to show its outcome; the page shows them all at once. */
+  const reads: Array<(query: Query) => Promise<() => void>> = []
 
   function section<Data>(read: (query: Query) => Promise<Data>): Section<Data> {
     const data = shallowRef<Data>()
     const problem = shallowRef<ApiProblem | null>(null)
-    reads.push(async (query, current) => {
+    reads.push(async (query) => {
       try {
         const answered = await read(query)
-        if (!current()) return
-        data.value = answered
-        problem.value = null
+        return () => {
+          data.value = answered
+          problem.value = null
+        }
       } catch (error) {
-        if (!current()) return
-        data.value = undefined
-        problem.value = error instanceof ApiProblem ? error : new ApiProblem(0, 'UNEXPECTED', 'Something went wrong in the dashboard')
+        return () => {
+          data.value = undefined
+          problem.value = error instanceof ApiProblem ? error : new ApiProblem(0, 'UNEXPECTED', 'Something went wrong in the dashboard')
+        }
       }
     })
     return { data, problem }
@@ -74,10 +78,12 @@ export function useStatistics(range: Ref<StatisticsRange>, timezone: Ref<string 
     const wanted = range.value
     if (!zone || rangeProblem(wanted)) return
     const mine = ++generation
-    const current = () => mine === generation
     loading.value = true
-    await Promise.all(reads.map((read) => read(apiRange(wanted, zone), current)))
-    if (!current()) return
+    const outcomes = await Promise.all(reads.map((read) => read(apiRange(wanted, zone))))
+    // A newer range was asked for meanwhile: its answers will be shown, not these.
+    if (mine !== generation) return
+    // All the cards change together: never figures of two ranges side by side.
+    for (const show of outcomes) show()
     shown.value = wanted
     loading.value = false
   }
