@@ -124,7 +124,7 @@ test.group('Statistics page in a real browser', (group) => {
     }
   })
 
-  test('the seeded figures by phone, SIM, failure code and latency; presets, dates and by hour change the address and the figures; a reload keeps them; nothing off screen at 360 px', async ({ assert }) => {
+  test('the seeded figures by phone, SIM, failure code and latency, a new message counted live; presets, dates and by hour change the address and the figures; a reload keeps them; nothing off screen at 360 px', async ({ assert }) => {
     const shop = await pairThroughApi('Shop phone', [
       { slot: 0, operator: 'Orange' },
       { slot: 1, operator: 'Free' },
@@ -178,12 +178,17 @@ test.group('Statistics page in a real browser', (group) => {
     await page.getByTestId('opt-outs').getByText('1 number opted out, 0 back in.').waitFor()
     assert.match((await page.getByTestId('volume-out').locator('canvas').getAttribute('aria-label'))!, /Outgoing messages per day, .*: 11 in all, 6 delivered, 1 sent, no receipt, 1 queued, 3 failed\./)
 
+    // A message queued meanwhile is counted without a reload (the `messages` channel).
+    await queueThroughApi({ to: '+33633333333' })
+    await page.getByTestId('volume-out').getByText('12 messages created in the range').waitFor()
+
     // 30 days: the address says so, and the older messages count.
     await page.getByRole('button', { name: '30 days' }).click()
     await page.getByTestId('delivery-rate-total').getByText('73.3%').waitFor()
     assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { from: localDate(-29), to: localDate(), interval: 'day' })
     assert.equal(await page.getByRole('button', { name: '30 days' }).getAttribute('aria-pressed'), 'true')
     assert.deepEqual(await page.getByTestId('by-phone').locator('[data-group="Shop phone"] td').allInnerTexts(), ['13', '10', '2', '76.9%', '2'])
+    await page.mouse.move(0, 0) // no button left hovered in the pictures
     await screenshotsAtBothWidths(page, 'statistics')
 
     // Nothing beyond the sides of a phone's screen.
@@ -198,6 +203,7 @@ test.group('Statistics page in a real browser', (group) => {
     assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { from: localDate(), to: localDate(), interval: 'hour' })
     await page.getByTestId('delivery-rate-total').getByText('60%').waitFor()
     await page.getByTestId('volume-out').locator('canvas[aria-label^="Outgoing messages per hour"]').waitFor()
+    await page.mouse.move(0, 0)
     await screenshotsAtBothWidths(page, 'statistics-today')
     // By hour over more than 7 days is not offered; a longer range goes back to by day.
     await page.getByLabel('From').fill(localDate(-9))
