@@ -82,7 +82,8 @@ function localDate(offsetDays = 0): string {
  * closed "Figures" are not shown, and an open one scrolls in its own box (.table-wrap).
  */
 async function offScreen(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+  // A string, as the other specs pass: the test process has no DOM types.
+  return page.evaluate(`(() => {
     const width = document.documentElement.clientWidth
     return Array.from(document.querySelectorAll('main *'))
       .filter((element) => {
@@ -90,8 +91,8 @@ async function offScreen(page: Page): Promise<string[]> {
         const box = element.getBoundingClientRect()
         return box.width > 0 && box.height > 0 && (box.right > width + 1 || box.left < -1)
       })
-      .map((element) => `${element.tagName.toLowerCase()}.${element.className} (${Math.round(element.getBoundingClientRect().left)}–${Math.round(element.getBoundingClientRect().right)})`)
-  })
+      .map((element) => element.tagName.toLowerCase() + '.' + element.className + ' (' + Math.round(element.getBoundingClientRect().left) + '–' + Math.round(element.getBoundingClientRect().right) + ')')
+  })()`) as Promise<string[]>
 }
 
 test.group('Statistics page in a real browser', (group) => {
