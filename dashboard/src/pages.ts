@@ -8,6 +8,7 @@ import type { OperationId } from './api/operations'
  */
 export const pages = [
   { name: 'overview', path: '', title: 'Overview', needs: 'getCaller', load: () => import('./pages/overview/OverviewPage.vue') },
+  { name: 'statistics', path: 'statistics', title: 'Statistics', needs: 'getMessageVolume', load: () => import('./pages/statistics/StatisticsPage.vue') },
   // Messaging: messages, send, conversations, contacts
   { name: 'messages', path: 'messages', title: 'Messages', needs: 'listMessages', load: () => import('./pages/messages/MessagesPage.vue') },
   { name: 'send', path: 'send', title: 'Send', needs: 'sendMessages', load: () => import('./pages/send/SendPage.vue') },
