@@ -45,11 +45,14 @@ type Outcome = { result: 'delivered' } | { result: 'sent' } | { result: 'failed'
  * phone's reports would: handed over 1 s after acceptance, sent 1.5 s after it, delivered 25 s
  * after that.
  */
+/** Recipients numbered in order: a device's id grows across a whole test run, so it cannot be in the number. */
+let nextRecipient = 0
+
 async function sendThrough(deviceId: number, simSlot: 0 | 1, outcomes: Outcome[], createdAt: Date) {
   const manual = useManualClock(createdAt)
   const ids: number[] = []
   try {
-    for (const [index] of outcomes.entries()) ids.push(Number(await queueThroughApi({ to: `+3361234${String(5000 + index + simSlot * 100 + deviceId * 1000).padStart(4, '0')}`, deviceId: String(deviceId), simSlot })))
+    for (const _outcome of outcomes) ids.push(Number(await queueThroughApi({ to: `+3361234${String(5000 + (nextRecipient++ % 5000)).padStart(4, '0')}`, deviceId: String(deviceId), simSlot })))
   } finally {
     manual.restore()
   }
