@@ -3,7 +3,7 @@
 //   gateway start | stop | restart | logs | update | backup
 // The data folder is GATEWAY_DATA_DIR, default ./data of the folder the command is run from;
 // `gateway backup` writes its archive in that folder too.
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -24,6 +24,8 @@ const env = {
   GATEWAY_DATA_DIR: resolve(process.env.GATEWAY_DATA_DIR?.trim() || './data'),
   GATEWAY_COMMAND_CWD: process.cwd(),
 }
-// Ace runs from the application folder (its TypeScript setup lives there).
-const result = spawnSync(process.execPath, ['ace.js', `gateway:${command}`, ...rest], { stdio: 'inherit', cwd: appRoot, env })
-process.exit(result.status ?? 1)
+// Ace runs from the application folder (its TypeScript setup lives there). A signal sent to this
+// process (a service manager stopping `gateway logs`) goes to the command too, never orphaning it.
+const child = spawn(process.execPath, ['ace.js', `gateway:${command}`, ...rest], { stdio: 'inherit', cwd: appRoot, env })
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal))
+child.on('exit', (status) => process.exit(status ?? 1))

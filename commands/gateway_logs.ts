@@ -24,7 +24,12 @@ export default class GatewayLogs extends GatewayCommand {
     }
     let position = await this.#printTail(file)
     if (!this.follow) return
-    for (;;) {
+    // Ctrl-C, or a service manager's SIGTERM: stop following and exit (the command stays alive
+    // only while it follows).
+    let stopped = false
+    const stop = () => (stopped = true)
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop)
+    while (!stopped) {
       await new Promise((resolve) => setTimeout(resolve, 250))
       let size: number
       try {
@@ -37,6 +42,7 @@ export default class GatewayLogs extends GatewayCommand {
       if (size < position) position = 0
       if (size > position) position = await this.#print(file, position, size)
     }
+    await this.terminate()
   }
 
   async #printTail(file: string): Promise<number> {

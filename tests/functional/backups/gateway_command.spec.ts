@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { spawn, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import net from 'node:net'
@@ -78,7 +78,11 @@ test.group('The gateway command', (group) => {
       await checkedFetch(`http://127.0.0.1:${port}/api/v1/this-route-does-not-exist`)
       await eventually(() => followed.includes('this-route-does-not-exist'), 15_000)
     } finally {
+      // Stopped like a service manager stops it: the command it runs goes too, none left behind.
+      const command = execFileSync('ps', ['-o', 'pid=', '--ppid', String(follower.pid)], { encoding: 'utf8' }).trim()
+      assert.match(command, /^\d+$/)
       follower.kill()
+      await eventually(() => !isAlive(Number(command)), 10_000)
     }
 
     const running = pid()
