@@ -29,6 +29,7 @@ import { setupLicense } from '#modules/auth/license/license_setup'
 import { licenseKeyOf, licenseServerOf } from '#modules/auth/license/license_config'
 import LicenseController from '#modules/auth/license/license_controller'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import { BackupSchedule } from '#modules/backups/services/backup_schedule'
 import { TEST_PASSWORD, asBrowser, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { UserService } from '#modules/auth/services/user_service'
 import { Browser } from './browser.js'
@@ -588,6 +589,21 @@ test.group('License endpoints and the write gate over HTTP', (group) => {
     const byOperator = await asBrowser(client.get('/api/v1/license'), operator)
     byOperator.assertStatus(403)
     assert.equal(byOperator.body().error.code, 'FORBIDDEN_SCOPE')
+  })
+
+  test('while withdrawn, scheduled backups still run; a backup asked through the API is a write and is refused', async ({ client, assert }) => {
+    await withdrawnGateway()
+    await db.from('backup_attempts').delete()
+    const schedule = await app.container.make(BackupSchedule)
+    await schedule.pass(new Date())
+    const [attempt] = await db.from('backup_attempts').where('origin', 'scheduled').select('outcome')
+    assert.equal(attempt?.outcome, 'success')
+    const manual = await client.post('/api/v1/backups').header('x-api-key', testKeys.admin).json({})
+    manual.assertStatus(403)
+    assert.equal(manual.body().error.code, 'LICENSE_BLOCKED')
+    // Rules are writes too.
+    const rule = await client.post('/api/v1/rules').header('x-api-key', testKeys.admin).json({ name: 'Blocked', actions: [{ type: 'opt_in' }] })
+    assert.equal(rule.body().error.code, 'LICENSE_BLOCKED')
   })
 
   test('while withdrawn, a write answers 403 LICENSE_BLOCKED and a read works', async ({ client, assert }) => {
