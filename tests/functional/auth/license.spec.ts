@@ -172,6 +172,15 @@ test.group('License gate', (group) => {
     assert.deepInclude(license.status(), { mode: 'community', state: 'valid', server: null, keyPrefix: 'NEWK', keyStatus: 'ok' })
   })
 
+  test('licensed without a key: keyStatus missing, nothing is asked, the state stays as it is', async ({ assert }) => {
+    const { license, start, advance } = harness()
+    await license.load()
+    await start()
+    await advance(2 * HOUR)
+    assert.lengthOf(fake.requests, 0)
+    assert.deepInclude(license.status(), { mode: 'licensed', state: 'valid', keyPrefix: null, keyStatus: 'missing' })
+  })
+
   test('valid: asks the server with the key and version, lets writes through, asks again an hour later', async ({ assert }) => {
     const { license, runner, start, advance } = harness()
     await license.load(KEY)
