@@ -264,3 +264,21 @@ test.group('Interactive reference', () => {
     }
   })
 })
+
+test.group('OpenAPI document: the device resource', () => {
+  test('every field of a device, its SIMs, battery and text options says what it means', async ({ client, assert }) => {
+    const schemas = (await client.get('/api-docs/openapi.json')).body().components.schemas
+    const undescribed: string[] = []
+    const walk = (schema: any, path: string) => {
+      for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
+        if (typeof property.description !== 'string' || property.description.length < 10) undescribed.push(`${path}.${name}`)
+        walk(property, `${path}.${name}`)
+        if (property.items) walk(property.items, `${path}.${name}[]`)
+        for (const branch of property.oneOf ?? []) walk(branch, `${path}.${name}`)
+      }
+    }
+    walk(schemas.Device, 'Device')
+    assert.deepEqual(undescribed, [])
+    assert.includeMembers(Object.keys(schemas.Device.properties), ['id', 'name', 'model', 'appVersion', 'enabled', 'status', 'lastSeenAt', 'battery', 'signal', 'sims', 'textOptions', 'createdAt'])
+  })
+})
