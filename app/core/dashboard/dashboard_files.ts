@@ -1,21 +1,23 @@
-import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
+import app from '@adonisjs/core/services/app'
 import StaticMiddleware from '@adonisjs/static/static_middleware'
 import { isDashboardPath } from '#core/dashboard/dashboard_pages'
 
+/** Built once: the package binds a new one (a new serve-static function) per resolution. */
+let files: StaticMiddleware | undefined
+
 /**
  * The dashboard's built files (public/), served by @adonisjs/static for the dashboard's paths
- * only: an API call never costs a file-system lookup (it was 10 % of an authenticated GET in the
- * profile, docs/performance in the README).
+ * only. An API call neither builds nor runs the file server: as the package's own server
+ * middleware it was built on every request, 2.5 % of the gateway's CPU under load in the
+ * profile (README, Benchmarks).
  */
-@inject()
 export default class DashboardFilesMiddleware {
-  constructor(private files: StaticMiddleware) {}
-
-  handle(ctx: HttpContext, next: NextFn) {
+  async handle(ctx: HttpContext, next: NextFn) {
     const method = ctx.request.method()
     if ((method !== 'GET' && method !== 'HEAD') || !isDashboardPath(ctx.request.url(false))) return next()
-    return this.files.handle(ctx, next)
+    files ??= await app.container.make(StaticMiddleware)
+    return files.handle(ctx, next)
   }
 }
