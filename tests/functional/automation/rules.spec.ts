@@ -308,6 +308,19 @@ test.group('Automation rules: runs on incoming SMS', (group) => {
     assert.lengthOf(await runs(client), 1)
   })
 
+  test('without a cursor (its row lost), rules start with what arrives next, never on the SMS received before', async ({ client, assert }) => {
+    await createRule(client, { name: 'Tag', actions: [{ type: 'add_tags', tags: ['seen'] }] })
+    await engine.runner.stop()
+    await receive(clock, SENDER, 'old news')
+    await db.from('automation_state').delete()
+    await engine.runner.start()
+    await engine.run()
+    assert.lengthOf(await runs(client), 0)
+    await receive(clock, '+33611111111', 'fresh')
+    await engine.run()
+    assert.deepEqual((await runs(client)).map((run) => run.maskedPhone), ['+33•••••••11'])
+  })
+
   test('conditions on the receiving phone and SIM', async ({ client, assert }) => {
     const [device] = await db.table('devices').insert({ name: 'Shop', credential_sealed: 'x', created_at: START, updated_at: START }).returning('id')
     const deviceId = String(device.id ?? device)

@@ -53,7 +53,13 @@ export class RuleRunner {
 
   async #plan(): Promise<number> {
     const state = await db.from('automation_state').where('id', 1).first()
-    const cursor = state?.last_message_id ?? 0
+    if (!state) {
+      // No cursor (a database whose row was lost): rules start with what arrives from now on,
+      // never on every SMS ever received.
+      await db.rawQuery('INSERT OR IGNORE INTO automation_state (id, last_message_id) VALUES (1, ?)', [await this.deps.inbound.latestId()])
+      return 0
+    }
+    const cursor = state.last_message_id
     const messages = await this.deps.inbound.after(cursor, PLAN_BATCH)
     if (!messages.length) return 0
     const rules = await this.deps.rules.enabled()

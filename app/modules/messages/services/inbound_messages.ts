@@ -16,6 +16,12 @@ export interface ReceivedSms {
  * own cursor: the automation rules' durable queue.
  */
 export class InboundMessages {
+  /** The id of the newest message stored (0: none), where a reader starting now begins. */
+  async latestId(): Promise<number> {
+    const row = await db.from('messages').max('id as id').first()
+    return Number(row?.id ?? 0)
+  }
+
   /** At most `limit` inbound messages stored after `lastId`, oldest first. */
   async after(lastId: number, limit: number): Promise<ReceivedSms[]> {
     const rows = await db
