@@ -109,5 +109,4 @@ export class ActivityLog {
     )
     return rows.map((row: { actor: string; actor_name: string | null }) => ({ actor: row.actor, name: row.actor_name }))
   }
-
 }

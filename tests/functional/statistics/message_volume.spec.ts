@@ -2,55 +2,12 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
-import { SettingsStore } from '#core/settings/settings_store'
 import { MessageLedger } from '#modules/messages/public'
 import { useManualClock } from '#tests/helpers/clock'
 import { asBrowser, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
 import StatisticsCounters from '#database/migrations/0019_messages_statistics_counters'
-
-const statuses = ['queued', 'dispatched', 'sent', 'delivered', 'failed', 'pending_quota_exceeded', 'paused', 'cancelled']
-
-/** The out counts of an answer with only the given statuses non-zero. */
-function out(counts: Record<string, number> = {}) {
-  return Object.fromEntries(statuses.map((status) => [status, counts[status] ?? 0]))
-}
-
-async function setTimezone(timezone: string) {
-  await (await app.container.make(SettingsStore)).update({ sending: { timezone } })
-}
-
-interface SeededMessage {
-  createdAt: string
-  direction?: 'in' | 'out'
-  status?: string
-  category?: string
-  deviceId?: string | null
-}
-
-/** Test seeding in SQL (the module code never writes another module's table). */
-async function seed(messages: SeededMessage[]) {
-  const phone = '+33612345678'
-  let conversation = await db.from('conversations').where('phone', phone).first()
-  if (!conversation) {
-    await db.table('conversations').insert({
-      phone, state: 'open', unread_count: 0, pinned: false, archived: false, category: 'transactional',
-      created_at: '2026-01-01T00:00:00.000Z', last_message_at: '2026-01-01T00:00:00.000Z',
-    })
-    conversation = await db.from('conversations').where('phone', phone).first()
-  }
-  const ids: number[] = []
-  for (const message of messages) {
-    const direction = message.direction ?? 'out'
-    const [id] = await db.table('messages').insert({
-      conversation_id: conversation.id, direction, category: message.category ?? 'transactional', phone, body: 'x',
-      encoding: 'gsm7', segments: 1, status: message.status ?? (direction === 'in' ? 'delivered' : 'sent'), attempts: 0,
-      device_id: message.deviceId ?? null, created_at: message.createdAt, updated_at: message.createdAt,
-    })
-    ids.push(Number(id))
-  }
-  return ids
-}
+import { out, seed, setTimezone } from '#tests/functional/statistics/statistics_helpers'
 
 function volume(client: ApiClient, query: Record<string, string>, key = testKeys.read) {
   return client.get('/api/v1/statistics/messages').qs(query).header('x-api-key', key)

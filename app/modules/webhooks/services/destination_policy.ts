@@ -66,6 +66,15 @@ export class DestinationPolicy {
     return 'resolve'
   }
 
+  /**
+   * Why a URL may not be saved (a webhook's, a rule's call), or null: a literal address or
+   * `localhost` is judged now; a name is judged at every attempt, on what it resolves to then.
+   */
+  refusalOfUrl(url: string): string | null {
+    const verdict = this.judgeHost(new URL(url).hostname)
+    return verdict !== 'resolve' && !verdict.allowed ? `The url's ${DESTINATION_REFUSED} (${verdict.reason})` : null
+  }
+
   #judge(address: ipaddr.IPv4 | ipaddr.IPv6): DestinationVerdict {
     if (METADATA_ADDRESSES.has(address.toNormalizedString())) return { allowed: false, reason: 'cloud metadata' }
     if (address.kind() === 'ipv6') {

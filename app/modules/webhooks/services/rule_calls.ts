@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import { Secrets } from '#core/secrets/secrets'
 import { maskPhone } from '#core/logging/redaction'
 import { DeliveryRecorder } from '#modules/webhooks/services/delivery_recorder'
-import { DestinationPolicy, DESTINATION_REFUSED } from '#modules/webhooks/services/destination_policy'
+import { DestinationPolicy } from '#modules/webhooks/services/destination_policy'
 
 export interface RuleCall {
   ruleId: string
@@ -29,14 +29,11 @@ export class RuleCalls {
     private policy: DestinationPolicy
   ) {}
 
-  /**
-   * Why a rule may not call this URL, judged when the rule is saved like a webhook's (a literal
-   * address or localhost now; a name at every attempt, on what it resolves to); null: allowed.
-   */
+  /** Why a rule may not call this URL, judged as a webhook's is when saved; null: allowed. */
   refusal(url: string): string | null {
-    const verdict = this.policy.judgeHost(new URL(url).hostname)
-    return verdict !== 'resolve' && !verdict.allowed ? `The url's ${DESTINATION_REFUSED} (${verdict.reason})` : null
+    return this.policy.refusalOfUrl(url)
   }
+
 
   /** Records the call; it leaves with the other deliveries. Resolves once it is stored. */
   async call(call: RuleCall): Promise<void> {

@@ -9,7 +9,7 @@ import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import type { PublicEventName } from '#core/events/public_events'
 import Webhook, { type CustomHeader, type WebhookMethod } from '#modules/webhooks/models/webhook'
 import { drawSecret } from '#modules/webhooks/services/call_signature'
-import { DestinationPolicy, DESTINATION_REFUSED } from '#modules/webhooks/services/destination_policy'
+import { DestinationPolicy } from '#modules/webhooks/services/destination_policy'
 import { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
 import { DeliveryWorker, DROPPED_PAUSED } from '#modules/webhooks/services/delivery_worker'
 
@@ -139,14 +139,8 @@ export class WebhookService {
     return secret
   }
 
-  /**
-   * A literal address or `localhost` is judged when the webhook is saved; a name is judged at
-   * every attempt, on the addresses it resolves to then.
-   */
   #assertDestination(url: string) {
-    const verdict = this.policy.judgeHost(new URL(url).hostname)
-    if (verdict !== 'resolve' && !verdict.allowed) {
-      throw ApiError.validation('url', 'destination', `The url's ${DESTINATION_REFUSED} (${verdict.reason})`)
-    }
+    const refusal = this.policy.refusalOfUrl(url)
+    if (refusal) throw ApiError.validation('url', 'destination', refusal)
   }
 }

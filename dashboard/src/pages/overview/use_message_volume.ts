@@ -7,7 +7,6 @@ import { useMessageChanges } from '../messages/use_messages'
 
 export type MessageVolume = components['schemas']['MessageVolume']
 export type VolumeBucket = MessageVolume['buckets'][number]
-export type OutStatus = keyof VolumeBucket['out']
 
 const DAY_MS = 24 * 60 * 60 * 1000
 

@@ -6,7 +6,6 @@ import { useLiveChannel } from '../../live/live'
 import { apiRange, rangeProblem, type StatisticsRange } from './statistics_range'
 
 export type MessageVolume = components['schemas']['MessageVolume']
-export type OutStatus = keyof MessageVolume['buckets'][number]['out']
 export type Breakdown = components['schemas']['MessageVolumeBreakdown']
 export type BreakdownGroup = Breakdown['groups'][number]
 export type DeliveryRateOverTime = components['schemas']['DeliveryRateOverTime']
