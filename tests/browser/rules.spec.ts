@@ -150,5 +150,12 @@ test.group('Automation rules in a real browser', (group) => {
     await page.locator('[data-rule="Seen"]').waitFor()
     if ((await page.getByRole('button', { name: 'New rule' }).count()) > 0) throw new Error('a read-only account sees New rule')
     if ((await page.getByRole('button', { name: 'Delete' }).count()) > 0) throw new Error('a read-only account sees Delete')
+    // The rule's page shows it without letting it be changed; the test box still works.
+    await page.getByRole('link', { name: '1. Seen' }).click()
+    await page.getByRole('heading', { name: 'Rule', level: 1 }).waitFor()
+    await page.getByLabel('Name', { exact: true }).waitFor()
+    if (!(await page.getByLabel('Name', { exact: true }).isDisabled())) throw new Error('a read-only account may type in the rule')
+    if ((await page.getByRole('button', { name: 'Save' }).count()) > 0) throw new Error('a read-only account sees Save')
+    if (await page.getByRole('button', { name: 'Test', exact: true }).isDisabled()) throw new Error('the test box is closed to a reader')
   })
 })
