@@ -22,10 +22,17 @@ module.exports = {
       to: { path: '^app/modules/', pathNot: ['^app/modules/$1/', '^app/modules/[^/]+/public[.]ts$'] },
     },
     {
+      name: 'config-meets-modules-through-public-files',
+      comment: "Configuration is read by core's providers: it names a module only through its public.ts (config/auth.ts is the auth module's own setting of @adonisjs/auth, which loads its User model).",
+      severity: 'error',
+      from: { path: '^config/', pathNot: '^config/auth[.]ts$' },
+      to: { path: '^app/modules/', pathNot: '^app/modules/[^/]+/public[.]ts$' },
+    },
+    {
       name: 'no-unresolvable-imports',
       comment: 'An import the checker cannot follow would hide a boundary crossing.',
       severity: 'error',
-      from: { path: '^(app|providers)/' },
+      from: { path: '^(app|providers|config)/' },
       to: { couldNotResolve: true },
     },
   ],

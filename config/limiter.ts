@@ -2,7 +2,7 @@ import { configProvider } from '@adonisjs/core'
 import { defineConfig } from '@adonisjs/limiter'
 import type { InferLimiters } from '@adonisjs/limiter/types'
 import { Clock } from '#core/time/clock'
-import { ClockedMemoryStore } from '#modules/auth/services/clocked_memory_store'
+import { ClockedMemoryStore } from '#core/http/clocked_memory_store'
 
 /**
  * Brute-force throttles (sign-in, pairing): @adonisjs/limiter limiters in this process's

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import { errors } from '@adonisjs/limiter'
 import { ManualClock } from '#core/time/clock'
-import { ClockedMemoryStore } from '#modules/auth/services/clocked_memory_store'
+import { ClockedMemoryStore } from '#core/http/clocked_memory_store'
 
 /** The store behind the sign-in and pairing throttles (config/limiter.ts), on a ManualClock. */
 function storeOn(clock: ManualClock, options: { requests: number; duration: string; blockDuration?: string }, maxKeys = 1000) {

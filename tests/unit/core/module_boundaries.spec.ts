@@ -19,7 +19,7 @@ async function violationsIn(files: Record<string, string>): Promise<Array<{ rule
     }
     // The rules match paths relative to the folder cruised from.
     process.chdir(root)
-    const result = await cruise(['app'], { validate: true, ruleSet: { forbidden }, tsPreCompilationDeps: true })
+    const result = await cruise(['app', 'config'].filter((folder) => Object.keys(files).some((path) => path.startsWith(`${folder}/`))), { validate: true, ruleSet: { forbidden }, tsPreCompilationDeps: true })
     const output = result.output as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> } }
     return output.summary.violations.map(({ rule, from, to }) => ({ rule: rule.name, from, to }))
   } finally {
@@ -52,6 +52,20 @@ test.group('Module boundaries (the checker npm test runs)', () => {
     })
     assert.deepEqual(violations, [
       { rule: 'core-imports-no-module', from: 'app/core/events/catalogue.ts', to: 'app/modules/messages/public.ts' },
+    ])
+  })
+
+  test("configuration names a module only through its public file (config/auth.ts is the auth module's own)", async ({ assert }) => {
+    const violations = await violationsIn({
+      'app/modules/auth/services/store.ts': 'export const store = 1\n',
+      'app/modules/auth/models/user.ts': 'export default class User {}\n',
+      'app/modules/auth/public.ts': "export { store } from './services/store'\n",
+      'config/limiter.ts': "import { store } from '../app/modules/auth/services/store'\nexport default store\n",
+      'config/mail.ts': "import { store } from '../app/modules/auth/public'\nexport default store\n",
+      'config/auth.ts': "export const model = () => import('../app/modules/auth/models/user')\n",
+    })
+    assert.deepEqual(violations, [
+      { rule: 'config-meets-modules-through-public-files', from: 'config/limiter.ts', to: 'app/modules/auth/services/store.ts' },
     ])
   })
 
