@@ -31,7 +31,7 @@ export class AlertMailer {
     try {
       await transport.sendMail({
         from: notifications.smtpFrom ?? `sms-gateway@${hostname()}`,
-        to: notifications.adminEmails,
+        to: [...notifications.adminEmails],
         subject,
         text,
       })

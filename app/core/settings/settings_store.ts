@@ -10,6 +10,13 @@ const TABLE = 'settings'
 
 export type FieldError = { field: string; rule: string; message: string }
 
+/** What `get` answers: the section in force, frozen, so no caller can change it for the others. */
+export type ReadonlyDeep<T> = T extends readonly (infer Item)[]
+  ? ReadonlyArray<ReadonlyDeep<Item>>
+  : T extends object
+    ? { readonly [Key in keyof T]: ReadonlyDeep<T[Key]> }
+    : T
+
 /**
  * A module's own check of a validated section change, for what only the module can know (the
  * settings name its rows): answers errors with fields relative to the section.
@@ -61,10 +68,13 @@ export class SettingsStore {
     return structuredClone(this.#cache)
   }
 
-  /** One section, a copy: callers may not change the store by changing what they got. */
-  async get<Name extends SettingsSectionName>(name: Name): Promise<Settings[Name]> {
+  /**
+   * One section as it is in force, frozen rather than copied: sends and API-key calls read
+   * settings on every request, and a copy per read was a measurable share of one.
+   */
+  async get<Name extends SettingsSectionName>(name: Name): Promise<ReadonlyDeep<Settings[Name]>> {
     this.#cache ??= await this.#load()
-    return structuredClone(this.#cache[name])
+    return this.#cache[name] as ReadonlyDeep<Settings[Name]>
   }
 
   /** Applies a partial change and answers the settings in force. */
@@ -94,7 +104,7 @@ export class SettingsStore {
           .merge()
       }
     })
-    this.#cache = next as unknown as Settings
+    this.#cache = deepFreeze(next) as unknown as Settings
     if (changed.length) await this.emitter.emit('settings:changed', { sections: changed })
     return this.all()
   }
@@ -132,7 +142,7 @@ export class SettingsStore {
       // Only known fields survive: a field dropped from the code is not served back.
       settings[name] = Object.fromEntries(Object.keys(defaults).map((key) => [key, key in saved ? saved[key] : defaults[key]]))
     }
-    return settings as unknown as Settings
+    return deepFreeze(settings) as unknown as Settings
   }
 
   async #validate(change: unknown): Promise<Partial<Record<SettingsSectionName, Record<string, unknown>>>> {
@@ -193,6 +203,14 @@ export class SettingsStore {
       }))
     }
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner)
+    Object.freeze(value)
+  }
+  return value
 }
 
 declare module '@adonisjs/core/types' {

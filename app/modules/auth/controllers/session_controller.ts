@@ -55,7 +55,7 @@ export default class SessionController {
     // Every caller may know the platform time zone: days, quotas' midnight and send windows follow it.
     const { timezone } = await this.settings.get('sending')
     if (caller.type === 'api_key') {
-      return { type: 'api_key', scope: caller.scope, apiKey: await this.keys.find(Number(caller.id)), timezone }
+      return { type: 'api_key', scope: caller.scope, apiKey: await this.keys.describe(Number(caller.id)), timezone }
     }
     return { type: 'session', role: caller.role, user: await this.users.find(Number(caller.id)), timezone }
   }

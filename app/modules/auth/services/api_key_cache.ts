@@ -8,18 +8,33 @@ export interface KnownKey {
   allowedIps: string[]
   callsPerMinute: number | null
   callsPerDay: number | null
+  /** The key as the API answers it (GET /auth/me), kept with lastUsedAt as last written. */
+  resource: Record<string, unknown>
 }
 
 /**
  * In-memory state shared by every request (a container singleton): keys recognised so far, by
- * fingerprint, and when each key's lastUsedAt was last written.
+ * fingerprint and by id, and when each key's lastUsedAt was last written. A key-authenticated
+ * call then reads no row.
  */
 export class ApiKeyCache {
   readonly byFingerprint = new Map<string, KnownKey>()
+  readonly byId = new Map<number, KnownKey>()
   readonly lastUsedWritten = new Map<number, number>()
+
+  remember(fingerprint: string, key: KnownKey) {
+    this.byFingerprint.set(fingerprint, key)
+    this.byId.set(key.id, key)
+  }
+
+  forget(fingerprint: string, id: number) {
+    this.byFingerprint.delete(fingerprint)
+    this.byId.delete(id)
+  }
 
   clear() {
     this.byFingerprint.clear()
+    this.byId.clear()
     this.lastUsedWritten.clear()
   }
 }

@@ -78,7 +78,7 @@ export class ApiKeyService {
     if (change.callsPerDay !== undefined) apiKey.callsPerDay = change.callsPerDay
     apiKey.updatedAt = dateTimeOf(this.clock.now())
     await apiKey.save()
-    this.#forget(apiKey.fingerprint)
+    this.cache.forget(apiKey.fingerprint, apiKey.id)
     await this.activity.info('auth', 'apikey.changed', `API key "${apiKey.name}" changed`, { apiKeyId: String(apiKey.id) })
     return apiKey
   }
@@ -92,7 +92,7 @@ export class ApiKeyService {
     apiKey.lastFour = secret.slice(-4)
     apiKey.updatedAt = dateTimeOf(this.clock.now())
     await apiKey.save()
-    this.#forget(previous)
+    this.cache.forget(previous, apiKey.id)
     await this.activity.info('auth', 'apikey.rotated', `API key "${apiKey.name}" rotated`, { apiKeyId: String(apiKey.id) })
     return { apiKey, secret }
   }
@@ -100,7 +100,7 @@ export class ApiKeyService {
   async revoke(id: number): Promise<void> {
     const apiKey = await this.find(id)
     await apiKey.delete()
-    this.#forget(apiKey.fingerprint)
+    this.cache.forget(apiKey.fingerprint, apiKey.id)
     this.cache.lastUsedWritten.delete(apiKey.id)
     await this.activity.info('auth', 'apikey.revoked', `API key "${apiKey.name}" revoked`, { apiKeyId: String(apiKey.id) })
   }
@@ -119,9 +119,16 @@ export class ApiKeyService {
       allowedIps: row.allowedIps,
       callsPerMinute: row.callsPerMinute,
       callsPerDay: row.callsPerDay,
+      resource: row.serialize(),
     }
-    this.cache.byFingerprint.set(fingerprint, known)
+    this.cache.remember(fingerprint, known)
     return known
+  }
+
+  /** The key as the API answers it; from memory for a key in use (every change forgets it). */
+  async describe(id: number): Promise<Record<string, unknown>> {
+    const known = this.cache.byId.get(id)
+    return known ? { ...known.resource } : (await this.find(id)).serialize()
   }
 
   /** Records that a key was used; written at most once a minute per key. */
@@ -130,15 +137,13 @@ export class ApiKeyService {
     const written = this.cache.lastUsedWritten.get(key.id)
     if (written !== undefined && now - written < LAST_USED_RESOLUTION_MS) return
     this.cache.lastUsedWritten.set(key.id, now)
-    await ApiKey.query().where('id', key.id).update({ last_used_at: new Date(now).toISOString() })
+    const lastUsedAt = new Date(now).toISOString()
+    key.resource.lastUsedAt = lastUsedAt
+    await ApiKey.query().where('id', key.id).update({ last_used_at: lastUsedAt })
   }
 
   async #assertNameFree(name: string) {
     const taken = await ApiKey.findBy('name_key', name.toLowerCase())
     if (taken) throw new ApiError('NAME_TAKEN', 'Another API key has this name', [{ field: 'name', rule: 'unique', message: 'Another API key has this name' }])
-  }
-
-  #forget(fingerprint: string) {
-    this.cache.byFingerprint.delete(fingerprint)
   }
 }

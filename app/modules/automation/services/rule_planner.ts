@@ -1,5 +1,6 @@
 import type { ReceivedSms } from '#modules/messages/public'
 import type { ReceptionSettings } from '#core/settings/settings_catalogue'
+import type { ReadonlyDeep } from '#core/settings/settings_store'
 import type AutomationRule from '#modules/automation/models/automation_rule'
 import type { PlannedAction } from '#modules/automation/services/rule_shapes'
 import { conditionHolds, type ArrivingSms } from '#modules/automation/services/rule_conditions'
@@ -17,11 +18,11 @@ export interface PlannedRun {
  * The built-in keyword the whole text is, if the keywords are on: an opt-out first (it wins if
  * an operator listed a word twice).
  */
-export function keywordRun(text: string, reception: ReceptionSettings): PlannedRun | null {
+export function keywordRun(text: string, reception: ReadonlyDeep<ReceptionSettings>): PlannedRun | null {
   if (!reception.optOutKeywordsEnabled) return null
   const word = asKeyword(text)
   if (!word) return null
-  const listed = (keywords: string[]) => keywords.find((keyword) => folded(keyword) === word)
+  const listed = (keywords: readonly string[]) => keywords.find((keyword) => folded(keyword) === word)
   const optOut = listed(reception.optOutKeywords)
   if (optOut !== undefined) {
     return {
@@ -56,7 +57,7 @@ export function matchingRules(rules: AutomationRule[], sms: ArrivingSms, timezon
 }
 
 /** Every run one SMS gets: its keyword's, then the matching rules'. */
-export function planRuns(sms: ReceivedSms, senderGroupIds: number[], rules: AutomationRule[], reception: ReceptionSettings, timezone: string): PlannedRun[] {
+export function planRuns(sms: ReceivedSms, senderGroupIds: number[], rules: AutomationRule[], reception: ReadonlyDeep<ReceptionSettings>, timezone: string): PlannedRun[] {
   const keyword = keywordRun(sms.body, reception)
   const arriving: ArrivingSms = { text: sms.body, deviceId: sms.deviceId, simSlot: sms.simSlot, at: sms.receivedAt, senderGroupIds }
   const runs = matchingRules(rules, arriving, timezone).map((rule) => ({ kind: 'rule' as const, ruleId: rule.id, ruleName: rule.name, actions: rule.actions.map((action) => ({ ...action })) }))

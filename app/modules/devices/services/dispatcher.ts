@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
-import { SettingsStore } from '#core/settings/settings_store'
+import { SettingsStore, type ReadonlyDeep } from '#core/settings/settings_store'
 import type { Settings } from '#core/settings/settings_catalogue'
 import type { TextOptions } from '#modules/devices/models/device'
 import { MessageLedger, type DueMessage } from '#modules/messages/public'
@@ -199,7 +199,7 @@ export class Dispatcher {
   async #choose(
     message: DueMessage,
     carriers: Carrier[],
-    sending: Settings['sending'],
+    sending: ReadonlyDeep<Settings['sending']>,
     nowMs: number,
     forcedPhones: Map<number, Set<number> | null>
   ): Promise<Verdict> {
@@ -248,7 +248,7 @@ export class Dispatcher {
    * Prefix rules first (when their phone is connected), then the routing mode's order (among
    * the rule's SIMs when it names a phone but no slot).
    */
-  #route(phone: string, carriers: Carrier[], sending: Settings['sending']): Carrier[] {
+  #route(phone: string, carriers: Carrier[], sending: ReadonlyDeep<Settings['sending']>): Carrier[] {
     const rule = sending.prefixRules.find((candidate) => phone.startsWith(candidate.prefix))
     const target = rule
       ? carriers.filter((carrier) => String(carrier.device.id) === rule.deviceId && (rule.simSlot === null || rule.simSlot === undefined || carrier.slot === rule.simSlot))
@@ -273,7 +273,7 @@ export class Dispatcher {
    * order times), then sends them to the phones: a stored order is never lost, a sent one
    * always stored.
    */
-  async #order(orders: Array<{ message: DueMessage; carrier: Carrier }>, general: Settings['general'], sending: Settings['sending'], now: Date): Promise<number> {
+  async #order(orders: Array<{ message: DueMessage; carrier: Carrier }>, general: ReadonlyDeep<Settings['general']>, sending: ReadonlyDeep<Settings['sending']>, now: Date): Promise<number> {
     if (!orders.length) return 0
     const prepared = orders.map(({ message, carrier }) => ({
       message,
