@@ -6,7 +6,7 @@ import type { DateTime } from 'luxon'
 import { ApiError } from '#core/http/api_error'
 import { GroupCommit } from '#core/group_commit/group_commit'
 import { toIso } from '#core/database/utc_date_time'
-import Message, { type MessageCategory } from '#modules/messages/models/message'
+import { messageResource, type MessageCategory } from '#modules/messages/models/message'
 import { countSegments } from '#core/sms/segment_counter'
 import { shortenLinks } from '#modules/messages/services/link_shortener'
 import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
@@ -105,7 +105,7 @@ export class SendQueue {
       if (answers[index] instanceof ApiError) continue
       const messages = send.numbers.map(() => {
         const row = rows[next]
-        return Message.$createFromAdapterResult({ ...row, id: ids[next++] })!.serialize()
+        return messageResource({ ...row, id: ids[next++] })
       })
       const answer: RecordedAnswer = { status: 202, body: { accepted: messages }, replayed: false }
       if (send.claim) await idempotency.record(send.claim, answer.status, answer.body, trx)
@@ -165,13 +165,13 @@ function messageRows(send: PreparedSend, text: string, conversations: Map<string
   const at = toIso(send.createdAt)
   return send.numbers.map((phone) => ({
     conversation_id: conversations.get(phone)!,
-    direction: 'out',
+    direction: 'out' as const,
     category: send.category,
     phone,
     body: text,
     encoding,
     segments,
-    status: 'queued',
+    status: 'queued' as const,
     attempts: 0,
     error_code: null,
     hold_reason: null,
