@@ -32,7 +32,14 @@ export class SystemClock extends Clock {
   }
 
   setTimer(delayMs: number, callback: () => void): Timer {
-    const dueAt = Date.now() + Math.max(0, delayMs)
+    // Due now (a job woken by a send): the next turn of the event loop, not setTimeout's floor
+    // of 1 ms, which was a fifth of the time from a send's 202 to its order at an idle phone.
+    if (delayMs <= 0) {
+      const immediate = setImmediate(callback)
+      immediate.unref?.()
+      return { cancel: () => clearImmediate(immediate) }
+    }
+    const dueAt = Date.now() + delayMs
     let handle: NodeJS.Timeout
     const arm = () => {
       const left = dueAt - Date.now()

@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
-import { ManualClock } from '#core/time/clock'
+import { stat } from 'node:fs'
+import { ManualClock, SystemClock } from '#core/time/clock'
 
 test.group('ManualClock', () => {
   test('fires timers in time order as time is advanced, and only those due', async ({ assert }) => {
@@ -53,5 +54,33 @@ test.group('ManualClock', () => {
   test('refuses to go backwards', async ({ assert }) => {
     const clock = new ManualClock('2026-03-01T00:00:00.000Z')
     await assert.rejects(() => clock.advanceTo(new Date('2026-02-01T00:00:00.000Z')), /backwards/)
+  })
+})
+
+test.group('SystemClock', () => {
+  test('a timer due now runs on the next turn of the event loop, and a cancelled one never', async ({ assert }) => {
+    const clock = new SystemClock()
+    const fired: string[] = []
+    await new Promise<void>((resolve) => {
+      // Inside an I/O callback the loop's order is fixed: check (setImmediate) before timers.
+      stat('.', () => {
+        const cancelled = clock.setTimer(0, () => fired.push('cancelled'))
+        setTimeout(() => {
+          fired.push('setTimeout 0')
+          resolve()
+        }, 0)
+        clock.setTimer(0, () => fired.push('due now'))
+        clock.setTimer(-5, () => fired.push('overdue'))
+        cancelled.cancel()
+      })
+    })
+    assert.deepEqual(fired, ['due now', 'overdue', 'setTimeout 0'])
+  })
+
+  test('a timer with a delay fires after it, not before', async ({ assert }) => {
+    const clock = new SystemClock()
+    const started = Date.now()
+    const firedAfter = await new Promise<number>((resolve) => clock.setTimer(20, () => resolve(Date.now() - started)))
+    assert.isAtLeast(firedAfter, 19)
   })
 })
