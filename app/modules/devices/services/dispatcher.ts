@@ -1,5 +1,6 @@
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
+import { readConnection } from '#core/database/read_connection'
 import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { SettingsStore, type ReadonlyDeep } from '#core/settings/settings_store'
@@ -160,7 +161,8 @@ export class Dispatcher {
     const connected = this.hub.connectedDevices()
     if (!connected.length) return []
     const today = dayIn(timezone, this.clock.now())
-    const rows = await db.rawQuery(
+    // On the read connection, like the due messages: this pass's own writes come after it.
+    const rows = await readConnection().rawQuery(
       `SELECT devices.id, devices.text_options, device_sims.slot, device_sims.daily_quota, device_sims.sent_today, device_sims.sent_day,
          device_sims.recent_orders
        FROM devices JOIN device_sims ON device_sims.device_id = devices.id

@@ -1,4 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
+import { readConnection } from '#core/database/read_connection'
 import emitter from '@adonisjs/core/services/emitter'
 import { countSegments } from '#core/sms/segment_counter'
 import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
@@ -111,7 +112,9 @@ export class MessageLedger {
    */
   async dueForDispatch(now: Date, options: { limit: number; forcedOnly: boolean }): Promise<{ due: DueMessage[]; nextDueAt: Date | null }> {
     const at = now.toISOString()
-    const rows = await db.rawQuery(
+    // On the read connection: the pass between a send and its order must not wait behind the
+    // phones' reports being written.
+    const rows = await readConnection().rawQuery(
       `SELECT * FROM (
          SELECT id, phone, body, forced_device_id, forced_sim_slot, NULL AS next FROM messages
          WHERE status = 'queued' AND direction = 'out' AND ordered_at IS NULL
