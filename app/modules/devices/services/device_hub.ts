@@ -39,6 +39,8 @@ export const CLOSE = { unpaired: 4001, replaced: 4002, invalidFrame: 4003, stopp
 export class DeviceHub {
   readonly #server = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 })
   readonly #sockets = new Map<number, WebSocket>()
+  /** Each phone's TCP socket under its WebSocket, to write a turn's frames together. */
+  readonly #tcp = new WeakMap<WebSocket, Duplex>()
   readonly #queues = new Map<number, Promise<unknown>>()
   /** Frames taken in whose content is not stored yet. */
   readonly #storing = new Set<Promise<void>>()
@@ -65,8 +67,23 @@ export class DeviceHub {
   send(deviceId: number, frame: Record<string, unknown> & { type: string }): boolean {
     const socket = this.#sockets.get(deviceId)
     if (!socket || socket.readyState !== socket.OPEN) return false
-    socket.send(JSON.stringify({ id: randomUUID(), ...frame }))
+    this.#write(socket, JSON.stringify({ id: randomUUID(), ...frame }))
     return true
+  }
+
+  /**
+   * Frames written to a phone in one turn of the event loop leave together: a dispatch pass
+   * hands a phone many orders at once, and a stored batch of reports acks many frames at once.
+   * One write for all of them instead of a system call each, which was a sixth of the gateway's
+   * main thread on the bulk path.
+   */
+  #write(socket: WebSocket, text: string) {
+    const tcp = this.#tcp.get(socket)
+    if (tcp && !tcp.writableCorked) {
+      tcp.cork()
+      process.nextTick(() => tcp.uncork())
+    }
+    socket.send(text)
   }
 
   /** Closes a phone's socket; resolves once it is closed (a phone that does not answer is cut). */
@@ -100,7 +117,10 @@ export class DeviceHub {
         return refuse(socket, new ApiError('INTERNAL_ERROR', 'The credential could not be checked; try again shortly'))
       }
       if (device === null) return refuse(socket, new ApiError('INVALID_DEVICE_CREDENTIAL', 'Unknown or revoked device credential: pair the phone again'))
-      this.#server.handleUpgrade(request, socket, head, (webSocket) => this.#accept(device, webSocket))
+      this.#server.handleUpgrade(request, socket, head, (webSocket) => {
+        this.#tcp.set(webSocket, socket)
+        this.#accept(device, webSocket)
+      })
     })
   }
 
@@ -140,7 +160,7 @@ export class DeviceHub {
         const { stored } = await this.#handlers!.frame(deviceId, frame)
         const acked = stored.then(
           () => {
-            if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'ack', id: randomUUID(), of: frame.id }))
+            if (socket.readyState === socket.OPEN) this.#write(socket, JSON.stringify({ type: 'ack', id: randomUUID(), of: frame.id }))
           },
           // Not acked: the phone sends the frame again when it reconnects.
           (error) => this.logger.error({ err: logSafeError(error), deviceId }, 'a phone frame could not be stored')
