@@ -119,6 +119,32 @@ test.group('POST /messages: accepting a send', (group) => {
     assert.deepEqual(answers[2].body().accepted.map((message: any) => message.body), ['three'])
   })
 
+  test('sends written together: every stored message is the one its answer names, across statements', async ({ client, assert }) => {
+    // Three sends of 500 and small ones between them, at once: one batch, more recipients than
+    // one INSERT takes, each send with its own text, category and schedule.
+    const bulk = (prefix: string) => Array.from({ length: 500 }, (_, index) => `+3361${prefix}${String(index).padStart(6, '0')}`)
+    const requests = [
+      { to: bulk('1'), body: 'bulk one', category: 'info' },
+      { to: '+447911123456', body: 'single ünïcode ✓', category: 'conversation' },
+      { to: bulk('2'), body: 'bulk two', scheduledAt: '2099-01-01T00:00:00.000Z' },
+      { to: ['+14155552671', '+14155552672'], body: 'pair' },
+      { to: bulk('3'), body: 'bulk three', category: 'campaign', simSlot: 1 },
+    ]
+    const answers = await Promise.all(requests.map((request) => sendAs(client, request)))
+    assert.deepEqual(answers.map((answer) => answer.status()), [202, 202, 202, 202, 202])
+    assert.equal(await messageCount(), 1503)
+    for (const [index, answer] of answers.entries()) {
+      const accepted = answer.body().accepted
+      const to = requests[index].to
+      assert.deepEqual(accepted.map((message: any) => message.phone), Array.isArray(to) ? to : [to])
+      const stored = await db.from('messages').whereIn('id', accepted.map((message: any) => Number(message.id))).orderBy('id')
+      assert.deepEqual(
+        stored.map((row) => [String(row.id), row.phone, row.body, row.category, row.scheduled_at, row.sim_slot, String(row.conversation_id)]),
+        accepted.map((message: any) => [message.id, message.phone, message.body, message.category, message.scheduledAt, message.simSlot, message.conversationId])
+      )
+    }
+  })
+
   test('to: more than 500 is VALIDATION_ERROR pointing to campaigns; 500 is accepted', async ({ client, assert }) => {
     const numbers = Array.from({ length: 501 }, (_, index) => `+3361${String(index).padStart(7, '0')}`)
     const tooMany = await sendAs(client, { to: numbers, body: 'x' })
