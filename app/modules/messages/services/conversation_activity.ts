@@ -20,8 +20,8 @@ export interface ConversationOfMessage {
   optedOut: boolean
 }
 
-/** Rows per multi-row statement: far below SQLite's bound-variable limit. */
-const CHUNK = 200
+/** Numbers per upsert: three values each, far below SQLite's bound-variable limit. */
+const CHUNK = 1000
 
 /**
  * The one rule for conversations: a number's first message, either way, creates its
@@ -42,24 +42,20 @@ export async function recordConversationActivity(
     const entries = [...latest.values()]
     for (let start = 0; start < entries.length; start += CHUNK) {
       const chunk = entries.slice(start, start + CHUNK)
+      // Each number binds its phone, category and time once; the rest is written in the SQL.
+      // (`WHERE true`: SQLite's grammar for an upsert fed by a SELECT.)
       const rows = await client.rawQuery(
         `INSERT INTO conversations (phone, contact_id, state, unread_count, pinned, archived, category, created_at, last_message_at)
-         VALUES ${chunk.map(() => '(?, (SELECT id FROM contacts WHERE phone = ?), ?, ?, 0, 0, ?, ?, ?)').join(', ')}
+         SELECT v.column1, (SELECT id FROM contacts WHERE contacts.phone = v.column1), '${direction === 'out' ? 'open' : 'awaiting_reply'}',
+           ${direction === 'out' ? 0 : 1}, 0, 0, v.column2, v.column3, v.column3
+         FROM (VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}) AS v WHERE true
          ON CONFLICT (phone) DO UPDATE SET
            last_message_at = excluded.last_message_at,
            state = excluded.state,
            ${direction === 'out' ? 'category = excluded.category,' : 'unread_count = conversations.unread_count + 1,'}
            contact_id = COALESCE(conversations.contact_id, excluded.contact_id)
          RETURNING id, phone, category, (SELECT blacklisted FROM contacts WHERE contacts.phone = conversations.phone) AS opted_out`,
-        chunk.flatMap((activity): any[] => [
-          activity.phone,
-          activity.phone,
-          direction === 'out' ? 'open' : 'awaiting_reply',
-          direction === 'out' ? 0 : 1,
-          activity.category,
-          activity.at,
-          activity.at,
-        ])
+        chunk.flatMap((activity): any[] => [activity.phone, activity.category, activity.at])
       )
       for (const row of rows) conversations.set(row.phone, { id: row.id, category: row.category, optedOut: Boolean(row.opted_out) })
     }
