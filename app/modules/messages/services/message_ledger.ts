@@ -83,8 +83,11 @@ type Announcement =
   | { event: 'message.delivered'; data: { id: string; status: 'delivered'; at: Date } }
   | { event: 'message.failed'; data: { id: string; status: 'failed'; at: Date } }
 
-/** Rows per multi-row statement: far below SQLite's bound-variable limit. */
-const CHUNK = 200
+/**
+ * Rows per multi-row statement: a dispatch pass (1,000 messages) or a batch of reports in one
+ * statement. At most 11 values a row here: 11,000, below SQLite's limit of 32,766.
+ */
+const CHUNK = 1000
 
 /** Not yet handed to a phone: a campaign may still pause, resume or cancel it. */
 const NOT_ORDERED = `((status = 'queued' AND ordered_at IS NULL) OR status = 'pending_quota_exceeded')`
