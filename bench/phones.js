@@ -10,6 +10,8 @@
 //     second-slowest send, and moved by several ms between runs);
 //   - the bulk path: 500-recipient sends at 4 connections for BENCH_SECONDS, counted the same
 //     way (messages stored as sent per second, end to end), the path campaigns use.
+// The gateway's CPU (main thread, other threads) and this process's own (benchCpu: the load
+// generator and the phones) are given as shares of one core.
 //
 //   npm run bench            (builds, then runs every benchmark)
 //   BENCH_SECONDS=20 node bench/phones.js
@@ -20,6 +22,15 @@ import { PhoneAgent } from '../build/agent/src/phone_agent.js'
 import { SimulatorDriver } from '../build/agent/src/drivers/simulator.js'
 
 const PHONES = 10
+
+/**
+ * This process's own CPU (autocannon and the ten phones' agents) over `seconds`, as a share of
+ * one core: on two cores, what the gateway cannot have.
+ */
+function benchShare(before, seconds) {
+  const used = process.cpuUsage(before)
+  return `${Math.round(((used.user + used.system) / 1e6 / seconds) * 100)}%`
+}
 const LATENCY_SENDS = Number(process.env.BENCH_LATENCY_SENDS ?? 1000)
 let counter = 0
 const nextNumber = () => `+336${String(10_000_000 + (++counter % 10_000_000)).slice(1).padStart(8, '0')}`
@@ -60,6 +71,7 @@ try {
   const storedSent = () => countRows(gateway.dataDir, "SELECT COUNT(*) AS count FROM messages WHERE status IN ('sent', 'delivered')")
   const sentBefore = await storedSent()
   const cpuBefore = cpuSnapshot(gateway.pid)
+  const benchCpuBefore = process.cpuUsage()
   const loadStarted = performance.now()
   const sends = await load({
     url: `${gateway.base}/api/v1/messages`,
@@ -75,13 +87,14 @@ try {
     carried = (await storedSent()) - sentBefore
   }
   const elapsed = (performance.now() - loadStarted) / 1000
-  const cpu = cpuShare(cpuBefore, cpuSnapshot(gateway.pid), elapsed)
+  const cpu = { ...cpuShare(cpuBefore, cpuSnapshot(gateway.pid), elapsed), benchCpu: benchShare(benchCpuBefore, elapsed) }
 
   // The bulk path: 500 recipients a send.
   const BULK = 500
   const bulkBody = () => JSON.stringify({ to: Array.from({ length: BULK }, nextNumber), body: 'Spring sale: 20% off this weekend' })
   const bulkSentBefore = await storedSent()
   const bulkCpuBefore = cpuSnapshot(gateway.pid)
+  const bulkBenchCpuBefore = process.cpuUsage()
   const bulkStarted = performance.now()
   const bulk = await load({
     url: `${gateway.base}/api/v1/messages`,
@@ -96,7 +109,7 @@ try {
     bulkCarried = (await storedSent()) - bulkSentBefore
   }
   const bulkElapsed = (performance.now() - bulkStarted) / 1000
-  const bulkCpu = cpuShare(bulkCpuBefore, cpuSnapshot(gateway.pid), bulkElapsed)
+  const bulkCpu = { ...cpuShare(bulkCpuBefore, cpuSnapshot(gateway.pid), bulkElapsed), benchCpu: benchShare(bulkBenchCpuBefore, bulkElapsed) }
 
   console.log(`bench/phones.js: ${PHONES} simulated phones, 64 connections (bulk: 4), ${seconds} s, node ${process.version}`)
   console.table([
