@@ -98,6 +98,20 @@ test.group('API keys', (group) => {
     ;(await asBrowser(client.delete(`/api/v1/api-keys/${apiKey.id}`), admin)).assertStatus(404)
   })
 
+  test('GET /auth/me answers the key as stored: lastUsedAt once used, a change seen at the next call (it is kept in memory)', async ({ client, assert }) => {
+    const { apiKey, secret } = await createKey(client, { name: 'Seen by me', scope: 'read' })
+    const first = (await client.get('/api/v1/auth/me').header('x-api-key', secret)).body().apiKey
+    const stored = await db.from('api_keys').where('id', Number(apiKey.id)).first()
+    assert.isString(first.lastUsedAt)
+    assert.equal(first.lastUsedAt, stored.last_used_at)
+
+    ;(await asBrowser(client.patch(`/api/v1/api-keys/${apiKey.id}`), admin).json({ name: 'Renamed', callsPerMinute: 7 })).assertStatus(200)
+    const changed = await client.get('/api/v1/auth/me').header('x-api-key', secret)
+    assert.deepInclude(changed.body().apiKey, { name: 'Renamed', callsPerMinute: 7, lastUsedAt: first.lastUsedAt })
+    const listed = (await client.get('/api/v1/api-keys').header('x-api-key', testKeys.admin)).body().data.find((key: any) => key.id === apiKey.id)
+    assert.deepEqual(changed.body().apiKey, listed)
+  })
+
   test('PATCH changes name, scope, addresses and limits; null clears a limit', async ({ client, assert }) => {
     const { apiKey, secret } = await createKey(client, { name: 'Changing', scope: 'read', callsPerDay: 10 })
     const changed = await asBrowser(client.patch(`/api/v1/api-keys/${apiKey.id}`), admin).json({ scope: 'admin', callsPerDay: null, callsPerMinute: 5 })

@@ -13,6 +13,19 @@ test.group('Settings', (group) => {
     ;(await app.container.make(SettingsStore)).invalidate()
   })
 
+  test('a section read from the store cannot be changed by its reader; only PATCH changes it', async ({ client, assert }) => {
+    const store = await app.container.make(SettingsStore)
+    const sending = (await store.get('sending')) as any
+    assert.throws(() => {
+      sending.maxAttempts = 99
+    })
+    assert.throws(() => sending.priority.push({ deviceId: '1', simSlot: 0 }))
+    assert.notEqual((await store.get('sending')).maxAttempts, 99)
+    const patched = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ sending: { maxAttempts: 5 } })
+    patched.assertStatus(200)
+    assert.equal((await store.get('sending')).maxAttempts, 5)
+  })
+
   test('GET /settings answers every section with its defaults', async ({ client, assert }) => {
     const response = await client.get('/api/v1/settings').header('x-api-key', testKeys.admin)
     response.assertStatus(200)
