@@ -441,10 +441,10 @@ test.group('License gate', (group) => {
 
   test('the PUT handler works while withdrawn: stores the key sealed, asks at once, and a valid answer lifts the block', async ({ assert }) => {
     fake.behave('withdrawn')
-    const { license, start, advance } = harness()
+    const { license, start, advance, clock } = harness()
     await license.load(KEY)
     await start()
-    const controller = new LicenseController(license)
+    const controller = new LicenseController(license, new ActivityLog(clock, logger))
 
     const refused = await testUtils.createHttpContext()
     refused.request.updateBody({ key: 'short' })
@@ -452,9 +452,14 @@ test.group('License gate', (group) => {
 
     fake.behave('valid')
     const ctx = await testUtils.createHttpContext()
+    ctx.caller = { type: 'session', id: '7', role: 'superadmin', name: 'Owner' }
     ctx.request.updateBody({ key: OTHER_KEY })
     const answer = await controller.update(ctx)
     assert.deepInclude(answer, { keyPrefix: 'NEWK', keyStatus: 'ok', state: 'withdrawn' })
+    // Entered by a person: the Activity entry names them (the route is not a write route, it
+    // must work while withdrawn, so the controller gives the entry its author).
+    const entered = await db.from('activity_entries').where('kind', 'license.key_entered').orderBy('id', 'desc').first()
+    assert.deepInclude(entered, { actor: 'account:7', actor_name: 'Owner' })
 
     const row = await db.from('license_state').first()
     assert.notInclude(row.key_sealed, OTHER_KEY)
@@ -469,15 +474,16 @@ test.group('License gate', (group) => {
   })
 
   test('the full key never appears in the Activity log, the log file, the GET answer or the refusal', async ({ assert }) => {
-    const { license, start, advance } = harness()
+    const { license, start, advance, clock: harnessClock } = harness()
     await license.load(KEY)
     await start()
     fake.behave('error500')
     await advance(HOUR)
     fake.behave('withdrawn')
     await advance(5 * MINUTE)
-    const controller = new LicenseController(license)
+    const controller = new LicenseController(license, new ActivityLog(harnessClock, logger))
     const ctx = await testUtils.createHttpContext()
+    ctx.caller = { type: 'session', id: '7', role: 'superadmin', name: 'Owner' }
     ctx.request.updateBody({ key: OTHER_KEY })
     await controller.update(ctx)
     await advance(0)

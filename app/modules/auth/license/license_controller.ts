@@ -1,11 +1,15 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { inject } from '@adonisjs/core'
+import { ActivityLog } from '#core/activity/activity_log'
 import { LicenseService } from '#modules/auth/license/license_service'
 import { replaceLicenseKeyValidator } from '#modules/auth/license/license_validators'
 
 @inject()
 export default class LicenseController {
-  constructor(private license: LicenseService) {}
+  constructor(
+    private license: LicenseService,
+    private activity: ActivityLog
+  ) {}
 
   async show() {
     return this.license.status()
@@ -15,9 +19,11 @@ export default class LicenseController {
    * Answers at once with the key stored; the check it triggers runs in the background. The key
    * is read from the body only: one sent in the query string would sit in URLs and logs.
    */
-  async update({ request }: HttpContext) {
+  async update({ request, caller }: HttpContext) {
     const { key } = await replaceLicenseKeyValidator.validate(request.body())
-    await this.license.replaceKey(key, 'api')
+    // Not a write route (it must work while the license is withdrawn), so its Activity entry is
+    // given its author here.
+    await this.license.replaceKey(key, 'api', this.activity.actingFor(caller!))
     return this.license.status()
   }
 }

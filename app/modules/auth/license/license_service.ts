@@ -123,7 +123,7 @@ export class LicenseService {
    * Stores a new key sealed with the master key and asks for a check at once. The state is
    * kept: a withdrawn license stays withdrawn until the server says the new key is valid.
    */
-  async replaceKey(key: string, enteredThrough: 'GATEWAY_LICENSE_KEY' | 'api'): Promise<void> {
+  async replaceKey(key: string, enteredThrough: 'GATEWAY_LICENSE_KEY' | 'api', activity: ActivityLog = this.deps.activity): Promise<void> {
     const keyPrefix = keyPrefixOf(key)
     await this.#oneAtATime(async () => {
       const next: StoredLicense = { ...this.#stored, keySealed: this.deps.secrets.seal(key), keyPrefix }
@@ -133,7 +133,7 @@ export class LicenseService {
       this.#keyStatus = 'ok'
       this.#keyGeneration++
     })
-    await this.deps.activity.info(LICENSE_SOURCE, 'license.key_entered', `License key ${keyPrefix}… entered`, { keyPrefix, enteredThrough })
+    await activity.info(LICENSE_SOURCE, 'license.key_entered', `License key ${keyPrefix}… entered`, { keyPrefix, enteredThrough })
     this.requestCheck()
   }
 
