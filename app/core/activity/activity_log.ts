@@ -29,6 +29,12 @@ export interface ActivityFilters {
   search?: string
 }
 
+/** Who an entry names: `account:3` or `api_key:5`, with the name they had then. */
+export interface ActivityAuthor {
+  actor: string
+  name: string | null
+}
+
 /** How an Activity entry names a caller: `account:3`, `api_key:5`. */
 export function actorOf(caller: Caller): string {
   return `${caller.type === 'session' ? 'account' : 'api_key'}:${caller.id}`
@@ -46,23 +52,36 @@ export class ActivityLog {
   constructor(
     private clock: Clock,
     private logger: Logger,
-    private caller: Caller | null = null
+    private actingAuthor: ActivityAuthor | null = null
   ) {}
 
   /** The same log, writing in the name of a request's caller. */
   actingFor(caller: Caller): ActivityLog {
-    return new ActivityLog(this.clock, this.logger, caller)
+    return this.actingAs({ actor: actorOf(caller), name: caller.name ?? null })
   }
 
-  /** Writes an entry, naming the caller it acts for (none: the gateway itself). */
+  /**
+   * The same log, writing in the name of an author recorded earlier (a phone pairs itself with
+   * a code: its entry names whoever made the code).
+   */
+  actingAs(author: ActivityAuthor | null): ActivityLog {
+    return new ActivityLog(this.clock, this.logger, author)
+  }
+
+  /** Whom this log writes for (null: the gateway itself), to be kept for a later entry. */
+  get author(): ActivityAuthor | null {
+    return this.actingAuthor
+  }
+
+  /** Writes an entry, naming the author it acts for (none: the gateway itself). */
   async record(entry: ActivityRecord): Promise<ActivityEntry> {
-    const caller = this.caller
+    const author = this.actingAuthor
     const row = await ActivityEntry.create({
       level: entry.level,
       source: entry.source,
       kind: entry.kind,
-      actor: caller ? actorOf(caller) : null,
-      actorName: caller?.name ?? null,
+      actor: author?.actor ?? null,
+      actorName: author?.name ?? null,
       message: entry.message,
       details: entry.details ?? null,
       createdAt: dateTimeOf(this.clock.now()),

@@ -148,6 +148,22 @@ test.group('Pairing phones', (group) => {
     }
   })
 
+  test("the Activity log's device.paired names whoever made the code: a key or a signed-in person", async ({ client, assert }) => {
+    const byKey = await client.post('/api/v1/devices/pairing-codes').header('x-api-key', testKeys.admin)
+    const keyPaired = (await client.post('/api/v1/devices/pair').json({ code: byKey.body().code, name: 'Paired by key', sims: [{ slot: 0 }] })).body()
+    const operator = await signInAs(client, 'operator')
+    const byPerson = await asBrowser(client.post('/api/v1/devices/pairing-codes'), operator)
+    const personPaired = (await client.post('/api/v1/devices/pair').json({ code: byPerson.body().code, name: 'Paired by person', sims: [{ slot: 0 }] })).body()
+
+    const entries = (await client.get('/api/v1/activity?kind=device.paired&limit=10').header('x-api-key', testKeys.admin)).body().data
+    const entryOf = (deviceId: string) => entries.find((entry: any) => entry.details.deviceId === deviceId)
+    const keyRow = await db.from('api_keys').where('id', Number(entryOf(keyPaired.device.id).actor.split(':')[1])).first()
+    assert.match(entryOf(keyPaired.device.id).actor, /^api_key:\d+$/)
+    assert.equal(entryOf(keyPaired.device.id).actorName, keyRow.name)
+    assert.match(entryOf(personPaired.device.id).actor, /^account:\d+$/)
+    assert.isString(entryOf(personPaired.device.id).actorName)
+  })
+
   test('pairing codes need admin scope or an operator/superadmin session', async ({ client, assert }) => {
     const byRead = await client.post('/api/v1/devices/pairing-codes').header('x-api-key', testKeys.read)
     byRead.assertStatus(403)

@@ -5,11 +5,10 @@ import QRCode from 'qrcode'
 import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { ApiError } from '#core/http/api_error'
-import { ActivityLog } from '#core/activity/activity_log'
+import { ActivityLog, type ActivityAuthor } from '#core/activity/activity_log'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import Device from '#modules/devices/models/device'
 import { newDeviceCredential } from '#modules/devices/services/device_credentials'
-import { affectedRows } from '#core/database/affected_rows'
 
 /** Spec of the issue: a pairing code is valid 10 minutes, single use. */
 export const PAIRING_CODE_TTL_MS = 10 * 60_000
@@ -44,7 +43,14 @@ export class Pairing {
     for (let index = 0; index < CODE_LENGTH; index++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]
     const now = this.clock.nowMs()
     const expiresAt = new Date(now + PAIRING_CODE_TTL_MS).toISOString()
-    await db.table('pairing_codes').insert({ code_hash: hashCode(code), created_at: new Date(now).toISOString(), expires_at: expiresAt })
+    const author = this.activity.author
+    await db.table('pairing_codes').insert({
+      code_hash: hashCode(code),
+      created_at: new Date(now).toISOString(),
+      expires_at: expiresAt,
+      created_by: author?.actor ?? null,
+      created_by_name: author?.name ?? null,
+    })
     const qrText = JSON.stringify({ gateway: gatewayUrl, code })
     return { code, expiresAt, qr: { text: qrText, svg: await QRCode.toString(qrText, { type: 'svg', margin: 1 }) } }
   }
@@ -54,15 +60,12 @@ export class Pairing {
     const now = this.clock.now()
     const result = await db.transaction(async (trx) => {
       // Single use: the code is spent by the same statement that checks it.
-      const spent = await trx
-        .from('pairing_codes')
-        .where('code_hash', hashCode(request.code))
-        .whereNull('used_at')
-        .where('expires_at', '>', now.toISOString())
-        .update({ used_at: now.toISOString() })
-      if (affectedRows(spent) !== 1) {
-        throw new ApiError('INVALID_PAIRING_CODE', 'The pairing code is unknown, expired or already used')
-      }
+      const [spent] = await trx.rawQuery(
+        `UPDATE pairing_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?
+         RETURNING created_by, created_by_name`,
+        [now.toISOString(), hashCode(request.code), now.toISOString()]
+      )
+      if (!spent) throw new ApiError('INVALID_PAIRING_CODE', 'The pairing code is unknown, expired or already used')
       const at = dateTimeOf(now)
       const device = await Device.create(
         {
@@ -99,9 +102,13 @@ export class Pairing {
           }))
         )
       }
-      return { device, credential }
+      const author: ActivityAuthor | null = spent.created_by ? { actor: spent.created_by, name: spent.created_by_name } : null
+      return { device, credential, author }
     })
-    await this.activity.info('devices', 'device.paired', `Phone "${result.device.name}" paired`, { deviceId: String(result.device.id) })
-    return result
+    // The phone pairs itself with the code: the entry names whoever made the code.
+    await this.activity
+      .actingAs(result.author)
+      .info('devices', 'device.paired', `Phone "${result.device.name}" paired`, { deviceId: String(result.device.id) })
+    return { device: result.device, credential: result.credential }
   }
 }
