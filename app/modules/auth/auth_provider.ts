@@ -29,8 +29,7 @@ export default class AuthProvider {
   register() {
     registerVocabulary({ errors: authErrors, permissions: authPermissions, events: licenseEvents })
     const { container } = this.app
-    // State shared by all requests; the services around it are made per request, so they
-    // read the clock the container holds at that moment (tests swap in a ManualClock).
+    // State shared by all requests (the keys recognised, the minute windows, sign-in tries).
     container.singleton(ApiKeyCache, () => new ApiKeyCache())
     container.singleton(MinuteWindows, () => new MinuteWindows())
     container.singleton(SignInAttempts, () => new SignInAttempts())
