@@ -22,6 +22,9 @@ test.group('First account and sign-in', (group) => {
     const stored = await db.from('users').where('email', 'owner@example.test').first()
     assert.match(stored.password, /^\$scrypt\$/)
     assert.notInclude(stored.password, TEST_PASSWORD)
+    // No one was signed in: the entry names the account that set itself up.
+    const entry = await db.from('activity_entries').where('kind', 'account.created').orderBy('id', 'desc').first()
+    assert.deepInclude(entry, { actor: `account:${stored.id}`, actor_name: 'Owner' })
 
     const session = cookiesFrom(response)
     const me = await client.get('/api/v1/auth/me').header('cookie', session.cookie)

@@ -45,7 +45,10 @@ export class UserService {
       }
       return User.create(this.#row({ ...account, role: 'superadmin' }), { client: trx })
     })
-    await this.activity.info('auth', 'account.created', `First account created (superadmin ${user.name})`, { userId: String(user.id) })
+    // No one is signed in at setup: the person who made the first account is that account.
+    await this.activity
+      .actingAs({ actor: `account:${user.id}`, name: user.name })
+      .info('auth', 'account.created', `First account created (superadmin ${user.name})`, { userId: String(user.id) })
     return user
   }
 
