@@ -12,3 +12,12 @@ import { READ_CONNECTION } from '#config/database'
 export function readConnection() {
   return db.connection(READ_CONNECTION)
 }
+
+/**
+ * Closes the read connection, first at shutdown: SQLite folds the WAL back and removes the
+ * `-wal` and `-shm` files when the last connection closes, which the read-only one cannot do.
+ * Closed before the writer, the writer is the last and leaves gateway.db whole and alone.
+ */
+export async function closeReadConnection(): Promise<void> {
+  if (db.manager.isConnected(READ_CONNECTION)) await db.manager.close(READ_CONNECTION)
+}

@@ -1,5 +1,6 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import { MigrationRunner } from '@adonisjs/lucid/migration'
+import { closeReadConnection } from '#core/database/read_connection'
 
 /**
  * Applies pending migrations. Runs at every start, so a fresh install needs no manual step
@@ -18,6 +19,7 @@ export async function migrateDatabase(app: ApplicationService): Promise<string[]
 /** Folds the WAL back into gateway.db so the file on disk is whole once the gateway stops. */
 export async function checkpointDatabase(app: ApplicationService): Promise<void> {
   const db = await app.container.make('lucid.db')
+  await closeReadConnection()
   if (!db.manager.isConnected(db.primaryConnectionName)) return
   await db.rawQuery('PRAGMA wal_checkpoint(TRUNCATE)')
 }

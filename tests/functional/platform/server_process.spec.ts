@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process'
 import app from '@adonisjs/core/services/app'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { query, startGateway, stop } from '#tests/helpers/gateway_process'
+import { firstApiKey, query, startGateway, stop } from '#tests/helpers/gateway_process'
 import { PhoneAgent } from '../../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../../agent/src/drivers/simulator.js'
 import { checkedFetch } from '#tests/helpers/answer_contract'
@@ -77,6 +77,26 @@ test.group('The gateway as a process', (group) => {
       assert.isTrue(!existsSync(wal) || statSync(wal).size === 0, `${signal}: the WAL is folded into gateway.db`)
       assert.include(readFileSync(join(dataDir, 'logs', 'gateway.log'), 'utf8'), 'gateway stopped')
       assert.isTrue(readFileSync(join(dataDir, 'secret.key')).equals(keyBefore), 'the master key survives restarts')
+    }
+  }).timeout(120_000)
+
+  test('after sends (the dispatcher has read through its second connection), a stop leaves gateway.db alone: no -wal, no -shm', async ({ assert }) => {
+    const dataDir = join(root, 'data')
+    let key = ''
+    for (let round = 0; round < 3; round++) {
+      const { child, port } = await startGateway(dataDir)
+      key ||= await firstApiKey(port, 'send')
+      const sent = await checkedFetch(`http://127.0.0.1:${port}/api/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ to: '+33612345678', body: `Round ${round}` }),
+      })
+      assert.equal(sent.status, 202)
+      // The send wakes the dispatcher, whose pass reads the due messages on the read connection.
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      assert.equal(await stop(child, 'SIGTERM'), 0)
+      assert.isFalse(existsSync(join(dataDir, 'gateway.db-wal')), `round ${round}: gateway.db-wal left behind`)
+      assert.isFalse(existsSync(join(dataDir, 'gateway.db-shm')), `round ${round}: gateway.db-shm left behind`)
     }
   }).timeout(120_000)
 
