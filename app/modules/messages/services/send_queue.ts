@@ -138,10 +138,10 @@ export class SendQueue {
    * conversation, each send its shared columns once (a 500-recipient send binds about 1,000
    * values instead of 12,000: binding and parsing them took a third of the bulk path's time).
    */
-  async #insertMessages(rowsPerSend: MessageRow[][], trx: TransactionClientContract): Promise<number[]> {
+  async #insertMessages(rowsPerSend: QueuedRow[][], trx: TransactionClientContract): Promise<number[]> {
     const pieces = rowsPerSend.flatMap((rows) => chunksOf(rows, ROWS_PER_STATEMENT))
     const ids: number[] = []
-    let statement: MessageRow[][] = []
+    let statement: QueuedRow[][] = []
     let recipients = 0
     for (const piece of pieces) {
       if (recipients + piece.length > ROWS_PER_STATEMENT) {
@@ -156,7 +156,7 @@ export class SendQueue {
     return ids
   }
 
-  async #insertStatement(groups: MessageRow[][], trx: TransactionClientContract): Promise<number[]> {
+  async #insertStatement(groups: QueuedRow[][], trx: TransactionClientContract): Promise<number[]> {
     const perRecipient: unknown[] = []
     const perSend: unknown[] = []
     let ordinal = 0
@@ -204,7 +204,8 @@ function chunksOf<T>(items: T[], size: number): T[][] {
   return chunks
 }
 
-type MessageRow = ReturnType<typeof messageRows>[number]
+/** A queued message row as written (the model's MessageRow is one read back, with its id). */
+type QueuedRow = ReturnType<typeof messageRows>[number]
 
 /** Thrown inside a batch's transaction to roll it back: these numbers opted out. */
 class OptedOutFound extends Error {
