@@ -37,7 +37,7 @@ export default defineConfig({
       // The dashboard in Debian's Chromium against the in-process server (needs `npm run build:dashboard`).
       { files: ['tests/browser/**/*.spec(.ts|.js)'], name: 'browser', timeout: 60_000 },
     ],
-    // The knex pool keeps a timer alive for a few seconds after the last test (STACK.md #7).
+    // The knex pool keeps a timer alive for a few seconds after the last test.
     forceExit: true,
   },
 

@@ -2,7 +2,7 @@
 // A backup of a 1 GB database (POST /api/v1/backups: VACUUM INTO, read back, verified, fsync,
 // rename), with the p99 of GET /api/v1/messages measured while it runs beside the same figure
 // without a backup; then sqlite3's own `.backup` of the same database (gateway stopped: the
-// Debian tool is older than the driver and is not used on a live database, STACK.md).
+// Debian tool is older than the driver and is not used on a live database).
 //
 //   npm run bench:backups      (builds first)      BENCH_DB_MB=256 node bench/backups.js
 import { execFileSync } from 'node:child_process'

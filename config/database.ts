@@ -24,7 +24,7 @@ function databaseFileConnection(pragmas: string) {
 }
 
 /**
- * SQLite through the `sqlite3` package (STACK.md: the configure step writes better-sqlite3).
+ * SQLite through the `sqlite3` package (not better-sqlite3, which the Lucid configure step would write).
  * The writer gets WAL, foreign keys and a busy timeout before it is used.
  */
 const dbConfig = defineConfig({

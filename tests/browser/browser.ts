@@ -9,7 +9,7 @@ import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
 
 /**
  * Debian's Chromium (`apt-get install chromium`), never a browser download. The flags keep it
- * from reaching the network on its own (STACK.md, pitfall 11); --no-sandbox because CI runs
+ * from reaching the network on its own (a closed network refuses its background calls); --no-sandbox because CI runs
  * it as root.
  */
 export async function launchChromium(): Promise<Browser> {

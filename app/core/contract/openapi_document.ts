@@ -32,7 +32,7 @@ export function errorsOf(contract: RouteContract, registry: RouteRegistry): ApiE
 }
 
 /**
- * VineJS renders a boolean as the list of values it coerces (STACK.md #10). The API takes
+ * VineJS renders a boolean as the list of values it coerces. The API takes
  * JSON booleans, so the document says boolean.
  */
 function tidySchema(schema: unknown): unknown {

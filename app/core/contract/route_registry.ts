@@ -75,7 +75,7 @@ export class RouteRegistry {
 
   /**
    * Registers every contract on the router. Access is checked before the body is read, so an
-   * unknown caller never makes the gateway parse a body (ARCHITECTURE.md, data flow of a send).
+   * unknown caller never makes the gateway parse a body.
    */
   /**
    * Routes a library registers itself (transmit's stream), outside the API and its contract:

@@ -2,7 +2,7 @@ import vine from '@vinejs/vine'
 import type { JsonSchema } from '#core/contract/route_contract'
 
 /**
- * Fills a gap of VineJS `toJSONSchema()` (STACK.md #10): a rule that checks nothing and only
+ * Fills a gap of VineJS `toJSONSchema()` (dates and custom rules come out as `{}`): a rule that checks nothing and only
  * adds `extra` to the field's JSON schema, for dates and custom rules that come out empty.
  * A function is read when the schema is built, for lists that modules fill at start (the
  * public events).

@@ -16,7 +16,7 @@ export async function knownMigrations(migrationsDir: string): Promise<Set<string
 /**
  * Whether a file is this product's database at a schema this version knows: it opens as
  * SQLite, `integrity_check` says ok, and its applied migrations (Lucid's `adonis_schema`) are all
- * known here. A migration unknown here means a newer gateway made it (STACK.md, SQLite facts).
+ * known here. A migration unknown here means a newer gateway made it.
  * Opened read-only: the file is never changed.
  */
 export async function inspectDatabaseFile(file: string, known: Set<string>): Promise<Inspection> {

@@ -1,6 +1,5 @@
 /**
- * The log never carries a full phone number, a password or a key (spec, Errors > Error
- * object; ARCHITECTURE.md, Spec notes). Structured fields with those names are censored by
+ * The log never carries a full phone number, a password or a key (docs/api-conventions.md). Structured fields with those names are censored by
  * pino's `redact`; free text (messages, URLs) goes through `redactText`.
  */
 export const REDACTED = '[redacted]'
