@@ -84,7 +84,13 @@ export function automationRoutes(registry: RouteRegistry) {
         description: 'Each condition of the rule and whether it holds',
         items: { type: 'object', required: ['condition', 'holds'], additionalProperties: false, properties: { condition: (fields.conditions as { items: JsonSchema }).items, holds: { type: 'boolean' } } },
       },
-      keyword: { type: ['string', 'null'], description: 'The built-in keyword the text is, which would run first' },
+      keyword: {
+        type: ['string', 'null'],
+        pattern: '^(Opt-out|Opt-in|Help) keyword \\S+$',
+        examples: ['Opt-out keyword STOP'],
+        description:
+          'The built-in keyword the whole text is, which would run first, named as its run is in the run log: the kind, then the keyword as listed in Settings \u203a Reception, upper-cased. null: none (or the keywords are off)',
+      },
       senderOptedOut: { type: 'boolean', description: 'Replies to this sender would be skipped' },
       actions: {
         type: 'array',
@@ -122,7 +128,7 @@ export function automationRoutes(registry: RouteRegistry) {
       access: automationPermissions['rules.change'],
       body: createRuleValidator,
       answer: { status: 201, description: 'The rule, with `callSecret` when it calls a URL', schema: rule },
-      errors: ['NAME_TAKEN'],
+      errors: ['NAME_TAKEN', 'RULE_LIMIT_REACHED'],
       handler: [RulesController, 'store'],
     },
     {
@@ -193,8 +199,8 @@ export function automationRoutes(registry: RouteRegistry) {
       tag: 'Automation',
       access: automationPermissions['rules.change'],
       params: ruleId,
-      answer: { status: 200, description: 'The rule with its new `callSecret`', schema: rule },
-      errors: ['NOT_FOUND'],
+      answer: { status: 200, description: 'The whole rule, as `GET /rules/{id}` answers it, with its new `callSecret`', schema: { allOf: [rule, { type: 'object', required: ['callSecret'] }] } },
+      errors: ['NOT_FOUND', 'RULE_CALLS_NO_URL'],
       handler: [RulesController, 'rotateSecret'],
     },
     {

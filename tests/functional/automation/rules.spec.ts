@@ -10,10 +10,15 @@ import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging, messageCount } from '#tests/helpers/messages'
 import { clearWebhooks, startReceiver, type Receiver } from '#tests/helpers/webhooks'
 import { clearAutomation, createRule, outbound, receive, runs, useRuleEngine } from '#tests/helpers/automation'
+import { DateTime } from 'luxon'
+import AutomationRule from '#modules/automation/models/automation_rule'
+import { MAX_RULES } from '#modules/automation/services/rule_book'
 
 const START = '2026-06-01T10:00:00.000Z' // a Monday, 12:00 in Paris
 const SENDER = '+33612345678'
 const admin = () => testKeys.admin
+/** The help keyword's settings as shipped (the shared helper's reset does not know them). */
+const HELP_DEFAULTS = { helpKeywords: ['HELP'], helpReply: null }
 
 test.group('Automation rules: the API', (group) => {
   group.setup(() => useTestKeys())
@@ -48,6 +53,88 @@ test.group('Automation rules: the API', (group) => {
     ;(await client.get(`/api/v1/rules/${first.body().id}`).header('x-api-key', testKeys.read)).assertStatus(404)
     const activity = await db.from('activity_entries').where('source', 'automation').orderBy('id', 'asc')
     assert.includeMembers(activity.map((entry) => entry.message), ['Rule "Hours" created', 'Rule "Opening hours" changed: name, enabled', 'Rule "Opening hours" deleted'])
+  })
+
+  test('PUT /rules/order: a list that does not name every rule exactly once (missing, unknown or repeated) is 409 RULE_ORDER_MISMATCH naming the ids; a malformed one is 400', async ({ client, assert }) => {
+    const first = (await createRule(client, { name: 'First', actions: [{ type: 'opt_out' }] })).body().id
+    const second = (await createRule(client, { name: 'Second', actions: [{ type: 'opt_out' }] })).body().id
+    const order = (ids: unknown) => client.put('/api/v1/rules/order').header('x-api-key', admin()).json({ ids })
+    const mismatches: Array<[string[], Record<string, string[]>]> = [
+      [[first, first], { missing: [second], unknown: [], repeated: [first] }],
+      [[first, second, second], { missing: [], unknown: [], repeated: [second] }],
+      [[first], { missing: [second], unknown: [], repeated: [] }],
+      [[first, second, '999999'], { missing: [], unknown: ['999999'], repeated: [] }],
+      [[], { missing: [first, second], unknown: [], repeated: [] }],
+    ]
+    for (const [ids, details] of mismatches) {
+      const refused = await order(ids)
+      refused.assertStatus(409)
+      assert.equal(refused.body().error.code, 'RULE_ORDER_MISMATCH', JSON.stringify(ids))
+      assert.deepEqual(refused.body().error.details, details, JSON.stringify(ids))
+    }
+    for (const malformed of ['1,2', [1, 2], ['abc'], null]) {
+      const refused = await order(malformed)
+      refused.assertStatus(400)
+      assert.equal(refused.body().error.code, 'VALIDATION_ERROR', JSON.stringify(malformed))
+    }
+    // Nothing refused moved a rule.
+    const list = await client.get('/api/v1/rules').header('x-api-key', testKeys.read)
+    assert.deepEqual(list.body().data.map((rule: any) => [rule.id, rule.position]), [[first, 1], [second, 2]])
+  })
+
+  test('the 201st rule is refused 409 RULE_LIMIT_REACHED; deleting one makes room', async ({ client, assert }) => {
+    const now = DateTime.fromISO(START)
+    await AutomationRule.createMany(
+      Array.from({ length: MAX_RULES }, (_, index) => ({ name: `Rule ${index}`, enabled: false, stopAfter: false, conditions: [], actions: [{ type: 'opt_out' as const }], position: index + 1, callSecretSealed: null, createdAt: now, updatedAt: now }))
+    )
+    const refused = await createRule(client, { name: 'One too many', actions: [{ type: 'opt_out' }] })
+    refused.assertStatus(409)
+    assert.equal(refused.body().error.code, 'RULE_LIMIT_REACHED')
+    assert.deepEqual(refused.body().error.details, { limit: 200 })
+    const [{ id }] = await db.from('automation_rules').select('id').limit(1)
+    ;(await client.delete(`/api/v1/rules/${id}`).header('x-api-key', admin())).assertStatus(204)
+    ;(await createRule(client, { name: 'One too many', actions: [{ type: 'opt_out' }] })).assertStatus(201)
+  })
+
+  test('POST /rules/{id}/secret answers the whole rule with a new callSecret, shown once; a rule that calls no URL is 409 RULE_CALLS_NO_URL', async ({ client, assert }) => {
+    const rule = await createRule(client, { name: 'Hook', actions: [{ type: 'call_url', url: 'https://crm.example.com/sms-hook' }] })
+    const rotated = await client.post(`/api/v1/rules/${rule.body().id}/secret`).header('x-api-key', admin())
+    rotated.assertStatus(200)
+    const { callSecret, updatedAt, ...rest } = rotated.body()
+    const { callSecret: first, updatedAt: _created, ...before } = rule.body()
+    assert.deepEqual(rest, before)
+    assert.match(callSecret, /^rsec_[\w-]{43}$/)
+    assert.notEqual(callSecret, first)
+    assert.notProperty((await client.get(`/api/v1/rules/${rule.body().id}`).header('x-api-key', testKeys.read)).body(), 'callSecret')
+    const activity = await db.from('activity_entries').where('source', 'automation').orderBy('id', 'desc').first()
+    assert.equal(activity.message, 'Secret of rule "Hook" rotated')
+    assert.notInclude(JSON.stringify(activity), callSecret)
+
+    const plain = await createRule(client, { name: 'Plain', actions: [{ type: 'opt_out' }] })
+    const refused = await client.post(`/api/v1/rules/${plain.body().id}/secret`).header('x-api-key', admin())
+    refused.assertStatus(409)
+    assert.equal(refused.body().error.code, 'RULE_CALLS_NO_URL')
+    ;(await client.post('/api/v1/rules/999999/secret').header('x-api-key', admin())).assertStatus(404)
+    ;(await client.post(`/api/v1/rules/${rule.body().id}/secret`).header('x-api-key', testKeys.read)).assertStatus(403)
+  })
+
+  test('the test box names the built-in keyword as the run log does: kind, then the listed keyword upper-cased; null when none or when keywords are off', async ({ client, assert }) => {
+    const settings = await app.container.make(SettingsStore)
+    await settings.update({ reception: { optInKeywords: ['Start', 'Reprise'], helpReply: 'Reply STOP to stop' } })
+    const rule = await createRule(client, { name: 'Any', actions: [{ type: 'opt_out' }] })
+    const keywordOf = async (text: string) => (await client.post(`/api/v1/rules/${rule.body().id}/test`).header('x-api-key', testKeys.read).json({ text, from: SENDER })).body().keyword
+    try {
+      assert.equal(await keywordOf('stop'), 'Opt-out keyword STOP')
+      assert.equal(await keywordOf('réprisé !'), 'Opt-in keyword REPRISE')
+      assert.equal(await keywordOf('Help?'), 'Help keyword HELP')
+      assert.isNull(await keywordOf('help me'))
+      await settings.update({ reception: { helpReply: null } })
+      assert.isNull(await keywordOf('HELP'))
+      await settings.update({ reception: { optOutKeywordsEnabled: false } })
+      assert.isNull(await keywordOf('STOP'))
+    } finally {
+      await settings.update({ reception: HELP_DEFAULTS })
+    }
   })
 
   test('bad rules are refused in the error format, naming the field', async ({ client, assert }) => {

@@ -62,7 +62,9 @@ export class RuleBook {
     await this.#assertNameFree(fields.name)
     await this.#assertReferences(fields.conditions ?? [], fields.actions)
     const [{ count, last }] = await db.from('automation_rules').select(db.raw('COUNT(*) AS count'), db.raw('MAX(position) AS last'))
-    if (Number(count) >= MAX_RULES) throw ApiError.validation('name', 'maxRules', `A gateway holds at most ${MAX_RULES} rules`)
+    if (Number(count) >= MAX_RULES) {
+      throw new ApiError('RULE_LIMIT_REACHED', `A gateway holds at most ${MAX_RULES} rules; delete one to make room`, { limit: MAX_RULES })
+    }
     const now = dateTimeOf(this.clock.now())
     const callSecret = callsUrl(fields.actions) ? drawRuleSecret() : null
     const rule = await AutomationRule.create({
@@ -107,7 +109,7 @@ export class RuleBook {
   /** A new secret for the rule's URL call, shown this once; the old one stops signing now. */
   async rotateSecret(id: number): Promise<{ rule: AutomationRule; callSecret: string }> {
     const rule = await this.find(id)
-    if (!callsUrl(rule.actions)) throw ApiError.validation('actions', 'callUrl', 'This rule calls no URL: it has no secret')
+    if (!callsUrl(rule.actions)) throw new ApiError('RULE_CALLS_NO_URL', 'This rule calls no URL: it has no secret')
     const callSecret = drawRuleSecret()
     rule.merge({ callSecretSealed: this.secrets.seal(callSecret), updatedAt: dateTimeOf(this.clock.now()) })
     await rule.save()
@@ -122,12 +124,23 @@ export class RuleBook {
     return revealed.readable ? revealed.value : null
   }
 
-  /** Puts the rules in this order: the list must name every rule once. */
+  /**
+   * Puts the rules in this order: the list must name every rule exactly once. A missing, unknown
+   * or repeated id is refused as one mismatch, the ids at fault named so a client can fix its list.
+   */
   async reorder(ids: number[]): Promise<AutomationRule[]> {
     const rules = await this.all()
     const known = new Set(rules.map((rule) => rule.id))
-    if (ids.length !== known.size || ids.some((id) => !known.has(id))) {
-      throw new ApiError('RULE_ORDER_MISMATCH', `The order must name each of the ${known.size} rules exactly once`)
+    const listed = new Set(ids)
+    const missing = [...known].filter((id) => !listed.has(id))
+    const unknown = [...listed].filter((id) => !known.has(id))
+    const repeated = [...listed].filter((id) => ids.indexOf(id) !== ids.lastIndexOf(id))
+    if (missing.length || unknown.length || repeated.length) {
+      throw new ApiError('RULE_ORDER_MISMATCH', `The order must name each of the ${known.size} rules exactly once`, {
+        missing: missing.map(String),
+        unknown: unknown.map(String),
+        repeated: repeated.map(String),
+      })
     }
     await db.transaction(async (trx) => {
       for (const [index, id] of ids.entries()) await trx.from('automation_rules').where('id', id).update({ position: index + 1 })

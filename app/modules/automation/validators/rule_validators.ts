@@ -98,8 +98,15 @@ export const updateRuleValidator = vine.compile(
 
 export const listRulesValidator = vine.compile(vine.object({ ...pageQueryFields }))
 
+// Not distinct(): a repeated id is a list that does not name every rule once, which the rule book
+// answers 409 RULE_ORDER_MISMATCH like a missing or unknown one. The length cap only bounds the body.
 export const ruleOrderValidator = vine.compile(
-  vine.object({ ids: vine.array(id()).maxLength(1000).distinct().use(documentedAs({ description: 'Every rule id, in the order they run' })) })
+  vine.object({
+    ids: vine
+      .array(id())
+      .maxLength(1000)
+      .use(documentedAs({ description: 'Every rule id exactly once, in the order they run; a missing, unknown or repeated id: 409 RULE_ORDER_MISMATCH' })),
+  })
 )
 
 export const testRuleValidator = vine.compile(
