@@ -3,9 +3,9 @@ import { sectionFields } from '#core/contract/module_vocabulary'
 import { documentedAs } from '#core/contract/schemas'
 
 /**
- * Settings > Reception: the built-in opt-out keywords and the automatic-reply limit. A keyword
- * matches when it is the whole message (case, accents, spaces and final punctuation aside), as
- * carriers match STOP.
+ * Settings > Reception: the built-in keywords (opt-out, opt-in, help) and the automatic-reply
+ * limit. A keyword matches when it is the whole message (case, accents, spaces and final
+ * punctuation aside), as carriers match STOP and HELP.
  */
 const keywordDefaults = {
   optOutKeywordsEnabled: true,
@@ -13,6 +13,10 @@ const keywordDefaults = {
   optInKeywords: ['START', 'UNSTOP'] as string[],
   optOutReply: null as string | null,
   optInReply: null as string | null,
+  helpKeywords: ['HELP'] as string[],
+  // Null by default, as the other replies: a gateway upgraded to this version does not start
+  // answering SMS on its own until an operator writes the text.
+  helpReply: null as string | null,
   autoReplyLimit: 3,
 }
 
@@ -29,11 +33,13 @@ export const automationSettings = [
   sectionFields('reception', {
     defaults: keywordDefaults,
     change: {
-      optOutKeywordsEnabled: vine.boolean({ strict: true }).use(documentedAs({ description: 'Whether the opt-out and opt-in keywords are acted on' })),
+      optOutKeywordsEnabled: vine.boolean({ strict: true }).use(documentedAs({ description: 'Whether the built-in keywords (opt-out, opt-in, help) are acted on' })),
       optOutKeywords: vine.array(keyword()).maxLength(20).use(documentedAs({ description: 'Single words that opt the sender out (case and accents ignored)' })),
       optInKeywords: vine.array(keyword()).maxLength(20).use(documentedAs({ description: 'Single words that opt the sender back in' })),
       optOutReply: reply('Sent to a number that has just opted out; null: no reply'),
       optInReply: reply('Sent to a number that has just opted back in; null: no reply'),
+      helpKeywords: vine.array(keyword()).maxLength(20).use(documentedAs({ description: 'Single words that ask for the help reply (an opt-out or opt-in keyword listed here too stays that)' })),
+      helpReply: reply('Sent to a number that texts a help keyword, opted out or not; null: help keywords are not acted on'),
       autoReplyLimit: vine
         .number({ strict: true })
         .withoutDecimals()

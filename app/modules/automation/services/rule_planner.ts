@@ -15,8 +15,9 @@ export interface PlannedRun {
 }
 
 /**
- * The built-in keyword the whole text is, if the keywords are on: an opt-out first (it wins if
- * an operator listed a word twice).
+ * The built-in keyword the whole text is, if the keywords are on: an opt-out first, then an
+ * opt-in, then help (the first wins if an operator listed a word twice). The run is named as the
+ * run log and the test box show it: "Opt-out keyword STOP", "Opt-in keyword START", "Help keyword HELP".
  */
 export function keywordRun(text: string, reception: ReadonlyDeep<ReceptionSettings>): PlannedRun | null {
   if (!reception.optOutKeywordsEnabled) return null
@@ -40,6 +41,18 @@ export function keywordRun(text: string, reception: ReadonlyDeep<ReceptionSettin
       ruleId: null,
       ruleName: `Opt-in keyword ${optIn.toUpperCase()}`,
       actions: [{ type: 'opt_in' }, ...(reception.optInReply ? [{ type: 'reply' as const, text: reception.optInReply }] : [])],
+    }
+  }
+  // Without a reply a help keyword has nothing to do: the text is left to the rules like any other.
+  const help = listed(reception.helpKeywords)
+  if (help !== undefined && reception.helpReply) {
+    return {
+      kind: 'keyword',
+      ruleId: null,
+      ruleName: `Help keyword ${help.toUpperCase()}`,
+      // Answered even to an opted-out number: they asked for it, and carriers expect HELP answered
+      // whatever the opt-out (the reply limit and the own-phones guard still hold).
+      actions: [{ type: 'reply', text: reception.helpReply, evenIfOptedOut: true }],
     }
   }
   return null
