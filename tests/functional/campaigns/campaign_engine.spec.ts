@@ -41,9 +41,10 @@ test.group('Campaigns: launch and materialisation', (group) => {
     })
     await jobs.settle()
     const campaign = await get(client, id)
-    // 20 contacts (2 opted out: #0, #10), +33610000001 is contact #1 (duplicate), +33699999999 once.
+    // 20 contacts (2 opted out: #0, #10); #10 to #14 are in the group and named (5 repeats),
+    // +33610000001 is contact #1 (a repeat), +33699999999 is typed twice (a repeat), sent once.
     assert.equal(campaign.counts.total, 19)
-    assert.deepEqual(campaign.counts.excluded, { optedOut: 2, duplicates: 2, invalid: 1 })
+    assert.deepEqual(campaign.counts.excluded, { optedOut: 2, duplicates: 7, invalid: 1 })
     assert.equal(campaign.status, 'running')
     const messages = await db.from('messages').where('campaign_id', Number(id)).select('phone', 'body', 'category')
     assert.lengthOf(messages, 19)

@@ -16,6 +16,9 @@ export async function clearCampaigns(window: Record<string, unknown> = {}) {
   await db.from('campaigns').delete()
   await db.from('activity_entries').where('source', 'campaigns').delete()
   await clearMessaging()
+  // Groups outlive their contacts: a group name left by an earlier test would be taken.
+  await db.from('contact_group_members').delete()
+  await db.from('contact_groups').delete()
   await (await app.container.make(SettingsStore)).update({
     sending: { nightPauseEnabled: false, campaignWindowEnabled: false, timezone: 'UTC', ...window } as any,
     reception: { localPrefix: null },

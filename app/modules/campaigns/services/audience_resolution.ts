@@ -23,7 +23,8 @@ const RESOLVE_PAGE = 1000
 /**
  * Reads a campaign's audience once (groups, contacts, imports through ContactAudience, then bare
  * numbers normalised with the local prefix and matched to their contacts), each number once:
- * opted-out contacts, repeated numbers and invalid numbers are counted, never sent to. Recipients
+ * opted-out contacts, repeats (a contact met in two sources, a number met twice) and invalid
+ * numbers are counted, never sent to. Recipients
  * go to `accept` page by page, so a large audience never sits whole in memory twice.
  */
 export async function resolveAudience(options: {
@@ -36,13 +37,17 @@ export async function resolveAudience(options: {
   const contacts = new ContactAudience()
   const seen = new Set<string>()
   const excluded = { optedOut: 0, duplicates: 0, invalid: 0 }
-  const take = (members: AudienceMember[]): ResolvedRecipient[] => {
+  const take = (members: Array<AudienceMember & { occurrences?: number }>): ResolvedRecipient[] => {
     const page: ResolvedRecipient[] = []
     for (const member of members) {
+      // A contact held by two groups (or named and in a group) is served once by ContactAudience:
+      // its other meetings are repeats all the same, counted like a number typed twice.
+      const repeats = (member.occurrences ?? 1) - 1
       if (seen.has(member.phone)) {
-        excluded.duplicates++
+        excluded.duplicates += repeats + 1
         continue
       }
+      excluded.duplicates += repeats
       seen.add(member.phone)
       if (member.blacklisted) {
         excluded.optedOut++

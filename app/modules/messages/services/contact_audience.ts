@@ -40,17 +40,22 @@ function memberOf(row: any): AudienceMember {
 
 /**
  * Reads an audience for campaigns and rules: every contact of the groups, of the imports and
- * every contact named, each once (a contact in two groups and named too counts once), in id order,
- * page by page. Deleted groups and contacts simply contribute nothing.
+ * every contact named, each once (a contact in two groups and named too is served once), in id
+ * order, page by page, with `occurrences`: how many of the selection's sources hold it (each
+ * group, each import, and the contacts named), so a campaign can count the repeats it left out.
+ * Deleted groups and contacts simply contribute nothing.
  */
 export class ContactAudience {
-  async *members(selection: AudienceSelection, pageSize = AUDIENCE_PAGE): AsyncGenerator<AudienceMember[]> {
+  async *members(selection: AudienceSelection, pageSize = AUDIENCE_PAGE): AsyncGenerator<Array<AudienceMember & { occurrences: number }>> {
     const groupIds = [...new Set(selection.groupIds)]
     const importIds = [...new Set(selection.importIds ?? [])]
     const contactIds = await this.#existing(selection.contactIds)
     if (!groupIds.length && !contactIds.length && !importIds.length) return
+    // With one source every contact is met once: no counting statement at all (the common case).
+    const sourceCount = groupIds.length + importIds.length + (contactIds.length ? 1 : 0)
+    const named = new Set(contactIds)
     let after = 0
-    let named = 0
+    let nextNamed = 0
     for (;;) {
       // Each source's next distinct ids after the last page, in id order and at most a page of
       // them (a contact in two groups is one id): the next page is among these, so a page costs the same at the start and at the end of a
@@ -66,8 +71,8 @@ export class ContactAudience {
         sources.push('SELECT * FROM (SELECT DISTINCT contact_id AS id FROM contact_import_contacts WHERE import_id IN (SELECT value FROM json_each(?)) AND contact_id > ? ORDER BY contact_id LIMIT ?)')
         bindings.push(JSON.stringify(importIds), after, pageSize)
       }
-      while (named < contactIds.length && contactIds[named] <= after) named++
-      const window = contactIds.slice(named, named + pageSize)
+      while (nextNamed < contactIds.length && contactIds[nextNamed] <= after) nextNamed++
+      const window = contactIds.slice(nextNamed, nextNamed + pageSize)
       if (window.length) {
         sources.push('SELECT value AS id FROM json_each(?)')
         bindings.push(JSON.stringify(window))
@@ -84,8 +89,33 @@ export class ContactAudience {
         continue
       }
       after = page[page.length - 1].id
-      yield page.map(memberOf)
+      const ids = page.map((row: { id: number }) => row.id)
+      const held = sourceCount > 1 ? await this.#memberships(ids, groupIds, importIds) : new Map<number, number>()
+      yield page.map((row: any) => ({
+        ...memberOf(row),
+        // At least once: a membership removed between the two statements still served it.
+        occurrences: sourceCount > 1 ? Math.max(1, (held.get(row.id) ?? 0) + (named.has(row.id) ? 1 : 0)) : 1,
+      }))
     }
+  }
+
+  /** How many of the groups and imports hold each of `ids` (one statement per page, by their primary keys). */
+  async #memberships(ids: number[], groupIds: number[], importIds: number[]): Promise<Map<number, number>> {
+    const counts = new Map<number, number>()
+    const parts: string[] = []
+    const bindings: string[] = []
+    if (groupIds.length) {
+      parts.push('SELECT contact_id FROM contact_group_members WHERE group_id IN (SELECT value FROM json_each(?)) AND contact_id IN (SELECT value FROM json_each(?))')
+      bindings.push(JSON.stringify(groupIds), JSON.stringify(ids))
+    }
+    if (importIds.length) {
+      parts.push('SELECT contact_id FROM contact_import_contacts WHERE import_id IN (SELECT value FROM json_each(?)) AND contact_id IN (SELECT value FROM json_each(?))')
+      bindings.push(JSON.stringify(importIds), JSON.stringify(ids))
+    }
+    if (!parts.length) return counts
+    const rows = await db.rawQuery(`SELECT contact_id, COUNT(*) AS n FROM (${parts.join(' UNION ALL ')}) GROUP BY contact_id`, bindings)
+    for (const row of rows) counts.set(row.contact_id, Number(row.n))
+    return counts
   }
 
   /** The contacts among `ids` that exist, in id order (a deleted contact contributes nothing). */
