@@ -41,7 +41,8 @@ const rangeRules =
   '[from, to): every one is present, with zeros, and `from`/`to` in the answer are the start of the first and the end ' +
   'of the last. A daylight-saving day is one bucket of 23 or 25 hours; by hour, the skipped hour has no bucket and the ' +
   `repeated one two. Default range: today and the ${DEFAULT_RANGE_DAYS - 1} days before. At most ${MAX_RANGE_DAYS.day} ` +
-  `days by day and ${MAX_RANGE_DAYS.hour} days by hour (400 VALIDATION_ERROR beyond).`
+  `days by day and ${MAX_RANGE_DAYS.hour} days by hour (400 VALIDATION_ERROR beyond). A query parameter not listed ` +
+  'here is refused (400 VALIDATION_ERROR, rule unknown), not ignored.'
 const created = 'Counts messages CREATED in each bucket, by their CURRENT status.'
 
 /** Read-only figures for the dashboard and integrations (docs/statistics.md). */
@@ -79,7 +80,9 @@ export function statisticsRoutes(registry: RouteRegistry) {
       groupBy: { enum: ['device', 'sim', 'campaign', 'category'] },
       groups: {
         type: 'array',
-        description: 'Every group with messages in the range, the busiest first',
+        description:
+          'Every group with messages in the range, the busiest first: by its messages of both directions (outbound of ' +
+          'any status plus inbound) as filtered, so direction=out ranks by outbound alone; equal ones in the order of their key',
         items: object({
           key: {
             type: 'object',
@@ -88,7 +91,7 @@ export function statisticsRoutes(registry: RouteRegistry) {
             properties: {
               deviceId: { type: ['string', 'null'] },
               simSlot: { type: ['integer', 'null'] },
-              campaignId: { type: ['integer', 'null'] },
+              campaignId: { type: ['string', 'null'] },
               category: { enum: [...messageCategories] },
             },
           },
@@ -145,7 +148,7 @@ export function statisticsRoutes(registry: RouteRegistry) {
         type: 'array',
         description: 'The links clicked most in the range, the most clicked first (at most `limit`)',
         items: object({
-          id: { type: 'integer' },
+          id: { type: 'string' },
           code: { type: 'string' },
           shortUrl: { type: 'string' },
           url: { type: 'string' },
@@ -188,8 +191,10 @@ export function statisticsRoutes(registry: RouteRegistry) {
       summary: 'Message volume over a range per phone, SIM, campaign or category, with delivery rates',
       description:
         `${created} Totals over the whole range (whole local days or hours, as the other statistics) for each phone, ` +
-        'SIM (phone and slot), campaign or category that has messages in it, with its delivery rate. Same filters as ' +
-        'GET /statistics/messages; a group\'s figures per day are that endpoint with the group as filter.',
+        'SIM (phone and slot), campaign or category that has messages in it, with its delivery rate, the busiest first ' +
+        '(inbound messages count: add direction=out to rank by outbound alone). Same filters as ' +
+        'GET /statistics/messages; a group\'s figures per day are that endpoint with the group as filter. ' +
+        rangeRules,
       tag: 'Statistics',
       access,
       query: volumeBreakdownValidator,
@@ -233,7 +238,9 @@ export function statisticsRoutes(registry: RouteRegistry) {
         'to sent, and from sent to delivered, counted once both times are known. Kept as a histogram of fixed buckets ' +
         '(1, 2, 3, 5, 7, 10, 15, 20, 30, 45 s, 1, 1.5, 2, 3, 5, 7.5, 10, 15, 20, 30, 45 min, 1, 1.5, 2, 3, 6, 12, 24 h), ' +
         'so p50 and p95 are the histogram bucket holding them. Latency is counted per UTC hour of creation: in a zone ' +
-        `whose offset is not whole hours, bucket edges are taken at the UTC hour before. ${rangeRules}`,
+        'whose offset is not whole hours (Asia/Kolkata, +05:30), each bucket keeps its local `start` but counts the ' +
+        'messages created from the UTC hour at or before its local start to the UTC hour at or before its local end ' +
+        `(a Kolkata day: 18:00 to 18:00 UTC, not 18:30; a Kolkata hour 10:00-11:00: 04:00-05:00 UTC). ${rangeRules}`,
       tag: 'Statistics',
       access,
       query: latencyValidator,

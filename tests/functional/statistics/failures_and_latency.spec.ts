@@ -194,6 +194,29 @@ test.group('Statistics: latency', (group) => {
     ])
   })
 
+  test('in a half-hour zone, a latency bucket answers the UTC hour at or before its local start, to the one before its end', async ({ client, assert }) => {
+    // 08:10 UTC is 13:40 in Kolkata (+05:30).
+    await seed([{ createdAt: '2026-05-01T08:10:00.000Z', sentAt: '2026-05-01T08:10:04.000Z', status: 'sent' }])
+    const hours = { from: '2026-05-01T13:00', to: '2026-05-01T15:00', interval: 'hour', tz: 'Asia/Kolkata' }
+    // The local hours 13:00 and 14:00 start at 07:30 and 08:30 UTC: their latency is that of the
+    // messages created 07:00-08:00 and 08:00-09:00 UTC, so the message shows at 14:00...
+    const latency = await statisticsOk(client, 'latency', hours)
+    assert.deepEqual(latency.buckets.map((bucket: any) => [bucket.start, bucket.toSent.count, bucket.toSent.p50]), [
+      ['2026-05-01T07:30:00.000Z', 0, null],
+      ['2026-05-01T08:30:00.000Z', 1, { from: 3, to: 5 }],
+    ])
+    // ...while the volume, counted per quarter hour, places it at 13:00, where it was created.
+    const volume = await statisticsOk(client, 'messages', hours)
+    assert.deepEqual(volume.buckets.map((bucket: any) => [bucket.start, bucket.out.sent]), [
+      ['2026-05-01T07:30:00.000Z', 1],
+      ['2026-05-01T08:30:00.000Z', 0],
+    ])
+    // Nepal (+05:45) alike: its 1 May starts at 18:15 UTC on 30 April, its latency at 18:00.
+    await seed([{ createdAt: '2026-04-30T18:05:00.000Z', sentAt: '2026-04-30T18:05:04.000Z', status: 'sent' }])
+    const nepal = await statisticsOk(client, 'latency', { from: '2026-05-01', to: '2026-05-02', tz: 'Asia/Kathmandu' })
+    assert.deepEqual(nepal.buckets.map((bucket: any) => [bucket.start, bucket.toSent.count]), [['2026-04-30T18:15:00.000Z', 2]])
+  })
+
   test('the counters migration counts failures and latency of the messages a database already holds', async ({ client, assert }) => {
     await seed([
       { createdAt: t, status: 'failed', errorCode: 'NO_SERVICE', deviceId: '1', simSlot: 0 },

@@ -58,8 +58,8 @@ test.group('Statistics: link clicks', (group) => {
       assert.deepEqual(
         answer.links.map((entry: any) => [entry.id, entry.code, entry.url, entry.clicks]),
         [
-          [news, 'News001', 'https://example.org/News001', 4],
-          [offer, 'Offer01', 'https://example.org/Offer01', 3],
+          [String(news), 'News001', 'https://example.org/News001', 4],
+          [String(offer), 'Offer01', 'https://example.org/Offer01', 3],
         ]
       )
       assert.match(answer.links[0].shortUrl, /\/l\/News001$/)
@@ -67,7 +67,7 @@ test.group('Statistics: link clicks', (group) => {
       // One link, by day; and the same range in UTC.
       const one = await statisticsOk(client, 'links', { from: '2026-05-01', to: '2026-05-04', linkId: String(news) })
       assert.deepEqual(one.buckets.map((bucket: any) => bucket.clicks), [1, 3, 0])
-      assert.deepEqual(one.links.map((entry: any) => entry.id), [news])
+      assert.deepEqual(one.links.map((entry: any) => entry.id), [String(news)])
       const utc = await statisticsOk(client, 'links', { from: '2026-05-01', to: '2026-05-04', tz: 'UTC' })
       assert.deepEqual(utc.buckets.map((bucket: any) => bucket.clicks), [6, 1, 0])
 

@@ -87,7 +87,7 @@ test.group('Statistics: volume by SIM and campaign, breakdowns, delivery rate', 
     const byCampaign = await groups('campaign')
     assert.deepEqual(byCampaign.map((entry: any) => [entry.key, entry.delivery.rate]), [
       [{ campaignId: null }, 1],
-      [{ campaignId: 4 }, 0],
+      [{ campaignId: '4' }, 0],
     ])
 
     const byCategory = await groups('category', { direction: 'out' })
@@ -100,6 +100,66 @@ test.group('Statistics: volume by SIM and campaign, breakdowns, delivery rate', 
       { deviceId: '1', simSlot: 1 },
     ])
     assert.deepEqual(await groups('device', { campaignId: '99' }), [])
+  })
+
+  test('busiest first counts inbound messages too; direction=out ranks by outbound alone', async ({ client, assert }) => {
+    await seed([
+      // Phone 1: two outbound. Phone 2: one outbound and two inbound, so three in all.
+      { createdAt: '2026-05-01T10:00:00.000Z', deviceId: '1', simSlot: 0, status: 'delivered' },
+      { createdAt: '2026-05-01T10:00:00.000Z', deviceId: '1', simSlot: 0, status: 'failed' },
+      { createdAt: '2026-05-01T10:00:00.000Z', deviceId: '2', simSlot: 0, status: 'delivered' },
+      { createdAt: '2026-05-01T11:00:00.000Z', deviceId: '2', simSlot: 0, direction: 'in' },
+      { createdAt: '2026-05-01T11:00:00.000Z', deviceId: '2', simSlot: 0, direction: 'in' },
+      // Phone 3 only received: it is a group too, with no delivery rate.
+      { createdAt: '2026-05-01T12:00:00.000Z', deviceId: '3', simSlot: 1, direction: 'in' },
+    ])
+    const order = async (query: Record<string, string>) =>
+      (await statisticsOk(client, 'messages/breakdown', { ...day, groupBy: 'device', ...query })).groups.map((entry: any) => [
+        entry.key.deviceId,
+        entry.delivery.rate,
+      ])
+    assert.deepEqual(await order({}), [['2', 1], ['1', 0.5], ['3', null]])
+    assert.deepEqual(await order({ direction: 'out' }), [['1', 0.5], ['2', 1]])
+    assert.deepEqual(await order({ direction: 'in' }), [['2', null], ['3', null]])
+  })
+
+  test('a campaign in a breakdown key is a string id, like every id of the API', async ({ client, assert }) => {
+    await seed([
+      { createdAt: '2026-05-01T10:00:00.000Z', category: 'campaign', campaignId: 12, status: 'delivered' },
+      { createdAt: '2026-05-01T10:00:00.000Z', category: 'campaign', campaignId: 12, status: 'delivered' },
+      { createdAt: '2026-05-01T10:00:00.000Z', category: 'campaign', campaignId: 9 },
+      { createdAt: '2026-05-01T10:00:00.000Z' },
+    ])
+    const answer = await statisticsOk(client, 'messages/breakdown', { ...day, groupBy: 'campaign' })
+    assert.deepEqual(answer.groups.map((entry: any) => entry.key), [{ campaignId: '12' }, { campaignId: '9' }, { campaignId: null }])
+    // The key is what the campaignId filter takes back.
+    const one = await statisticsOk(client, 'messages', { ...day, campaignId: answer.groups[0].key.campaignId })
+    assert.equal(one.totals.out.delivered, 2)
+  })
+
+  test('an unknown query parameter is refused, on every statistics endpoint, with VALIDATION_ERROR naming it', async ({ client, assert }) => {
+    await seed([{ createdAt: '2026-05-01T10:00:00.000Z', deviceId: '1', simSlot: 0 }])
+    for (const [endpoint, query, unknown] of [
+      ['messages', { deviceid: '2' }, 'deviceid'],
+      ['messages/breakdown', { groupBy: 'device', campaign: '4' }, 'campaign'],
+      ['delivery-rate', { direction: 'out' }, 'direction'],
+      ['failures', { timezone: 'UTC' }, 'timezone'],
+      ['latency', { campaignId: '4' }, 'campaignId'],
+      ['links', { limit: '5', page: '2' }, 'page'],
+      ['opt-outs', { deviceId: '1' }, 'deviceId'],
+    ] as const) {
+      const response = await statistics(client, endpoint, { ...day, ...query })
+      assert.equal(response.status(), 400, `${endpoint} ${JSON.stringify(query)}`)
+      const error = response.body().error
+      assert.equal(error.code, 'VALIDATION_ERROR')
+      assert.deepEqual(error.details.map((detail: any) => [detail.field, detail.rule]), [[unknown, 'unknown']])
+      assert.match(error.details[0].message, /^Unknown query parameter; known here: from, to, interval, tz/)
+    }
+    // Every parameter unknown is named, each once.
+    const two = await statistics(client, 'messages', { ...day, deviceid: '1', simslot: '0' })
+    assert.deepEqual(two.body().error.details.map((detail: any) => detail.field), ['deviceid', 'simslot'])
+    // Known parameters alone still answer.
+    ;(await statistics(client, 'messages', { ...day, deviceId: '1' })).assertStatus(200)
   })
 
   test('delivery rate = delivered / (delivered + failed + sent) of outbound messages created in each bucket', async ({ client, assert }) => {

@@ -9,10 +9,15 @@ interface RangeAnswer {
   timezone: string
 }
 
+/** A link as answered: its id a string, as in GET /links and every id of the API. */
+export interface LinkClicks extends Omit<LinkClickTotal, 'id'> {
+  id: string
+}
+
 export interface LinkClicksAnswer extends RangeAnswer {
   buckets: Array<{ start: string; clicks: number }>
   totals: { clicks: number }
-  links: LinkClickTotal[]
+  links: LinkClicks[]
 }
 
 export interface OptOutsAnswer extends RangeAnswer {
@@ -41,7 +46,8 @@ export class EngagementStatistics {
       buckets[row.bucket].clicks += row.clicks
       clicks += row.clicks
     }
-    const links = await this.statistics.topLinks(range.boundaries, query.limit ?? DEFAULT_LINK_LIMIT, linkId)
+    const top = await this.statistics.topLinks(range.boundaries, query.limit ?? DEFAULT_LINK_LIMIT, linkId)
+    const links = top.map((link) => ({ ...link, id: String(link.id) }))
     return { from: range.from, to: range.to, interval: range.interval, timezone: range.timezone, buckets, totals: { clicks }, links }
   }
 

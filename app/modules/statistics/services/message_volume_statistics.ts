@@ -58,9 +58,22 @@ export interface DeliveryAnswer extends RangeAnswer {
   totals: DeliveryCounts
 }
 
+/**
+ * A breakdown group as answered: ids are strings, as every id of the API (the counters keep the
+ * campaign's id as a number).
+ */
+export interface BreakdownKey extends Omit<VolumeGroupKey, 'campaignId'> {
+  campaignId?: string | null
+}
+
 export interface BreakdownAnswer extends RangeAnswer {
   groupBy: VolumeGroupBy
-  groups: Array<{ key: VolumeGroupKey; totals: VolumeCounts; delivery: DeliveryCounts }>
+  groups: Array<{ key: BreakdownKey; totals: VolumeCounts; delivery: DeliveryCounts }>
+}
+
+function answeredKey(key: VolumeGroupKey): BreakdownKey {
+  if (key.campaignId === undefined) return key as BreakdownKey
+  return { ...key, campaignId: key.campaignId === null ? null : String(key.campaignId) }
 }
 
 /** The counters' filters from the query's strings. */
@@ -107,10 +120,10 @@ export class MessageVolumeStatistics {
     const range = await this.range.resolve(query)
     // One bucket for the whole range: the totals per group.
     const whole = range.boundaries.length ? [range.boundaries[0], range.boundaries.at(-1)!] : []
-    const groups = new Map<string, { key: VolumeGroupKey; totals: VolumeCounts }>()
+    const groups = new Map<string, { key: BreakdownKey; totals: VolumeCounts }>()
     for (const row of await this.statistics.volume(whole, counterFilters(query), query.groupBy)) {
       const id = JSON.stringify(row.group)
-      if (!groups.has(id)) groups.set(id, { key: row.group, totals: zeroCounts() })
+      if (!groups.has(id)) groups.set(id, { key: answeredKey(row.group), totals: zeroCounts() })
       add(groups.get(id)!.totals, row.direction, row.counts)
     }
     const answered = [...groups.values()]
