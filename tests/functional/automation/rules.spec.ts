@@ -8,7 +8,7 @@ import { SettingsStore } from '#core/settings/settings_store'
 import { useManualClock } from '#tests/helpers/clock'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging, messageCount } from '#tests/helpers/messages'
-import { clearWebhooks, startReceiver, type Receiver } from '#tests/helpers/webhooks'
+import { answerStatus, clearWebhooks, startReceiver, type Receiver } from '#tests/helpers/webhooks'
 import { clearAutomation, createRule, outbound, receive, runs, useRuleEngine } from '#tests/helpers/automation'
 import { DateTime } from 'luxon'
 import AutomationRule from '#modules/automation/models/automation_rule'
@@ -341,6 +341,115 @@ test.group('Automation rules: runs on incoming SMS', (group) => {
     await receive(clock, SENDER, 'STOP')
     await engine.run()
     assert.isFalse((await client.get('/api/v1/contacts').qs({ phone: SENDER }).header('x-api-key', testKeys.read)).body().data[0].blacklisted)
+  })
+
+  test('an opt-out confirmation leaves from the phone and SIM that received the keyword', async ({ assert }) => {
+    await (await app.container.make(SettingsStore)).update({ reception: { optOutReply: 'Unsubscribed' } })
+    await receive(clock, SENDER, 'STOP', 3, 1)
+    await engine.run()
+    const [confirmation] = await outbound(SENDER)
+    assert.containsSubset(confirmation, { body: 'Unsubscribed', device_id: '3', sim_slot: 1, category: 'conversation' })
+  })
+
+  test('add_tags on a number without a contact creates one with the number alone; remove_tags creates none', async ({ client, assert }) => {
+    await createRule(client, { name: 'Tag', conditions: [{ type: 'text', match: 'first_word', value: 'tag' }], actions: [{ type: 'add_tags', tags: ['lead'] }] })
+    await createRule(client, { name: 'Untag', conditions: [{ type: 'text', match: 'first_word', value: 'untag' }], actions: [{ type: 'remove_tags', tags: ['lead'] }] })
+    await receive(clock, SENDER, 'tag me')
+    await receive(clock, '+33611111111', 'untag me')
+    await engine.run()
+    const contacts = (await client.get('/api/v1/contacts').header('x-api-key', testKeys.read)).body().data
+    assert.lengthOf(contacts, 1)
+    assert.containsSubset(contacts[0], { phone: SENDER, firstName: null, lastName: null, tags: ['lead'], blacklisted: false })
+    const untag = (await runs(client)).find((run) => run.ruleName === 'Untag')
+    assert.deepEqual(untag.actions.map((action: any) => [action.status, action.detail]), [['skipped', 'Had none of the tags']])
+  })
+
+  test('built-in keyword runs do not emit rule.triggered; a rule run on the same SMS does', async ({ client, assert }) => {
+    await (await app.container.make(SettingsStore)).update({ reception: { optOutReply: 'Unsubscribed', helpReply: 'Reply STOP to stop' } })
+    const rule = await createRule(client, { name: 'Opt-outs to CRM', conditions: [{ type: 'text', match: 'first_word', value: 'stop' }], actions: [{ type: 'add_tags', tags: ['stopped'] }] })
+    const triggered: any[] = []
+    const listener = (event: any) => triggered.push(event)
+    emitter.on('rule.triggered', listener)
+    try {
+      await receive(clock, '+33611111111', 'HELP')
+      await receive(clock, SENDER, 'STOP')
+      await engine.run()
+    } finally {
+      emitter.off('rule.triggered', listener)
+      await (await app.container.make(SettingsStore)).update({ reception: HELP_DEFAULTS })
+    }
+    assert.deepEqual((await runs(client)).map((run) => [run.kind, run.ruleName]).sort(), [['keyword', 'Help keyword HELP'], ['keyword', 'Opt-out keyword STOP'], ['rule', 'Opt-outs to CRM']])
+    assert.deepEqual(triggered.map((event) => event.id), [rule.body().id])
+  })
+
+  test('HELP answers the sender with helpReply, opted out or not, within the reply limit; without a reply or with the keywords off it is text for the rules', async ({ client, assert }) => {
+    const settings = await app.container.make(SettingsStore)
+    await settings.update({ reception: { helpKeywords: ['HELP', 'AIDE'], helpReply: 'Acme: reply STOP to opt out' } })
+    await createRule(client, { name: 'Echo', actions: [{ type: 'add_tags', tags: ['seen'] }] })
+    try {
+      await receive(clock, SENDER, ' Aidé ! ', 2, 1)
+      await engine.run()
+      const [reply] = await outbound(SENDER)
+      assert.containsSubset(reply, { body: 'Acme: reply STOP to opt out', device_id: '2', sim_slot: 1, category: 'conversation', status: 'queued' })
+      const help = (await runs(client)).find((run) => run.kind === 'keyword')
+      assert.containsSubset(help, { ruleId: null, ruleName: 'Help keyword AIDE', status: 'done' })
+      assert.deepEqual(help.actions.map((action: any) => [action.type, action.status, action.messageId]), [['reply', 'done', String(reply.id)]])
+      // The rules still run after it.
+      assert.include((await runs(client)).map((run) => run.ruleName), 'Echo')
+
+      // Opted out (the first reply, still waiting, is withdrawn with the rest): a help reply still
+      // reaches them, they asked for it.
+      await receive(clock, SENDER, 'STOP')
+      await receive(clock, SENDER, 'help')
+      await engine.run()
+      assert.isTrue((await client.get('/api/v1/contacts').qs({ phone: SENDER }).header('x-api-key', testKeys.read)).body().data[0].blacklisted)
+      assert.deepEqual((await outbound(SENDER)).map((m) => [m.body, m.status]), [['Acme: reply STOP to opt out', 'cancelled'], ['Acme: reply STOP to opt out', 'queued']])
+
+      // The reply limit (3 per 10 minutes) counts help replies too.
+      await receive(clock, SENDER, 'help')
+      await receive(clock, SENDER, 'help')
+      await engine.run()
+      assert.lengthOf(await outbound(SENDER), 3)
+      const helps = (await runs(client, { kind: 'keyword' })).filter((run) => run.ruleName === 'Help keyword HELP')
+      assert.deepEqual(helps.map((run) => run.actions[0].status).sort(), ['done', 'done', 'skipped'])
+      assert.include(helps.find((run) => run.actions[0].status === 'skipped').actions[0].detail, 'Reply limit reached')
+
+      // No reply written: HELP is an SMS like any other (no keyword run).
+      await settings.update({ reception: { helpReply: null } })
+      await receive(clock, '+33611111111', 'HELP')
+      await settings.update({ reception: { helpReply: 'Acme: reply STOP to opt out', optOutKeywordsEnabled: false } })
+      await receive(clock, '+33622222222', 'HELP')
+      await engine.run()
+      assert.deepEqual((await runs(client)).filter((run) => run.maskedPhone !== '+33•••••••78').map((run) => run.ruleName), ['Echo', 'Echo'])
+      assert.lengthOf(await outbound('+33611111111'), 0)
+      assert.lengthOf(await outbound('+33622222222'), 0)
+    } finally {
+      await settings.update({ reception: HELP_DEFAULTS })
+    }
+  })
+
+  test('after POST /rules/{id}/secret new calls are signed with the new secret; a call recorded before keeps the secret it was recorded with on its retries', async ({ client, assert }) => {
+    const rule = await createRule(client, { name: 'Hook', actions: [{ type: 'call_url', url: target.url }] })
+    const signedWith = (call: (typeof target.calls)[number], secret: string) =>
+      call.headers['x-signature'] === `sha256=${createHmac('sha256', secret).update(`${call.headers['x-timestamp']}.${call.headers['x-delivery-id']}.${call.rawBody}`).digest('hex')}`
+    const oldSecret = rule.body().callSecret
+    target.answerWith(answerStatus(500))
+    await receive(clock, SENDER, 'one')
+    await engine.run()
+    assert.lengthOf(target.calls, 1)
+    const rotated = await client.post(`/api/v1/rules/${rule.body().id}/secret`).header('x-api-key', admin())
+    const newSecret = rotated.body().callSecret
+    target.answerWith((_request, response) => response.end('ok'))
+    await receive(clock, SENDER, 'two')
+    await engine.run()
+    assert.lengthOf(target.calls, 2)
+    assert.isTrue(signedWith(target.calls[1], newSecret))
+    // The first call's retry, 30 seconds on.
+    await clock.advance(30_000)
+    await engine.settle()
+    assert.lengthOf(target.calls, 3)
+    assert.equal(target.calls[2].headers['x-delivery-id'], target.calls[0].headers['x-delivery-id'])
+    assert.isTrue(signedWith(target.calls[2], oldSecret))
   })
 
   test('loop guard: at most N replies per number per 10 minutes, never to one of the gateway\u2019s own phones', async ({ client, assert }) => {
