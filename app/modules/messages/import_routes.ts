@@ -5,6 +5,7 @@ import type { RouteRegistry } from '#core/contract/route_registry'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
 import { startContactImportValidator } from '#modules/messages/validators/contact_import_validators'
 import { MAX_IMPORT_ROWS } from '#modules/messages/services/contact_import_file'
+import { IMPORT_ENCODINGS } from '#modules/messages/services/contact_import_encoding'
 
 const ContactImportsController = () => import('#modules/messages/controllers/contact_imports_controller')
 
@@ -27,10 +28,19 @@ export function importRoutes(registry: RouteRegistry) {
       fields: { type: 'object', additionalProperties: column, description: 'Custom field key → column' },
     },
   }
+  const header = { type: 'array', items: { type: 'string' }, description: 'The header row (an empty header is named "Column N")' }
+  const rows = { type: 'array', items: { type: 'array', items: { type: 'string' } }, description: 'The first rows, as in the file' }
+  const suggestedMapping = { ...mapping, description: 'Columns matched by their header (the phone column by content too); other columns as custom fields. phone is "" when no column looks like one' }
+  const preview = {
+    type: 'object',
+    required: ['columns', 'sample', 'suggestedMapping'],
+    additionalProperties: false,
+    properties: { columns: header, sample: rows, suggestedMapping },
+  }
   const contactImport = registry.addSchema('ContactImport', {
     type: 'object',
     required: [
-      'id', 'status', 'fileName', 'columns', 'sample', 'suggestedMapping', 'mapping', 'groupId', 'totalRows', 'processedRows',
+      'id', 'status', 'fileName', 'encoding', 'columns', 'sample', 'suggestedMapping', 'previews', 'mapping', 'groupId', 'totalRows', 'processedRows',
       'created', 'updated', 'merged', 'invalid', 'error', 'createdAt', 'startedAt', 'finishedAt',
     ],
     additionalProperties: false,
@@ -43,9 +53,29 @@ export function importRoutes(registry: RouteRegistry) {
           'failed: see error',
       },
       fileName: { type: 'string' },
-      columns: { type: 'array', items: { type: 'string' }, description: 'The header row (an empty header is named "Column N")' },
-      sample: { type: 'array', items: { type: 'array', items: { type: 'string' } }, description: 'The first rows, as in the file' },
-      suggestedMapping: { ...mapping, description: 'Columns matched by their header (the phone column by content too); other columns as custom fields. phone is "" when no column looks like one' },
+      encoding: {
+        enum: [...IMPORT_ENCODINGS],
+        description:
+          'How the file’s letters are read: detected at upload (a UTF-8 BOM, or a file that is all UTF-8, is utf-8; a byte that ' +
+          'is not UTF-8 means windows-1252, Excel’s plain “CSV”), or as chosen at start. columns, sample and suggestedMapping are read with it',
+      },
+      columns: header,
+      sample: rows,
+      suggestedMapping,
+      previews: {
+        oneOf: [
+          {
+            type: 'object',
+            required: [...IMPORT_ENCODINGS],
+            additionalProperties: false,
+            properties: Object.fromEntries(IMPORT_ENCODINGS.map((encoding) => [encoding, preview])),
+          },
+          { type: 'null' },
+        ],
+        description:
+          'While the upload waits for its mapping: its header, first rows and suggested mapping as each encoding reads them, ' +
+          'so the encoding can be chosen by eye (accents right or garbled); null once started',
+      },
       mapping: { oneOf: [mapping, { type: 'null' }], description: 'The mapping it was started with' },
       groupId: { type: ['string', 'null'] },
       totalRows: { ...count, description: 'Data rows in the file (empty lines aside)' },
@@ -68,7 +98,8 @@ export function importRoutes(registry: RouteRegistry) {
       operationId: 'uploadContactImport',
       summary: 'Upload a CSV of contacts (up to 20 MiB or 100,000 rows); answers its columns, a sample and a suggested mapping',
       description:
-        'multipart/form-data with the file in `file`: UTF-8 (a BOM is fine), comma, semicolon or tab separated, a header row first. ' +
+        'multipart/form-data with the file in `file`: UTF-8 (a BOM is fine) or Windows-1252 (detected: see `encoding`), comma, ' +
+        'semicolon or tab separated, a header row first; a UTF-16 file is refused (save it as “CSV UTF-8”). ' +
         `Nothing is imported yet: map the columns with POST /contacts/imports/{id}/start. More than ${MAX_IMPORT_ROWS.toLocaleString('en')} rows ` +
         'or 20 MiB is refused (split the file).',
       tag: 'Contacts',
@@ -84,6 +115,7 @@ export function importRoutes(registry: RouteRegistry) {
       operationId: 'startContactImport',
       summary: 'Map the columns and import: numbers completed, duplicates merged, invalid rows reported',
       description:
+        'The file is read with `encoding` (default: the one detected at upload), and the mapping names its columns as that encoding reads them. ' +
         'Runs in the background, 1,000 rows per transaction: a restart resumes after the last one, never writing a row twice. ' +
         'A number twice in the file is one contact (later non-empty values win); an existing contact gets the file’s non-empty ' +
         'values (tags added, custom fields merged; its opt-out is never changed). Progress: GET /contacts/imports/{id}, and live ' +

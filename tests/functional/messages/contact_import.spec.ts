@@ -24,6 +24,21 @@ async function csvFile(name: string, text: string) {
   return path
 }
 
+/**
+ * Text as Windows-1252 bytes (what Excel saves as plain "CSV" in Western European locales): the
+ * Latin-1 letters as their own byte, and the few the tests use from 0x80 to 0x9F.
+ */
+function windows1252(text: string): Buffer {
+  const high: Record<string, number> = { '€': 0x80, '’': 0x92, 'Œ': 0x8c, '“': 0x93, '”': 0x94, '–': 0x96 }
+  return Buffer.from([...text].map((char) => high[char] ?? (char.charCodeAt(0) < 0x80 || char.charCodeAt(0) >= 0xa0 ? char.charCodeAt(0) : 0x3f)))
+}
+
+async function bytesFile(name: string, bytes: Buffer) {
+  const path = join(folder, name)
+  await writeFile(path, bytes)
+  return path
+}
+
 async function upload(client: ApiClient, path: string) {
   return client.post('/api/v1/contacts/imports').header('x-api-key', admin()).file('file', path)
 }
@@ -182,6 +197,128 @@ test.group('Contact import from a CSV', (group) => {
       assert.isFalse(existsSync(file))
       const late = await client.post(`/api/v1/contacts/imports/${uploaded.body().id}/start`).header('x-api-key', admin()).json({ mapping: { phone: 'phone' } })
       late.assertStatus(409)
+    } finally {
+      await jobs.stop()
+    }
+  })
+
+  test('a Windows-1252 file is detected, previewed with its accents and imported with the right names', async ({ client, assert }) => {
+    const jobs = await useImportJob()
+    try {
+      // Excel's plain "CSV" in a French locale: semicolons, one byte per accented letter.
+      const path = await bytesFile(
+        'clients.csv',
+        windows1252('Téléphone;Prénom;Nom;Société\r\n06 12 34 56 78;Zoë;Müller;Café Ñandú\r\n0612345679;José;Gonçalves;L’Œuf à 5 €\r\n0612345680;Renée;Þórsdóttir;\r\n')
+      )
+      const uploaded = await upload(client, path)
+      uploaded.assertStatus(201)
+      const body = uploaded.body()
+      assert.equal(body.encoding, 'windows-1252')
+      assert.deepEqual(body.columns, ['Téléphone', 'Prénom', 'Nom', 'Société'])
+      assert.deepEqual(body.sample[0], ['06 12 34 56 78', 'Zoë', 'Müller', 'Café Ñandú'])
+      assert.deepEqual(body.suggestedMapping, { phone: 'Téléphone', firstName: 'Prénom', lastName: 'Nom', company: 'Société', fields: {} })
+      // The preview of each encoding: the one detected reads right, UTF-8 would garble the accents.
+      assert.deepEqual(body.previews['windows-1252'], { columns: body.columns, sample: body.sample, suggestedMapping: body.suggestedMapping })
+      assert.deepEqual(body.previews['utf-8'].sample[0].slice(1, 3), ['Zo\ufffd', 'M\ufffdller'])
+
+      const started = await client
+        .post(`/api/v1/contacts/imports/${body.id}/start`)
+        .header('x-api-key', admin())
+        .json({ mapping: { phone: 'Téléphone', firstName: 'Prénom', lastName: 'Nom', company: 'Société' } })
+      started.assertStatus(202)
+      assert.deepInclude(started.body(), { encoding: 'windows-1252', previews: null })
+      await jobs.runner.whenIdle()
+      assert.deepInclude((await client.get(`/api/v1/contacts/imports/${body.id}`).header('x-api-key', testKeys.read)).body(), { status: 'completed', created: 3, invalid: 0 })
+
+      const contact = async (phone: string) => (await client.get('/api/v1/contacts').qs({ phone }).header('x-api-key', testKeys.read)).body().data[0]
+      assert.deepInclude(await contact('+33612345678'), { firstName: 'Zoë', lastName: 'Müller', company: 'Café Ñandú' })
+      assert.deepInclude(await contact('+33612345679'), { firstName: 'José', lastName: 'Gonçalves', company: 'L’Œuf à 5 €' })
+      assert.deepInclude(await contact('+33612345680'), { firstName: 'Renée', lastName: 'Þórsdóttir' })
+    } finally {
+      await jobs.stop()
+    }
+  })
+
+  test('one byte that is not UTF-8 far into the file makes it Windows-1252; a UTF-16 file is refused, saying how to save it', async ({ client, assert }) => {
+    const plain = Array.from({ length: 5000 }, (_, index) => `+336${String(10_000_000 + index).padStart(8, '0')},Client ${index}`)
+    const late = await upload(client, await bytesFile('late.csv', windows1252(`phone,name\n${plain.join('\n')}\n+33699999999,Zoë\n`)))
+    late.assertStatus(201)
+    assert.equal(late.body().encoding, 'windows-1252')
+    const ascii = await upload(client, await bytesFile('ascii.csv', Buffer.from('phone,name\n+33612345678,Zoe\n')))
+    assert.equal(ascii.body().encoding, 'utf-8')
+
+    for (const [name, bytes] of [
+      ['unicode.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('phone\tname\r\n+33612345678\tZoë\r\n', 'utf16le')])],
+      ['no-bom.txt', Buffer.from('phone\tname\r\n+33612345678\tZoë\r\n', 'utf16le')],
+    ] as const) {
+      const refused = await upload(client, await bytesFile(name, bytes))
+      refused.assertStatus(400)
+      assert.equal(refused.body().error.code, 'VALIDATION_ERROR')
+      assert.equal(refused.body().error.details[0].field, 'file')
+      assert.include(refused.body().error.message, 'UTF-16')
+      assert.include(refused.body().error.message, 'CSV UTF-8')
+    }
+  })
+
+  test('a UTF-8 file with a BOM is read as UTF-8 and imported with its accents', async ({ client, assert }) => {
+    const jobs = await useImportJob()
+    try {
+      const uploaded = await upload(client, await csvFile('utf8.csv', '\ufeffphone,first name,last name\n+33612345678,Zoë,Müller\n+33612345679,José,Ñúñez\n'))
+      uploaded.assertStatus(201)
+      assert.equal(uploaded.body().encoding, 'utf-8')
+      assert.deepEqual(uploaded.body().columns, ['phone', 'first name', 'last name'])
+      assert.deepEqual(uploaded.body().sample[0], ['+33612345678', 'Zoë', 'Müller'])
+      // Read as Windows-1252, the same bytes would be the familiar garble.
+      assert.deepEqual(uploaded.body().previews['windows-1252'].sample[0], ['+33612345678', 'ZoÃ«', 'MÃ¼ller'])
+      await client
+        .post(`/api/v1/contacts/imports/${uploaded.body().id}/start`)
+        .header('x-api-key', admin())
+        .json({ mapping: uploaded.body().suggestedMapping })
+        .then((started) => started.assertStatus(202))
+      await jobs.runner.whenIdle()
+      const contact = async (phone: string) => (await client.get('/api/v1/contacts').qs({ phone }).header('x-api-key', testKeys.read)).body().data[0]
+      assert.deepInclude(await contact('+33612345678'), { firstName: 'Zoë', lastName: 'Müller' })
+      assert.deepInclude(await contact('+33612345679'), { firstName: 'José', lastName: 'Ñúñez' })
+    } finally {
+      await jobs.stop()
+    }
+  })
+
+  test('the mapping step’s encoding is honoured: the columns and rows are read with it, and an unknown one is refused', async ({ client, assert }) => {
+    const jobs = await useImportJob()
+    try {
+      // Valid UTF-8, so detected as such; but the person mapping knows the file says otherwise.
+      const uploaded = await upload(client, await csvFile('mojibake.csv', 'phone,Prénom\n+33612345678,Zoë\n'))
+      assert.equal(uploaded.body().encoding, 'utf-8')
+      const id = uploaded.body().id
+      const start = (json: object) => client.post(`/api/v1/contacts/imports/${id}/start`).header('x-api-key', admin()).json(json)
+
+      const unknown = await start({ mapping: { phone: 'phone' }, encoding: 'utf-16' })
+      unknown.assertStatus(400)
+      assert.equal(unknown.body().error.details[0].field, 'encoding')
+      // The mapping names the columns as the chosen encoding reads them.
+      const asDetected = await start({ mapping: { phone: 'phone', firstName: 'Prénom' }, encoding: 'windows-1252' })
+      asDetected.assertStatus(400)
+      assert.equal(asDetected.body().error.details[0].field, 'mapping.firstName')
+
+      const started = await start({ mapping: { phone: 'phone', firstName: 'PrÃ©nom' }, encoding: 'windows-1252' })
+      started.assertStatus(202)
+      assert.deepInclude(started.body(), { encoding: 'windows-1252', columns: ['phone', 'PrÃ©nom'], sample: [['+33612345678', 'ZoÃ«']], previews: null })
+      await jobs.runner.whenIdle()
+      const contact = (await client.get('/api/v1/contacts').qs({ phone: '+33612345678' }).header('x-api-key', testKeys.read)).body().data[0]
+      assert.equal(contact.firstName, 'ZoÃ«')
+
+      // And the other way: a Windows-1252 file read as UTF-8 on purpose.
+      const other = await upload(client, await bytesFile('latin.csv', windows1252('phone,name\n+33612345679,José\n')))
+      assert.equal(other.body().encoding, 'windows-1252')
+      await client
+        .post(`/api/v1/contacts/imports/${other.body().id}/start`)
+        .header('x-api-key', admin())
+        .json({ mapping: { phone: 'phone', firstName: 'name' }, encoding: 'utf-8' })
+        .then((answer) => answer.assertStatus(202))
+      await jobs.runner.whenIdle()
+      const garbled = (await client.get('/api/v1/contacts').qs({ phone: '+33612345679' }).header('x-api-key', testKeys.read)).body().data[0]
+      assert.equal(garbled.firstName, 'Jos\ufffd')
     } finally {
       await jobs.stop()
     }

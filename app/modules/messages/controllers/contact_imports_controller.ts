@@ -35,8 +35,8 @@ export default class ContactImportsController {
   }
 
   async start({ request, params, response }: HttpContext) {
-    const { mapping, groupId } = await request.validateUsing(startContactImportValidator, { data: request.body() })
-    const started = await this.imports.start(idParam(params.id, 'Import'), mapping, groupId ? Number(groupId) : null)
+    const { mapping, groupId, encoding } = await request.validateUsing(startContactImportValidator, { data: request.body() })
+    const started = await this.imports.start(idParam(params.id, 'Import'), mapping, groupId ? Number(groupId) : null, encoding)
     response.status(202)
     return started
   }

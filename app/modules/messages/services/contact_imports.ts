@@ -16,8 +16,17 @@ import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { decodeCursor, encodeCursor, DEFAULT_PAGE_SIZE, type PageRequest } from '#core/pagination/keyset_page'
 import { MAX_FIELDS, MAX_FIELD_VALUE } from '#modules/messages/validators/contact_validators'
-import { ImportFileProblem, MAX_IMPORT_BYTES, importRows, summarizeImportFile, type ImportRow } from '#modules/messages/services/contact_import_file'
+import {
+  ImportFileProblem,
+  MAX_IMPORT_BYTES,
+  importRows,
+  readImportFileStart,
+  summarizeImportFile,
+  type ImportFileReading,
+  type ImportRow,
+} from '#modules/messages/services/contact_import_file'
 import { checkMapping, suggestMapping, type ImportMapping } from '#modules/messages/services/contact_import_mapping'
+import { IMPORT_ENCODINGS, type ImportEncoding } from '#modules/messages/services/contact_import_encoding'
 
 /** Rows written by one transaction: a restart loses at most this much work, never half of it. */
 export const IMPORT_CHUNK = 1000
@@ -29,6 +38,29 @@ export type ImportStatus = 'awaiting_mapping' | 'running' | 'completed' | 'faile
 const emailRule = vine.compile(vine.object({ email: vine.string().email() }))
 const LIMITS = { firstName: 100, lastName: 100, company: 200, email: 254 } as const
 const LABELS = { firstName: 'first name', lastName: 'last name', company: 'company', email: 'e-mail' } as const
+
+/** The header, first rows and suggested mapping as one encoding reads a file. */
+type ImportPreview = ImportFileReading & { suggestedMapping: ImportMapping }
+
+/**
+ * What the `sample` column holds (JSON): the first rows, the encoding they and the columns were
+ * read with, and while the upload waits for its mapping, the preview of every encoding. An
+ * upload written before encodings were told apart holds the rows alone: it was read as UTF-8.
+ */
+interface StoredSample {
+  encoding: ImportEncoding
+  rows: string[][]
+  previews: Record<ImportEncoding, ImportPreview> | null
+}
+
+function storedSample(row: { sample: string }): StoredSample {
+  const stored = JSON.parse(row.sample) as StoredSample | string[][]
+  return Array.isArray(stored) ? { encoding: 'utf-8', rows: stored, previews: null } : stored
+}
+
+function previewOf(reading: ImportFileReading): ImportPreview {
+  return { ...reading, suggestedMapping: suggestMapping(reading.columns, reading.sample) }
+}
 
 /** A row turned into contact values, or the reason it cannot be. */
 interface ContactValues {
@@ -93,6 +125,10 @@ export class ContactImports {
       throw error
     }
     const now = this.clock.now().toISOString()
+    const previews = {} as Record<ImportEncoding, ImportPreview>
+    for (const encoding of IMPORT_ENCODINGS) previews[encoding] = previewOf(summary.readings[encoding])
+    const detected = previews[summary.encoding]
+    const sample: StoredSample = { encoding: summary.encoding, rows: detected.sample, previews }
     const [row] = await db
       .table('contact_imports')
       .insert({
@@ -100,9 +136,9 @@ export class ContactImports {
         file_name: fileName.slice(0, 255),
         stored_file: stored,
         delimiter: summary.delimiter,
-        columns: JSON.stringify(summary.columns),
-        sample: JSON.stringify(summary.sample),
-        suggested_mapping: JSON.stringify(suggestMapping(summary.columns, summary.sample)),
+        columns: JSON.stringify(detected.columns),
+        sample: JSON.stringify(sample),
+        suggested_mapping: JSON.stringify(detected.suggestedMapping),
         total_rows: summary.totalRows,
         created_at: now,
         updated_at: now,
@@ -112,18 +148,38 @@ export class ContactImports {
     return this.find(typeof row === 'object' ? row.id : row)
   }
 
-  /** Maps the columns and starts the import (the job writes it). */
-  async start(id: number, mapping: ImportMapping, groupId: number | null) {
+  /**
+   * Maps the columns and starts the import (the job writes it), reading the file with `encoding`
+   * (the one detected at upload unless told): the mapping names the columns as it reads them.
+   */
+  async start(id: number, mapping: ImportMapping, groupId: number | null, encoding?: ImportEncoding) {
     const current = await this.#row(id)
     if (current.status !== 'awaiting_mapping') throw new ApiError('IMPORT_ALREADY_STARTED', 'This import has already been started')
-    checkMapping(mapping, JSON.parse(current.columns))
+    const stored = storedSample(current)
+    const chosen = encoding ?? stored.encoding
+    const reading =
+      chosen === stored.encoding
+        ? { columns: JSON.parse(current.columns) as string[], sample: stored.rows, suggestedMapping: JSON.parse(current.suggested_mapping) as ImportMapping }
+        : previewOf(await readImportFileStart(join(ContactImports.folder, current.stored_file), current.delimiter, chosen))
+    checkMapping(mapping, reading.columns)
     if (groupId !== null && !(await db.from('contact_groups').where('id', groupId).first())) throw ApiError.notFound('Group')
     const now = this.clock.now().toISOString()
+    // Once started, the file is read one way only: the previews go (they hold contacts' values).
+    const sample: StoredSample = { encoding: chosen, rows: reading.sample, previews: null }
     const moved = await db
       .from('contact_imports')
       .where('id', id)
       .where('status', 'awaiting_mapping')
-      .update({ status: 'running', mapping: JSON.stringify(mapping), group_id: groupId, started_at: now, updated_at: now })
+      .update({
+        status: 'running',
+        mapping: JSON.stringify(mapping),
+        group_id: groupId,
+        columns: JSON.stringify(reading.columns),
+        sample: JSON.stringify(sample),
+        suggested_mapping: JSON.stringify(reading.suggestedMapping),
+        started_at: now,
+        updated_at: now,
+      })
     if (!moved) throw new ApiError('IMPORT_ALREADY_STARTED', 'This import has already been started')
     await emitter.emit('contacts:import_started', { id })
     return this.find(id)
@@ -197,9 +253,10 @@ export class ContactImports {
     const columns: string[] = JSON.parse(current.columns)
     const { localPrefix } = await this.settings.get('reception')
     let done = current.processed_rows as number
+    const { encoding } = storedSample(current)
     let chunk: ImportRow[] = []
     try {
-      for await (const row of importRows(join(ContactImports.folder, current.stored_file), current.delimiter, done)) {
+      for await (const row of importRows(join(ContactImports.folder, current.stored_file), current.delimiter, done, encoding)) {
         chunk.push(row)
         if (chunk.length < IMPORT_CHUNK) continue
         done = await this.#writeChunk(current, chunk, done, mapping, columns, localPrefix)
@@ -416,13 +473,16 @@ async function updateContacts(trx: TransactionClientContract, updates: Array<{ i
 
 /** An import as the API answers it. */
 function resource(row: any) {
+  const stored = storedSample(row)
   return {
     id: String(row.id),
     status: row.status as ImportStatus,
     fileName: row.file_name,
     columns: JSON.parse(row.columns) as string[],
-    sample: JSON.parse(row.sample) as string[][],
+    encoding: stored.encoding,
+    sample: stored.rows,
     suggestedMapping: JSON.parse(row.suggested_mapping) as ImportMapping,
+    previews: row.status === 'awaiting_mapping' ? stored.previews : null,
     mapping: row.mapping ? (JSON.parse(row.mapping) as ImportMapping) : null,
     groupId: row.group_id === null ? null : String(row.group_id),
     totalRows: row.total_rows,

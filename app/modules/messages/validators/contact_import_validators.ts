@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import { documentedAs } from '#core/contract/schemas'
+import { IMPORT_ENCODINGS } from '#modules/messages/services/contact_import_encoding'
 
 const column = vine.string().minLength(1).maxLength(200)
 
@@ -23,5 +24,13 @@ export const startContactImportValidator = vine.compile(
       .nullable()
       .optional()
       .use(documentedAs({ description: 'Every imported or updated contact joins this group' })),
+    encoding: vine
+      .enum(IMPORT_ENCODINGS)
+      .optional()
+      .use(
+        documentedAs({
+          description: 'How to read the file’s letters (the upload’s previews show both); the mapping names the columns as this encoding reads them. Default: the encoding detected',
+        })
+      ),
   })
 )
