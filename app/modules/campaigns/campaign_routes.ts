@@ -114,7 +114,7 @@ export function campaignRoutes(registry: RouteRegistry) {
         'Launch a draft: scheduled (startAt in the future) or running',
         'launch',
         'Answers at once; the audience is resolved into recipients in the background (counts.total grows from 0). ' +
-          'A templateId’s text is copied into body now.'
+          'A templateId’s text is copied into body now. 422 CAMPAIGN_NOT_READY: no text, no audience, or the phone it forces (deviceId) is not paired.'
       ),
       errors: ['NOT_FOUND', 'CAMPAIGN_WRONG_STATE', 'CAMPAIGN_NOT_READY'],
     },
@@ -127,13 +127,18 @@ export function campaignRoutes(registry: RouteRegistry) {
       'cancel',
       'Messages already handed to a phone go on and are counted.'
     ),
-    action(
-      'retry-failed',
-      'retryFailedCampaignRecipients',
-      'Send again to the recipients whose message failed (a new run)',
-      'retryFailed',
-      'Only a completed campaign; run grows by one and the campaign runs again over those recipients.'
-    ),
+    {
+      ...action(
+        'retry-failed',
+        'retryFailedCampaignRecipients',
+        'Send again to the recipients whose message failed (a new run)',
+        'retryFailed',
+        'Only a completed campaign (409 CAMPAIGN_WRONG_STATE otherwise); run grows by one and the campaign runs again over those recipients, ' +
+          'and campaign.completed is emitted again when that run ends. Nothing failed: 409 CAMPAIGN_NOTHING_TO_RETRY, the campaign unchanged. ' +
+          'The phone it forces no longer paired: 422 CAMPAIGN_NOT_READY.'
+      ),
+      errors: ['NOT_FOUND', 'CAMPAIGN_WRONG_STATE', 'CAMPAIGN_NOTHING_TO_RETRY', 'CAMPAIGN_NOT_READY'],
+    },
     {
       method: 'GET',
       path: '/api/v1/campaigns/:id/recipients',

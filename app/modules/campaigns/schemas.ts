@@ -2,6 +2,7 @@ import type { RouteRegistry } from '#core/contract/route_registry'
 import { isoDateTimeSchema } from '#core/contract/schemas'
 import { campaignStatuses } from '#modules/campaigns/models/campaign'
 import { recipientStatuses } from '#modules/campaigns/validators/campaign_validators'
+import { reviewProblemCodes } from '#modules/campaigns/services/campaign_review'
 
 const nullableDate = { type: ['string', 'null'], format: 'date-time' }
 const ids = { type: 'array', items: { type: 'string' } }
@@ -90,7 +91,19 @@ export function campaignSchemas(registry: RouteRegistry) {
       estimatedDurationSeconds: { type: ['integer', 'null'], description: 'At the throttle; null without one' },
       startsAt: isoDateTimeSchema,
       estimatedEndAt: nullableDate,
-      problems: { type: 'array', items: { type: 'string' } },
+      problems: {
+        type: 'array',
+        description: 'What would stop or hold the campaign; clients act on `code`, people read `message` (docs/campaigns.md, Review problems)',
+        items: {
+          type: 'object',
+          required: ['code', 'message'],
+          additionalProperties: false,
+          properties: {
+            code: { enum: [...reviewProblemCodes] },
+            message: { type: 'string', description: 'The same problem in plain words' },
+          },
+        },
+      },
     },
   })
   return { campaign, recipient, review }

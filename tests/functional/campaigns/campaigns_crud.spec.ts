@@ -81,7 +81,7 @@ test.group('Campaigns: drafts', (group) => {
     review.assertStatus(200)
     assert.deepInclude(review.body(), { recipients: 2, segments: 2, estimatedDurationSeconds: 60 })
     // Not a refusal: a phone may come back before the start; but it is said.
-    assert.deepEqual(review.body().problems, ['No phone is online and enabled: the campaign will wait for one (Phones page).'])
+    assert.deepEqual(review.body().problems, [{ code: 'NO_PHONE_AVAILABLE', message: 'No phone is online and enabled: the campaign will wait for one (Phones page).' }])
     assert.deepEqual(review.body().excluded, { optedOut: 0, duplicates: 1, invalid: 1 })
     assert.deepEqual(review.body().encodings, { gsm7: 2, ucs2: 0 })
     assert.deepEqual(review.body().sample[0], { phone: '+33612345678', body: 'Bonjour à vous', encoding: 'gsm7', segments: 1 })
@@ -90,6 +90,37 @@ test.group('Campaigns: drafts', (group) => {
 
     const empty = await client.post('/api/v1/campaigns').header('x-api-key', testKeys.admin).json({ name: 'y' })
     const problems = (await client.get(`/api/v1/campaigns/${empty.body().id}/review`).header('x-api-key', testKeys.read)).body().problems
-    assert.lengthOf(problems, 3)
+    assert.deepEqual(
+      problems.map((problem: any) => problem.code),
+      ['NO_TEXT', 'NO_RECIPIENTS', 'NO_PHONE_AVAILABLE']
+    )
+    assert.isTrue(problems.every((problem: any) => problem.message.length > 0), 'the sentence stays beside its code')
+  })
+
+  test('review problems carry a code a client can act on: a window that never opens, a forced phone that is not paired', async ({ client, assert }) => {
+    await clearCampaigns({ campaignWindowEnabled: true, campaignWindowDays: [] })
+    const created = await client
+      .post('/api/v1/campaigns')
+      .header('x-api-key', testKeys.admin)
+      .json({ name: 'x', body: 'Hi', audience: { numbers: ['+33612345678'] }, deviceId: '999999' })
+    const review = await client.get(`/api/v1/campaigns/${created.body().id}/review`).header('x-api-key', testKeys.read)
+    review.assertStatus(200)
+    assert.deepEqual(
+      review.body().problems.map((problem: any) => problem.code),
+      ['WINDOW_NEVER_OPENS', 'FORCED_PHONE_NOT_PAIRED', 'NO_PHONE_AVAILABLE']
+    )
+    assert.isNull(review.body().estimatedEndAt)
+  })
+
+  test('a campaign forcing a phone that is not paired is not launched (422 CAMPAIGN_NOT_READY) and stays a draft', async ({ client, assert }) => {
+    const created = await client
+      .post('/api/v1/campaigns')
+      .header('x-api-key', testKeys.admin)
+      .json({ name: 'x', body: 'Hi', audience: { numbers: ['+33612345678'] }, deviceId: '999999' })
+    const refused = await client.post(`/api/v1/campaigns/${created.body().id}/launch`).header('x-api-key', testKeys.admin)
+    refused.assertStatus(422)
+    assert.equal(refused.body().error.code, 'CAMPAIGN_NOT_READY')
+    assert.equal(refused.body().error.message, 'The phone the campaign forces is not paired')
+    assert.equal((await client.get(`/api/v1/campaigns/${created.body().id}`).header('x-api-key', testKeys.read)).body().status, 'draft')
   })
 })

@@ -10,6 +10,7 @@ import type { CampaignSends, MessageLedger } from '#modules/messages/public'
 import Campaign from '#modules/campaigns/models/campaign'
 import { resolveAudience, type ResolvedRecipient } from '#modules/campaigns/services/audience_resolution'
 import { FINAL_STATUSES } from '#modules/campaigns/services/campaign_progress'
+import { forcedPhonePaired } from '#modules/campaigns/services/campaign_review'
 import { isSendingOpen, nextOpening, type SendWindowSettings } from '#modules/campaigns/services/send_window'
 
 /** Without a throttle, unsent campaign messages kept waiting for the phones at most. */
@@ -62,6 +63,9 @@ export class CampaignEngine {
     // The template's text is taken now: later edits of the template leave this campaign alone.
     if (campaign.templateId !== null && !campaign.body) campaign.body = await this.deps.templateBody(campaign.templateId)
     if (!campaign.body || !campaign.body.trim()) throw new ApiError('CAMPAIGN_NOT_READY', 'The campaign has no text: write one or choose a template')
+    // Every message forced to a phone that is not paired would fail at once (DEVICE_NOT_PAIRED):
+    // refused here rather than made into a whole campaign of failures.
+    if (!(await forcedPhonePaired(campaign.deviceId))) throw new ApiError('CAMPAIGN_NOT_READY', 'The phone the campaign forces is not paired')
     const now = this.deps.clock.now()
     const later = campaign.startAt && campaign.startAt.toMillis() > now.getTime()
     campaign.merge({
@@ -130,6 +134,8 @@ export class CampaignEngine {
   async retryFailed(id: number): Promise<Campaign> {
     const campaign = await this.#find(id)
     if (campaign.status !== 'completed') throw new ApiError('CAMPAIGN_WRONG_STATE', 'Only a completed campaign can retry its failed recipients')
+    // As at launch: a new run forced to a phone no longer paired would only fail again.
+    if (!(await forcedPhonePaired(campaign.deviceId))) throw new ApiError('CAMPAIGN_NOT_READY', 'The phone the campaign forces is not paired')
     const now = this.deps.clock.now().toISOString()
     const retried = await db.transaction(async (trx) => {
       const [{ n }] = await trx.rawQuery(`SELECT COUNT(*) AS n FROM campaign_recipients WHERE campaign_id = ? AND replaced = 0 AND status = 'failed'`, [id])
@@ -147,7 +153,7 @@ export class CampaignEngine {
       )
       return Number(n)
     })
-    if (!retried) throw new ApiError('CAMPAIGN_WRONG_STATE', 'The campaign has no failed recipients to retry')
+    if (!retried) throw new ApiError('CAMPAIGN_NOTHING_TO_RETRY', 'The campaign has no failed recipients to retry')
     await this.#log(await this.#find(id), 'restarted for its failed recipients', 'retried')
     this.deps.changed(id, true)
     this.deps.wake()
