@@ -53,7 +53,7 @@ test.group('Campaigns in a real browser', (group) => {
     const manual = useManualClock(new Date())
     clock = manual.clock
     jobs = await useDeviceJobs(clock)
-    jobs.runner.register(campaignJob(() => app.container.make(CampaignEngine)))
+    jobs.runner.register(campaignJob(() => app.container.make(CampaignEngine), clock.now()))
     const live = await app.container.make(LiveImports)
     jobs.runner.register(contactImportJob(() => app.container.make(ContactImports), (id, final) => void live.progressed(id, final)))
     agents = []

@@ -64,7 +64,7 @@ export default class CampaignsProvider {
     const registry = await container.make(RouteRegistry)
     registry.add(campaignsModuleRoutes(registry))
     const runner = await container.make(JobRunner)
-    runner.register(campaignJob(() => container.make(CampaignEngine)))
+    runner.register(campaignJob(() => container.make(CampaignEngine), (await container.make(Clock)).now()))
     await this.follow()
     CampaignsProvider.current = this
     // A send window or night pause changed: held campaigns look at it now, not at their old opening.

@@ -29,7 +29,7 @@ export async function clearCampaigns(window: Record<string, unknown> = {}) {
 export async function useCampaignJob(clock: ManualClock) {
   await db.from('scheduled_jobs').delete()
   const runner = new JobRunner(clock, db, logger)
-  runner.register(campaignJob(() => app.container.make(CampaignEngine)))
+  runner.register(campaignJob(() => app.container.make(CampaignEngine), clock.now()))
   app.container.swap(JobRunner, () => runner)
   await runner.start()
   return {

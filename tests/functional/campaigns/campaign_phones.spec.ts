@@ -19,7 +19,7 @@ test.group('Campaigns with phones: recipients follow their messages to the end',
     await clearDevices()
     const manual = useManualClock('2026-06-10T10:00:00.000Z')
     const jobs = await useDeviceJobs(manual.clock)
-    jobs.runner.register(campaignJob(() => app.container.make(CampaignEngine)))
+    jobs.runner.register(campaignJob(() => app.container.make(CampaignEngine), manual.clock.now()))
     const agents: PhoneAgent[] = []
     const completed: unknown[] = []
     const onCompleted = (event: unknown) => void completed.push(event)

@@ -67,6 +67,14 @@ test.group('Campaigns: a restart loses and duplicates nothing', (group) => {
       assert.isTrue(withdrawn.every((message) => message.status === 'cancelled'))
       const cancelledCampaign = (await client.get(`/api/v1/campaigns/${cancelled}`).header('x-api-key', testKeys.read)).body()
       assert.deepInclude(cancelledCampaign.counts, { pending: 0, cancelled: 40 })
+
+      // The running campaign, and it alone, is noted once as carrying on after the restart.
+      const noted = await client.get('/api/v1/activity').qs({ kind: 'campaign.resumed_after_restart' }).header('x-api-key', testKeys.read)
+      noted.assertStatus(200)
+      assert.deepEqual(
+        noted.body().data.map((entry: any) => [entry.source, entry.message, entry.actor]),
+        [['campaigns', 'Campaign "Running" resumed after a gateway restart', null]]
+      )
     } finally {
       await jobs.stop()
       await provider().follow()

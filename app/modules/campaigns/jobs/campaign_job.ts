@@ -5,15 +5,22 @@ export const CAMPAIGN_JOB = 'campaigns.engine'
 
 /**
  * Resolves launched audiences and materialises running campaigns; due about every second while
- * one runs. Recipients are read back from their messages at the job's first pass (a restart) and
- * every minute after.
+ * one runs. At the job's first pass after a start the campaigns still running are noted in the
+ * Activity log, and recipients are read back from their messages then and every minute after.
  */
-export function campaignJob(engine: () => Promise<CampaignEngine>): JobDefinition {
+export function campaignJob(engine: () => Promise<CampaignEngine>, startedAt: Date): JobDefinition {
   let reconciledAt = Number.NEGATIVE_INFINITY
+  let first = true
   return {
     name: CAMPAIGN_JOB,
     run: async (now) => {
       const campaigns = await engine()
+      // The job is made once per process, at its start: what was running before then was
+      // running when the gateway stopped (a campaign launched since is not announced).
+      if (first) {
+        first = false
+        await campaigns.announceRestart(startedAt)
+      }
       if (now.getTime() - reconciledAt >= RECONCILE_EVERY_MS) {
         await campaigns.reconcile()
         reconciledAt = now.getTime()

@@ -197,6 +197,18 @@ export class CampaignEngine {
   }
 
   /**
+   * The job's first pass in this process: every campaign still running from before (its row last
+   * changed before `startedAt`) carries on by itself, and the Activity log says so, once per
+   * restart (kind `campaign.resumed_after_restart`). Paused and scheduled ones stay as they were.
+   */
+  async announceRestart(startedAt: Date): Promise<void> {
+    const running = await Campaign.query().where('status', 'running').orderBy('id')
+    for (const campaign of running) {
+      if (campaign.updatedAt.toMillis() < startedAt.getTime()) await this.#log(campaign, 'resumed after a gateway restart', 'resumed_after_restart')
+    }
+  }
+
+  /**
    * Recipients' statuses read back from their messages, for those not final: a change whose
    * event was lost (a crash between the two) is corrected here.
    */
