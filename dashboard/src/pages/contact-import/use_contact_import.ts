@@ -4,6 +4,20 @@ import type { components } from '../../api/schema'
 
 export type ContactImport = components['schemas']['ContactImport']
 export type ImportMapping = NonNullable<ContactImport['mapping']>
+export type ImportEncoding = ContactImport['encoding']
+/** The header, first rows and suggested mapping as one encoding reads the file. */
+export type ImportPreview = NonNullable<ContactImport['previews']>[ImportEncoding]
+
+/** The encodings offered in the mapping step, named as spreadsheets name them when saving. */
+export const importEncodings: Array<{ value: ImportEncoding; label: string }> = [
+  { value: 'utf-8', label: 'UTF-8 ("CSV UTF-8")' },
+  { value: 'windows-1252', label: 'Windows-1252 (Excel\'s plain "CSV", Western Europe)' },
+]
+
+/** What the page shows for `encoding`: its preview while one is offered, else the import as read. */
+export function previewOf(entry: ContactImport, encoding: ImportEncoding): ImportPreview {
+  return entry.previews?.[encoding] ?? { columns: entry.columns, sample: entry.sample, suggestedMapping: entry.suggestedMapping }
+}
 
 /** What a column is turned into: a contact field, a custom field (`field:key`), or nothing. */
 export type ColumnUse = 'phone' | 'firstName' | 'lastName' | 'company' | 'email' | 'tags' | 'field' | 'ignore'
@@ -33,8 +47,8 @@ export async function uploadFile(file: File): Promise<ContactImport> {
   return body as ContactImport
 }
 
-export async function startImport(id: string, mapping: ImportMapping, groupId: string | null) {
-  return answer(api.POST('/api/v1/contacts/imports/{id}/start', { params: { path: { id } }, body: { mapping, ...(groupId ? { groupId } : {}) } }))
+export async function startImport(id: string, mapping: ImportMapping, groupId: string | null, encoding: ImportEncoding) {
+  return answer(api.POST('/api/v1/contacts/imports/{id}/start', { params: { path: { id } }, body: { mapping, encoding, ...(groupId ? { groupId } : {}) } }))
 }
 export async function getImport(id: string) {
   return answer(api.GET('/api/v1/contacts/imports/{id}', { params: { path: { id } } }))

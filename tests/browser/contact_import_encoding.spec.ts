@@ -1,0 +1,103 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import app from '@adonisjs/core/services/app'
+import logger from '@adonisjs/core/services/logger'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { JobRunner } from '#core/jobs/job_runner'
+import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import { ContactImports } from '#modules/messages/services/contact_imports'
+import { contactImportJob } from '#modules/messages/jobs/contact_import_job'
+import { LiveImports } from '#modules/messages/listeners/live_imports'
+import { useTestKeys } from '#tests/helpers/callers'
+import { useManualClock } from '#tests/helpers/clock'
+import { clearMessaging, setLocalPrefix } from '#tests/helpers/messages'
+import { DESKTOP, gatewayUrl, launchChromium, signInAs } from './browser.js'
+
+/** Latin-1 letters as their own byte, and the euro sign at 0x80, as Windows-1252 writes them. */
+function windows1252(text: string): Buffer {
+  return Buffer.from([...text].map((char) => (char === '€' ? 0x80 : char.charCodeAt(0))))
+}
+
+test.group('Contact import of a non-UTF-8 CSV in a real browser', (group) => {
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+  let folder: string
+  let runner: JobRunner
+  let clock: ReturnType<typeof useManualClock>['clock']
+
+  group.setup(async () => {
+    await useTestKeys()
+    browser = await launchChromium()
+    return () => browser.close()
+  })
+  group.each.setup(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'import-encoding-browser-'))
+    await db.from('sessions').delete()
+    await (await app.container.make(SignInAttempts)).clear()
+    await db.from('contact_imports').delete()
+    await clearMessaging()
+    await setLocalPrefix('+33')
+    const manual = useManualClock(new Date())
+    clock = manual.clock
+    await db.from('scheduled_jobs').delete()
+    runner = new JobRunner(clock, db, logger)
+    const live = await app.container.make(LiveImports)
+    runner.register(contactImportJob(() => app.container.make(ContactImports), (id, final) => void live.progressed(id, final)))
+    app.container.swap(JobRunner, () => runner)
+    await runner.start()
+    context = await browser.newContext({ viewport: DESKTOP })
+    page = await context.newPage()
+    return async () => {
+      await runner.stop()
+      app.container.restore(JobRunner)
+      manual.restore()
+      await context.close()
+      await rm(folder, { recursive: true, force: true })
+      await setLocalPrefix(null)
+    }
+  })
+
+  test('an Excel CSV in Windows-1252: the encoding detected, the accented names previewed, garbled as UTF-8, imported right', async ({ assert }) => {
+    const csv = join(folder, 'clients.csv')
+    await writeFile(csv, windows1252('Téléphone;Prénom;Nom;Société\r\n06 12 34 56 78;Zoë;Müller;Café €\r\n0612345679;José;Ñúñez;\r\n'))
+    await signInAs(page, 'operator')
+    await page.goto(gatewayUrl('/contacts/import'))
+    await page.getByLabel('CSV file').setInputFiles(csv)
+    await page.getByRole('button', { name: 'Upload and read the columns' }).click()
+    await page.getByText('clients.csv: 2 rows').waitFor()
+
+    const preview = page.getByTestId('import-preview')
+    await page.getByTestId('import-encoding').getByText('Detected: Windows-1252').waitFor()
+    assert.equal(await page.getByLabel('Encoding').inputValue(), 'windows-1252')
+    await preview.getByText('Zoë', { exact: true }).waitFor()
+    await preview.getByText('Müller', { exact: true }).waitFor()
+    await preview.getByText('José', { exact: true }).waitFor()
+    await preview.getByText('Café €', { exact: true }).waitFor()
+    await preview.locator('legend', { hasText: 'Prénom' }).waitFor()
+    assert.equal(await page.getByLabel('Use as').nth(1).inputValue(), 'firstName')
+
+    // Read as UTF-8, the same rows lose their accents: what the operator would have got.
+    await page.getByLabel('Encoding').selectOption('utf-8')
+    await preview.getByText('Zo\ufffd', { exact: true }).waitFor()
+    await preview.locator('legend', { hasText: 'Pr\ufffdnom' }).waitFor()
+    assert.equal(await preview.getByText('Zoë', { exact: true }).count(), 0)
+    // The uses chosen stay with their columns.
+    assert.equal(await page.getByLabel('Use as').nth(1).inputValue(), 'firstName')
+
+    await page.getByLabel('Encoding').selectOption('windows-1252')
+    await preview.getByText('Zoë', { exact: true }).waitFor()
+    await page.getByRole('button', { name: 'Import 2 rows' }).click()
+    await page.getByRole('heading', { name: '3. Importing' }).or(page.getByRole('heading', { name: 'Imported' })).waitFor()
+    await clock.advance(0)
+    await runner.whenIdle()
+    await page.getByRole('heading', { name: 'Imported' }).waitFor()
+    await page.getByTestId('import-counts').getByText('New contacts2').waitFor()
+
+    assert.deepInclude(await db.from('contacts').where('phone', '+33612345678').first(), { first_name: 'Zoë', last_name: 'Müller', company: 'Café €' })
+    assert.deepInclude(await db.from('contacts').where('phone', '+33612345679').first(), { first_name: 'José', last_name: 'Ñúñez' })
+  })
+})
