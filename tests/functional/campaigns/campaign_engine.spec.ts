@@ -188,6 +188,48 @@ test.group('Campaigns: launch and materialisation', (group) => {
     }
   })
 
+  test('a retry run that completes announces campaign.completed again (once per run); retrying with nothing failed is 409 CAMPAIGN_NOTHING_TO_RETRY', async ({ client, assert }) => {
+    const completed: any[] = []
+    const listener = (event: unknown) => void completed.push(event)
+    emitter.on('campaign.completed' as any, listener)
+    // Final statuses as the phones' reports would make them, then two passes to see them.
+    const finish = async (id: string, statuses: Array<'sent' | 'failed'>) => {
+      const ids = (await db.from('messages').where('campaign_id', Number(id)).whereIn('status', ['queued']).orderBy('id').select('id')).map((row) => row.id)
+      for (const [index, messageId] of ids.entries()) await db.from('messages').where('id', messageId).update({ status: statuses[index] })
+      await emitter.emit('messages:changed', {
+        changes: ids.map((messageId, index) => ({ id: messageId, conversationId: 0, direction: 'out' as const, status: statuses[index], campaignId: Number(id) })),
+      })
+      for (let pass = 0; pass < 2; pass++) {
+        await clock.clock.advance(1000)
+        await jobs.runner.whenIdle()
+      }
+    }
+    try {
+      const contacts = await createContacts(2)
+      const id = await launch(client, { audience: { contactIds: contacts.map(String) } })
+      await jobs.settle()
+      await finish(id, ['sent', 'failed'])
+      assert.lengthOf(completed, 1)
+
+      ;(await client.post(`/api/v1/campaigns/${id}/retry-failed`).header('x-api-key', testKeys.admin)).assertStatus(200)
+      await jobs.settle()
+      await finish(id, ['sent'])
+      const campaign = await get(client, id)
+      assert.deepInclude(campaign, { status: 'completed', run: 2 })
+      assert.deepInclude(campaign.counts, { sent: 2, failed: 0 })
+      assert.lengthOf(completed, 2, 'the second run ends: announced again')
+      assert.deepEqual(completed.map((event) => [event.id, event.status]), [[id, 'completed'], [id, 'completed']])
+
+      const nothing = await client.post(`/api/v1/campaigns/${id}/retry-failed`).header('x-api-key', testKeys.admin)
+      nothing.assertStatus(409)
+      assert.equal(nothing.body().error.code, 'CAMPAIGN_NOTHING_TO_RETRY')
+      assert.deepInclude(await get(client, id), { status: 'completed', run: 2 })
+      assert.lengthOf(completed, 2)
+    } finally {
+      emitter.off('campaign.completed' as any, listener)
+    }
+  })
+
   test('a campaign launched with a future startAt is scheduled, resolved at once, and starts sending at that time', async ({ client, assert }) => {
     const contacts = await createContacts(5)
     const startAt = new Date(Date.parse(START) + 3_600_000).toISOString()
