@@ -57,6 +57,37 @@ test.group('Send window and night pause', () => {
     assert.isNull(nextOpening(at('2026-01-17T10:00:00Z'), { ...weekdays, campaignWindowDays: [] }))
   })
 
+  test('a window sends from its start minute up to, not including, its end minute; the night pause alike', ({ assert }) => {
+    const window = { ...paris, timezone: 'UTC', nightPauseEnabled: false, campaignWindowEnabled: true }
+    assert.isFalse(isSendingOpen(at('2026-01-15T08:59:59Z'), window))
+    assert.isTrue(isSendingOpen(at('2026-01-15T09:00:00Z'), window))
+    assert.isTrue(isSendingOpen(at('2026-01-15T19:59:59Z'), window), 'the minute before the end still sends')
+    assert.isFalse(isSendingOpen(at('2026-01-15T20:00:00Z'), window), 'the end minute itself is closed')
+    const night = { ...paris, timezone: 'UTC' }
+    assert.isTrue(isSendingOpen(at('2026-01-15T20:59:59Z'), night))
+    assert.isFalse(isSendingOpen(at('2026-01-15T21:00:00Z'), night), 'the pause starts at its start minute')
+    assert.isFalse(isSendingOpen(at('2026-01-16T07:59:59Z'), night))
+    assert.isTrue(isSendingOpen(at('2026-01-16T08:00:00Z'), night), 'and ends at its end minute')
+  })
+
+  test('a window of 00:00-00:00 is open all day on its days; a night pause whose start equals its end pauses nothing', ({ assert }) => {
+    const allDay = { ...paris, timezone: 'UTC', nightPauseEnabled: false, campaignWindowEnabled: true, campaignWindowStart: '00:00', campaignWindowEnd: '00:00', campaignWindowDays: [1, 2, 3, 4, 5] }
+    // 2026-01-16 is a Friday, the 17th a Saturday, the 19th a Monday.
+    assert.isTrue(isSendingOpen(at('2026-01-16T00:00:00Z'), allDay))
+    assert.isTrue(isSendingOpen(at('2026-01-16T12:00:00Z'), allDay))
+    assert.isTrue(isSendingOpen(at('2026-01-16T23:59:59Z'), allDay))
+    assert.isFalse(isSendingOpen(at('2026-01-17T00:00:00Z'), allDay))
+    assert.equal(nextOpening(at('2026-01-17T10:00:00Z'), allDay)!.toISOString(), '2026-01-19T00:00:00.000Z')
+    // Another equal pair is 24 hours from that time, belonging to the day it opened: Friday 08:00 to Saturday 08:00.
+    const fromEight = { ...allDay, campaignWindowStart: '08:00', campaignWindowEnd: '08:00' }
+    assert.isTrue(isSendingOpen(at('2026-01-17T07:59:00Z'), fromEight))
+    assert.isFalse(isSendingOpen(at('2026-01-17T08:00:00Z'), fromEight))
+    assert.isFalse(isSendingOpen(at('2026-01-19T07:59:00Z'), fromEight), "Monday before 08:00 is Sunday's window")
+    const noPause = { ...paris, timezone: 'UTC', nightPauseStart: '00:00', nightPauseEnd: '00:00' }
+    assert.isTrue(isSendingOpen(at('2026-01-16T00:00:00Z'), noPause))
+    assert.isTrue(isSendingOpen(at('2026-01-16T03:00:00Z'), noPause))
+  })
+
   test('an estimate counts only open hours', ({ assert }) => {
     // 20:00 local with 120 minutes to send: 60 before the pause, 60 after 08:00 the next morning.
     assert.equal(afterSendingMinutes(at('2026-01-15T19:00:00Z'), 120, paris)!.toISOString(), '2026-01-16T08:00:00.000Z')

@@ -24,17 +24,23 @@ function minutesOf(time: string): number {
   return hours * 60 + minutes
 }
 
-/** `from` to `to` in minutes of the day; a range whose end is before its start runs across midnight. */
-function within(minute: number, from: number, to: number): { inside: boolean; startedYesterday: boolean } {
-  if (from === to) return { inside: false, startedYesterday: false }
+/**
+ * `from` (included) to `to` (excluded) in minutes of the day; a range whose end is before its start
+ * runs across midnight. A range whose end equals its start is `whole`: 24 hours from its start
+ * (a send window of 00:00-00:00 is every minute of its days) or, when not, nothing at all (a
+ * night pause of zero length pauses nothing).
+ */
+function within(minute: number, from: number, to: number, whole = false): { inside: boolean; startedYesterday: boolean } {
+  if (from === to) return whole ? { inside: true, startedYesterday: minute < from } : { inside: false, startedYesterday: false }
   if (from < to) return { inside: minute >= from && minute < to, startedYesterday: false }
   if (minute >= from) return { inside: true, startedYesterday: false }
   return { inside: minute < to, startedYesterday: minute < to }
 }
 
 /**
- * Whether a campaign may hand out messages at `at`: inside the send window (its days, its hours,
- * a window across midnight belonging to the day it opened) and outside the night pause. Wall-clock
+ * Whether a campaign may hand out messages at `at`: inside the send window (its days, its hours
+ * from the start minute up to, not including, the end minute, a window across midnight belonging
+ * to the day it opened) and outside the night pause (the same, start included, end excluded). Wall-clock
  * times in the platform time zone, so a daylight-saving change moves them with the clock.
  */
 export function isSendingOpen(at: Date, settings: SendWindowSettings): boolean {
@@ -42,7 +48,9 @@ export function isSendingOpen(at: Date, settings: SendWindowSettings): boolean {
   const minute = local.hour * 60 + local.minute
   if (settings.nightPauseEnabled && within(minute, minutesOf(settings.nightPauseStart), minutesOf(settings.nightPauseEnd)).inside) return false
   if (!settings.campaignWindowEnabled) return true
-  const window = within(minute, minutesOf(settings.campaignWindowStart), minutesOf(settings.campaignWindowEnd))
+  // A window whose start and end are the same time is open all day (00:00-00:00): the way to say
+  // "any hour, on these days only".
+  const window = within(minute, minutesOf(settings.campaignWindowStart), minutesOf(settings.campaignWindowEnd), true)
   if (!window.inside) return false
   const day = window.startedYesterday ? local.minus({ days: 1 }).weekday : local.weekday
   return settings.campaignWindowDays.includes(day)
