@@ -17,7 +17,7 @@ const RulesController = () => import('#modules/automation/controllers/rules_cont
 export function automationRoutes(registry: RouteRegistry) {
   registry.describeTag('Automation', 'Rules on incoming SMS, opt-out keywords and the rule-run log (docs/automation.md)')
   const fields = (createRuleValidator.toJSONSchema() as { properties: Record<string, JsonSchema> }).properties
-  const rule = registry.addSchema('Rule', {
+  const ruleSchema = {
     type: 'object',
     required: ['id', 'name', 'enabled', 'position', 'stopAfter', 'conditions', 'actions', 'callsUrl', 'createdAt', 'updatedAt'],
     additionalProperties: false,
@@ -37,7 +37,10 @@ export function automationRoutes(registry: RouteRegistry) {
       createdAt: isoDateTimeSchema,
       updatedAt: isoDateTimeSchema,
     },
-  })
+  }
+  const rule = registry.addSchema('Rule', ruleSchema)
+  // The answer of a rotation always carries the secret: said so, a typed client need not check.
+  const ruleWithSecret = registry.addSchema('RuleWithSecret', { ...ruleSchema, required: [...ruleSchema.required, 'callSecret'] })
   const ruleList = { type: 'object', required: ['data', 'nextCursor'], additionalProperties: false, properties: { data: { type: 'array', items: rule }, nextCursor: { type: 'null' } } }
   const run = registry.addSchema('RuleRun', {
     type: 'object',
@@ -199,7 +202,7 @@ export function automationRoutes(registry: RouteRegistry) {
       tag: 'Automation',
       access: automationPermissions['rules.change'],
       params: ruleId,
-      answer: { status: 200, description: 'The whole rule, as `GET /rules/{id}` answers it, with its new `callSecret`', schema: { allOf: [rule, { type: 'object', required: ['callSecret'] }] } },
+      answer: { status: 200, description: 'The whole rule, as `GET /rules/{id}` answers it, with its new `callSecret`', schema: ruleWithSecret },
       errors: ['NOT_FOUND', 'RULE_CALLS_NO_URL'],
       handler: [RulesController, 'rotateSecret'],
     },
