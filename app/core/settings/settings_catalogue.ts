@@ -3,6 +3,7 @@ import type { SchemaTypes } from '@vinejs/vine/types'
 import { DateTime } from 'luxon'
 import { isKnownCallingCode } from '#core/phone_numbers/phone_numbers'
 import { documentedAs } from '#core/contract/schemas'
+import type { JsonSchema } from '#core/contract/route_contract'
 
 /**
  * The settings sections, each a JSON row of fields with defaults. Core declares the platform's
@@ -61,7 +62,11 @@ export interface SettingsFields<Fields> {
   change: { [Name in keyof Fields]: SchemaTypes }
   /** Fields kept sealed with the master key and never answered in clear. */
   secret?: Array<keyof Fields & string>
-  /** The section answers 422 on an out-of-range value instead of 400 (spec: the backup block). */
+  /**
+   * The section answers 422 on a value of the right type that a rule refuses (out of range, not
+   * in the enum, not matching its pattern) instead of 400 (spec: the backup block). A value of
+   * another type, `null` where not nullable, or a field it does not name is 400 in any section.
+   */
   outOfRangeIs422?: boolean
 }
 
@@ -82,7 +87,11 @@ export const SECRET_MASK = '********'
  */
 class SettingsCatalogue {
   readonly #sections = new Map<string, SectionEntry>()
-  #compiled: { change: ReturnType<typeof compileChange>; sections: Map<string, ReturnType<typeof vine.compile>> } | null = null
+  #compiled: {
+    change: ReturnType<typeof compileChange>
+    sections: Map<string, ReturnType<typeof vine.compile>>
+    schemas: Map<string, JsonSchema>
+  } | null = null
 
   addFields<Name extends SettingsSectionName>(section: Name, fields: SettingsFields<Partial<SettingsSections[Name]>>): void
   addFields(section: string, fields: SettingsFields<Record<string, unknown>>): void {
@@ -129,6 +138,11 @@ class SettingsCatalogue {
     return this.#compile().change
   }
 
+  /** The JSON schema of one section's change, as the OpenAPI document states it. */
+  sectionSchema(section: SettingsSectionName): JsonSchema {
+    return this.#compile().schemas.get(section)!
+  }
+
   /** The validator of one section's partial change. */
   sectionValidator(section: SettingsSectionName) {
     return this.#compile().sections.get(section)!
@@ -143,9 +157,12 @@ class SettingsCatalogue {
   #compile() {
     if (this.#compiled) return this.#compiled
     const objects = new Map([...this.#sections].map(([name, entry]) => [name, sectionObject(entry)]))
+    const change = compileChange(objects)
+    const properties = (change.toJSONSchema() as JsonSchema).properties as Record<string, JsonSchema>
     this.#compiled = {
-      change: compileChange(objects),
+      change,
       sections: new Map([...objects].map(([name, object]) => [name, vine.compile(object)])),
+      schemas: new Map([...objects.keys()].map((name) => [name, properties[name]])),
     }
     return this.#compiled
   }

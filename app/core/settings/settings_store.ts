@@ -4,6 +4,7 @@ import type { EmitterService } from '@adonisjs/core/types'
 import type { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import type { Secrets } from '#core/secrets/secrets'
+import { typeErrorsOf } from '#core/settings/settings_types'
 import { SECRET_MASK, settingsCatalogue, type Settings, type SettingsSectionName } from '#core/settings/settings_catalogue'
 
 const TABLE = 'settings'
@@ -145,6 +146,13 @@ export class SettingsStore {
     return deepFreeze(settings) as unknown as Settings
   }
 
+  /**
+   * One rule for every section: a value of another type than the document states (`null` where
+   * not nullable, `"7"` for a number, a block that is not an object, an unknown section or field)
+   * is a malformed request, 400 VALIDATION_ERROR. A value of the right type that a rule refuses
+   * (out of range, not in the enum, a bad HH:MM) is 422 in a section that says so (the backup
+   * block), 400 elsewhere. A change with both kinds answers 400 with every error found.
+   */
   async #validate(change: unknown): Promise<Partial<Record<SettingsSectionName, Record<string, unknown>>>> {
     if (!change || typeof change !== 'object' || Array.isArray(change)) {
       throw ApiError.validation('body', 'object', 'The body must be an object of settings sections')
@@ -154,12 +162,18 @@ export class SettingsStore {
     const validated: Partial<Record<SettingsSectionName, Record<string, unknown>>> = {}
     for (const [name, value] of Object.entries(change)) {
       if (!settingsCatalogue.has(name)) {
-        errors.push({ field: name, rule: 'section', message: `Unknown settings section ${name}; known: ${settingsCatalogue.sectionNames.join(', ')}` })
+        errors.push({ field: name, rule: 'section', message: `Unknown settings section; known: ${settingsCatalogue.sectionNames.join(', ')}` })
         only422 = false
         continue
       }
       const section = name as SettingsSectionName
-      const sectionErrors = await this.#validateSection(section, value, validated)
+      const typeErrors = typeErrorsOf(value, settingsCatalogue.sectionSchema(section), section)
+      if (typeErrors.length) {
+        errors.push(...typeErrors)
+        only422 = false
+        continue
+      }
+      const sectionErrors = await this.#validateSection(section, value as Record<string, unknown>, validated)
       if (sectionErrors.length && !settingsCatalogue.outOfRangeIs422(section)) only422 = false
       errors.push(...sectionErrors)
     }
@@ -169,23 +183,12 @@ export class SettingsStore {
     return validated
   }
 
+  /** A section whose types are right: its rules, then the modules' checks. */
   async #validateSection(
     section: SettingsSectionName,
-    value: unknown,
+    value: Record<string, unknown>,
     validated: Partial<Record<SettingsSectionName, Record<string, unknown>>>
   ): Promise<FieldError[]> {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) {
-      return [{ field: section, rule: 'object', message: `The ${section} section must be an object` }]
-    }
-    const known = settingsCatalogue.fieldNames(section)
-    const unknown = Object.keys(value).filter((key) => !known.includes(key))
-    if (unknown.length) {
-      return unknown.map((key) => ({
-        field: `${section}.${key}`,
-        rule: 'field',
-        message: `Unknown setting ${section}.${key}; known: ${known.join(', ')}`,
-      }))
-    }
     try {
       const change = (await settingsCatalogue.sectionValidator(section).validate(value)) as Record<string, unknown>
       const refused: FieldError[] = []

@@ -56,6 +56,9 @@ test.group('Settings', (group) => {
         optInKeywords: ['START', 'UNSTOP'],
         optOutReply: null,
         optInReply: null,
+        // The automation module's help keyword.
+        helpKeywords: ['HELP'],
+        helpReply: null,
         autoReplyLimit: 3,
       },
       notifications: {
@@ -81,8 +84,10 @@ test.group('Settings', (group) => {
       ['sending', 'simPerMinuteLimit', '60', 400],
       ['general', 'uppercase', 1, 400],
       ['notifications', 'smtpPort', '25', 400],
-      ['backup', 'retention', '7', 422],
-      ['backup', 'intervalHours', true, 422],
+      // A wrong type is a malformed request in every section, the backup block included.
+      ['backup', 'retention', '7', 400],
+      ['backup', 'intervalHours', true, 400],
+      ['backup', 'enabled', 'yes', 400],
     ] as const) {
       const response = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ [section]: { [field]: value } })
       assert.equal(response.status(), status, `${section}.${field} = ${JSON.stringify(value)}`)
@@ -118,7 +123,7 @@ test.group('Settings', (group) => {
     assert.deepInclude((await store.all()).backup, { retention: 30, frequency: 'interval', intervalHours: 6 })
   })
 
-  test('a backup value out of range is 422 VALIDATION_ERROR naming the field, and nothing changes', async ({ client, assert }) => {
+  test('a backup value of the right type out of range, not in the enum or not HH:MM is 422 VALIDATION_ERROR naming the field, and nothing changes', async ({ client, assert }) => {
     for (const [field, value] of [
       ['retention', 0],
       ['retention', 366],
@@ -127,7 +132,6 @@ test.group('Settings', (group) => {
       ['dailyAt', '24:00'],
       ['dailyAt', '3:00'],
       ['frequency', 'weekly'],
-      ['enabled', 'yes'],
     ] as const) {
       const response = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ backup: { [field]: value } })
       response.assertStatus(422)
@@ -138,6 +142,67 @@ test.group('Settings', (group) => {
     assert.deepEqual(after.body().backup, settingsCatalogue.defaults('backup'))
   })
 
+  test('a backup value of the wrong type, null or not an object is 400 VALIDATION_ERROR, like every section', async ({ client, assert }) => {
+    const cases: Array<[unknown, string, string]> = [
+      [null, 'backup', 'notNull'],
+      ['x', 'backup', 'object'],
+      [7, 'backup', 'object'],
+      [[], 'backup', 'object'],
+      [{ retention: null }, 'backup.retention', 'notNull'],
+      [{ intervalHours: null }, 'backup.intervalHours', 'notNull'],
+      [{ dailyAt: null }, 'backup.dailyAt', 'notNull'],
+      [{ frequency: null }, 'backup.frequency', 'notNull'],
+      [{ enabled: null }, 'backup.enabled', 'notNull'],
+      [{ retention: '7' }, 'backup.retention', 'integer'],
+      // The document says integer: a number with decimals is of another type.
+      [{ retention: 7.5 }, 'backup.retention', 'integer'],
+      [{ retention: true }, 'backup.retention', 'integer'],
+      [{ retention: [7] }, 'backup.retention', 'integer'],
+      [{ dailyAt: 300 }, 'backup.dailyAt', 'string'],
+      [{ frequency: 1 }, 'backup.frequency', 'string'],
+      [{ enabled: 1 }, 'backup.enabled', 'boolean'],
+      [{ enabled: 'true' }, 'backup.enabled', 'boolean'],
+    ]
+    for (const [block, field, rule] of cases) {
+      const response = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ backup: block } as any)
+      const label = JSON.stringify({ backup: block })
+      assert.equal(response.status(), 400, label)
+      assert.equal(response.body().error.code, 'VALIDATION_ERROR', label)
+      assert.equal(response.body().error.details[0].field, field, label)
+      assert.equal(response.body().error.details[0].rule, rule, label)
+    }
+    // A wrong type beside an out-of-range value: the request is malformed, 400 with both named.
+    const mixed = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ backup: { retention: 0 }, sending: { maxAttempts: '3' } })
+    mixed.assertStatus(400)
+    assert.sameMembers(
+      mixed.body().error.details.map((detail: { field: string }) => detail.field),
+      ['backup.retention', 'sending.maxAttempts']
+    )
+    const after = await client.get('/api/v1/settings').header('x-api-key', testKeys.admin)
+    assert.deepEqual(after.body().backup, settingsCatalogue.defaults('backup'))
+  })
+
+  test('the store holds the same rule without the HTTP body checks: a wrong type 400, a backup value out of range 422', async ({ assert }) => {
+    const store = await app.container.make(SettingsStore)
+    const refusal = async (change: unknown) => {
+      try {
+        await store.update(change)
+      } catch (error: any) {
+        return { status: error.status, field: error.details?.[0]?.field }
+      }
+      assert.fail(`${JSON.stringify(change)} was accepted`)
+    }
+    assert.deepEqual(await refusal({ backup: null }), { status: 400, field: 'backup' })
+    assert.deepEqual(await refusal({ backup: 'x' }), { status: 400, field: 'backup' })
+    assert.deepEqual(await refusal({ backup: { retention: null } }), { status: 400, field: 'backup.retention' })
+    assert.deepEqual(await refusal({ backup: { retention: '7' } }), { status: 400, field: 'backup.retention' })
+    assert.deepEqual(await refusal({ backup: { retension: 3 } }), { status: 400, field: 'backup.retension' })
+    assert.deepEqual(await refusal({ backup: { retention: 0 } }), { status: 422, field: 'backup.retention' })
+    assert.deepEqual(await refusal({ backup: { frequency: 'weekly' } }), { status: 422, field: 'backup.frequency' })
+    assert.deepEqual(await refusal({ general: null }), { status: 400, field: 'general' })
+    assert.deepEqual(await refusal({ notifications: { smtpPort: 70000 } }), { status: 400, field: 'notifications.smtpPort' })
+  })
+
   test('the edges of the backup ranges are accepted', async ({ client }) => {
     const low = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ backup: { retention: 1, intervalHours: 1, dailyAt: '00:00' } })
     low.assertStatus(200)
@@ -145,7 +210,7 @@ test.group('Settings', (group) => {
     high.assertStatus(200)
   })
 
-  test('other sections answer 400, and a mixed refusal changes nothing at all', async ({ client, assert }) => {
+  test('other sections answer 400 for a value out of range too, and a mixed refusal changes nothing at all', async ({ client, assert }) => {
     const badZone = await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ sending: { timezone: 'Mars/Olympus' } })
     badZone.assertStatus(400)
     assert.equal(badZone.body().error.details[0].field, 'sending.timezone')
