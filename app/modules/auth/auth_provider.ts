@@ -17,6 +17,7 @@ import { authErrors } from '#modules/auth/errors'
 import { authPermissions } from '#modules/auth/permissions'
 import { licenseEvents } from '#modules/auth/events'
 import { checkLiveStreamInput, explainRefusedSubscription } from '#core/http/live_stream_input'
+import { LiveStreamSessions, type TransmitStreams } from '#modules/auth/services/live_stream_sessions'
 
 /**
  * The access module: dashboard accounts and sessions, API keys, scopes and roles, per-key rate
@@ -33,6 +34,7 @@ export default class AuthProvider {
     container.singleton(ApiKeyCache, () => new ApiKeyCache())
     container.singleton(MinuteWindows, () => new MinuteWindows())
     container.singleton(SignInAttempts, () => new SignInAttempts())
+    container.singleton(LiveStreamSessions, () => new LiveStreamSessions())
     // The guard keeps nothing of a request, and building it (with its services) on every call
     // was a tenth of an API-key call: it is built again only when the clock or the license
     // service the container holds changes (tests swap in a ManualClock or their own license).
@@ -52,13 +54,20 @@ export default class AuthProvider {
     await this.#liveNoticeRoutes(registry)
   }
 
+  async shutdown() {
+    ;(await this.app.container.make(LiveStreamSessions)).stop()
+  }
+
   /**
    * Transmit's stream and subscription routes (/__transmit/events, /__transmit/subscribe,
    * /__transmit/unsubscribe), open to signed-in dashboards only; any dashboard role may
-   * receive the notices.
+   * receive the notices. Each stream is tied to the session that opened it and closed when
+   * that session ends (a sweep only where a server runs: an Ace command serves no stream).
    */
   async #liveNoticeRoutes(registry: RouteRegistry) {
     const transmit = await this.app.container.make('transmit')
+    const streams = await this.app.container.make(LiveStreamSessions)
+    streams.attach(transmit as unknown as TransmitStreams, { sweep: this.app.getEnvironment() !== 'console' })
     registry.addLibraryRoutes((_router, bodyParser) =>
       transmit.registerRoutes((route) => route.use([explainRefusedSubscription, signedInDashboard, requireJsonBody, bodyParser, checkLiveStreamInput]))
     )

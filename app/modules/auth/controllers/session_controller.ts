@@ -7,6 +7,7 @@ import { UserService } from '#modules/auth/services/user_service'
 import { ApiKeyService } from '#modules/auth/services/api_key_service'
 import { SignInThrottle } from '#modules/auth/services/sign_in_throttle'
 import { signedInUser } from '#modules/auth/services/gateway_access_guard'
+import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
 import { setUpValidator, signInValidator } from '#modules/auth/validators/account_validators'
 
 /** First-account setup, sign-in and sign-out of the dashboard, and "who am I". */
@@ -16,7 +17,8 @@ export default class SessionController {
     private users: UserService,
     private keys: ApiKeyService,
     private throttle: SignInThrottle,
-    private settings: SettingsStore
+    private settings: SettingsStore,
+    private liveStreams: LiveStreamSessions
   ) {}
 
   async setUpState() {
@@ -46,7 +48,11 @@ export default class SessionController {
   }
 
   async signOut(ctx: HttpContext) {
-    if (ctx.auth && (await signedInUser(ctx))) await ctx.auth.use('web').logout()
+    if (ctx.auth && (await signedInUser(ctx))) {
+      await ctx.auth.use('web').logout()
+      // The session row stays (without its account): its live streams are closed here.
+      this.liveStreams.endSession(ctx.session.sessionId)
+    }
     return ctx.response.noContent()
   }
 

@@ -7,6 +7,7 @@ import { dateTimeOf } from '#core/database/utc_date_time'
 import User from '#modules/auth/models/user'
 import { SignInThrottle } from '#modules/auth/services/sign_in_throttle'
 import { endSessionsOf } from '#modules/auth/services/account_sessions'
+import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
 
 /** Where the request comes from: the session to keep, the address the throttle judges. */
 export interface CallerSession {
@@ -23,7 +24,8 @@ export class OwnAccountService {
   constructor(
     private clock: Clock,
     private activity: ActivityLog,
-    private throttle: SignInThrottle
+    private throttle: SignInThrottle,
+    private liveStreams: LiveStreamSessions
   ) {}
 
   /**
@@ -47,6 +49,7 @@ export class OwnAccountService {
       await user.useTransaction(trx).save()
       return endSessionsOf(trx, userId, caller.sessionId)
     })
+    await this.liveStreams.review()
     await this.activity.info('auth', 'account.password_changed', `Account ${account.name} changed its own password; ${signedOut(endedSessions)}`, {
       userId: String(userId),
       endedSessions,
@@ -57,6 +60,7 @@ export class OwnAccountService {
   async endOtherSessions(userId: number, caller: CallerSession) {
     const account = await this.#account(userId)
     const endedSessions = await endSessionsOf(db.connection(), userId, caller.sessionId)
+    await this.liveStreams.review()
     await this.activity.info('auth', 'account.sessions_ended', `Account ${account.name} signed out its other sessions; ${signedOut(endedSessions)}`, {
       userId: String(userId),
       endedSessions,

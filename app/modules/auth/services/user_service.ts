@@ -10,6 +10,7 @@ import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import User from '#modules/auth/models/user'
 import { endSessionsOf } from '#modules/auth/services/account_sessions'
+import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
 import { resetPasswordValidator } from '#modules/auth/validators/account_validators'
 
 export interface NewAccount {
@@ -28,7 +29,8 @@ export interface NewAccount {
 export class UserService {
   constructor(
     private clock: Clock,
-    private activity: ActivityLog
+    private activity: ActivityLog,
+    private liveStreams: LiveStreamSessions
   ) {}
 
   /** The first account, a superadmin. Refused once any account exists. */
@@ -111,6 +113,8 @@ export class UserService {
       if (change.password !== undefined) await endSessionsOf(trx, user.id, keepSessionId)
       return user
     })
+    // Sessions ended close their live streams; a lowered role loses the channels it may not follow.
+    if (change.password !== undefined || change.role !== undefined) await this.liveStreams.review()
     const what = changes.length ? changes.join(', ') : 'nothing changed'
     await this.activity.info('auth', 'account.changed', await this.#byWhom(byUserId, `changed account ${updated.name}: ${what}`), {
       userId: String(updated.id),
@@ -161,6 +165,7 @@ export class UserService {
       await endSessionsOf(trx, user.id)
       return user
     })
+    await this.liveStreams.review()
     await this.activity.info('auth', 'account.deleted', await this.#byWhom(byUserId, `deleted account ${deleted.name} (${deleted.role})`, deleted), {
       userId: String(id),
       ...(byUserId === undefined ? {} : { byUserId: String(byUserId) }),
