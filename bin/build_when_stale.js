@@ -130,7 +130,16 @@ function defaultSteps() {
   ]
 }
 
-if (process.argv[1] && realpathSync(fileURLToPath(import.meta.url)) === realpathSync(process.argv[1])) {
+/** Whether this file is the program run (`node bin/build_when_stale.js`), not an import. */
+function isMain() {
+  try {
+    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
+  } catch {
+    return false
+  }
+}
+
+if (isMain()) {
   const root = fileURLToPath(new URL('..', import.meta.url))
   const always = process.argv.includes('--always')
   const state = always ? { fresh: false, reason: 'a build was asked for' } : buildState(root)
