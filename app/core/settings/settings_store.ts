@@ -6,6 +6,7 @@ import { ApiError } from '#core/http/api_error'
 import type { Secrets } from '#core/secrets/secrets'
 import { typeErrorsOf } from '#core/settings/settings_types'
 import { SECRET_MASK, settingsCatalogue, type Settings, type SettingsSectionName } from '#core/settings/settings_catalogue'
+import { transaction } from '#core/database/transaction'
 
 const TABLE = 'settings'
 
@@ -94,7 +95,7 @@ export class SettingsStore {
     const next = structuredClone(current) as unknown as Record<SettingsSectionName, Record<string, unknown>>
     const changed = Object.keys(validated) as SettingsSectionName[]
     const now = this.clock.now().toISOString()
-    await this.db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       for (const name of changed) {
         next[name] = { ...next[name], ...this.#sealSecrets(name, validated[name] as Record<string, unknown>) }
         await trx
@@ -104,7 +105,7 @@ export class SettingsStore {
           .knexQuery.onConflict('section')
           .merge()
       }
-    })
+    }, this.db)
     this.#cache = deepFreeze(next) as unknown as Settings
     if (changed.length) await this.emitter.emit('settings:changed', { sections: changed })
     return this.all()

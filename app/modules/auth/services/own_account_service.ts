@@ -8,6 +8,7 @@ import User from '#modules/auth/models/user'
 import { SignInThrottle } from '#modules/auth/services/sign_in_throttle'
 import { endSessionsOf } from '#modules/auth/services/account_sessions'
 import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
+import { transaction } from '#core/database/transaction'
 
 /** Where the request comes from: the session to keep, the address the throttle judges. */
 export interface CallerSession {
@@ -42,7 +43,7 @@ export class OwnAccountService {
     }
     await this.throttle.succeeded(attempt)
 
-    const endedSessions = await db.transaction(async (trx) => {
+    const endedSessions = await transaction(async (trx) => {
       const user = await User.query({ client: trx }).where('id', userId).firstOrFail()
       user.password = change.newPassword
       user.updatedAt = dateTimeOf(this.clock.now())

@@ -12,6 +12,7 @@ import User from '#modules/auth/models/user'
 import { endSessionsOf } from '#modules/auth/services/account_sessions'
 import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
 import { resetPasswordValidator } from '#modules/auth/validators/account_validators'
+import { transaction } from '#core/database/transaction'
 
 export interface NewAccount {
   email: string
@@ -40,7 +41,7 @@ export class UserService {
   }
 
   async setUp(account: Omit<NewAccount, 'role'>): Promise<User> {
-    const user = await db.transaction(async (trx) => {
+    const user = await transaction(async (trx) => {
       const existing = await trx.from('users').count('* as total').first()
       if (Number(existing?.total ?? 0) > 0) {
         throw new ApiError('ALREADY_SET_UP', 'The gateway has its first account already; sign in instead')
@@ -90,7 +91,7 @@ export class UserService {
    */
   async update(id: number, change: Partial<NewAccount>, keepSessionId?: string, byUserId?: number): Promise<User> {
     const changes: string[] = []
-    const updated = await db.transaction(async (trx) => {
+    const updated = await transaction(async (trx) => {
       const user = await User.query({ client: trx }).where('id', id).first()
       if (!user) throw ApiError.notFound('Account')
       if (change.role !== undefined && change.role !== 'superadmin' && user.role === 'superadmin') {
@@ -141,7 +142,7 @@ export class UserService {
     const { password } = await resetPasswordValidator.validate({ password: newPassword })
     const user = await this.findByEmail(email)
     const hashed = await hash.use('scrypt').make(password)
-    const endedSessions = await db.transaction(async (trx) => {
+    const endedSessions = await transaction(async (trx) => {
       const updated = await trx.from('users').where('id', user.id).update({ password: hashed, updated_at: toIso(dateTimeOf(this.clock.now())) })
       if (Number(updated) === 0) throw new ApiError('NOT_FOUND', 'No account has that e-mail address')
       return endSessionsOf(trx, user.id)
@@ -156,7 +157,7 @@ export class UserService {
   }
 
   async delete(id: number, byUserId?: number): Promise<void> {
-    const deleted = await db.transaction(async (trx) => {
+    const deleted = await transaction(async (trx) => {
       const user = await User.query({ client: trx }).where('id', id).first()
       if (!user) throw ApiError.notFound('Account')
       if (user.role === 'superadmin') await this.#assertAnotherSuperadmin(user.id, trx)

@@ -13,6 +13,7 @@ import { phoneExists } from '#modules/devices/public'
 import { RuleCalls } from '#modules/webhooks/public'
 import AutomationRule from '#modules/automation/models/automation_rule'
 import type { RuleAction, RuleCondition } from '#modules/automation/services/rule_shapes'
+import { transaction } from '#core/database/transaction'
 
 export interface RuleFields {
   name: string
@@ -142,7 +143,7 @@ export class RuleBook {
         repeated: repeated.map(String),
       })
     }
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       for (const [index, id] of ids.entries()) await trx.from('automation_rules').where('id', id).update({ position: index + 1 })
     })
     await this.activity.info('automation', 'rule.changed', 'Rules put in a new order')

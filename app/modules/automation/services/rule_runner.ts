@@ -13,6 +13,7 @@ import RuleRun from '#modules/automation/models/rule_run'
 import type { RuleBook } from '#modules/automation/services/rule_book'
 import type { ActionOutcome, PlannedAction } from '#modules/automation/services/rule_shapes'
 import { planRuns } from '#modules/automation/services/rule_planner'
+import { transaction } from '#core/database/transaction'
 
 /** Inbound messages planned per transaction, and runs carried out per pass. */
 const PLAN_BATCH = 50
@@ -88,7 +89,7 @@ export class RuleRunner {
         })
       }
     }
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       for (let start = 0; start < rows.length; start += 50) await trx.table('automation_rule_runs').multiInsert(rows.slice(start, start + 50))
       await trx.from('automation_state').where('id', 1).update({ last_message_id: messages.at(-1)!.id })
     })

@@ -12,6 +12,7 @@ import { resolveAudience, type ResolvedRecipient } from '#modules/campaigns/serv
 import { FINAL_STATUSES } from '#modules/campaigns/services/campaign_progress'
 import { forcedPhonePaired } from '#modules/campaigns/services/campaign_review'
 import { isSendingOpen, nextOpening, type SendWindowSettings } from '#modules/campaigns/services/send_window'
+import { transaction } from '#core/database/transaction'
 
 /** Without a throttle, unsent campaign messages kept waiting for the phones at most. */
 export const UNTHROTTLED_BACKLOG = 500
@@ -137,7 +138,7 @@ export class CampaignEngine {
     // As at launch: a new run forced to a phone no longer paired would only fail again.
     if (!(await forcedPhonePaired(campaign.deviceId))) throw new ApiError('CAMPAIGN_NOT_READY', 'The phone the campaign forces is not paired')
     const now = this.deps.clock.now().toISOString()
-    const retried = await db.transaction(async (trx) => {
+    const retried = await transaction(async (trx) => {
       const [{ n }] = await trx.rawQuery(`SELECT COUNT(*) AS n FROM campaign_recipients WHERE campaign_id = ? AND replaced = 0 AND status = 'failed'`, [id])
       if (!Number(n)) return 0
       await trx.rawQuery(

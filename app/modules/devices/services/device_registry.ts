@@ -1,5 +1,4 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
@@ -8,6 +7,7 @@ import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import Device, { type TextOptions } from '#modules/devices/models/device'
 import { affectedRows } from '#core/database/affected_rows'
+import { transaction } from '#core/database/transaction'
 
 export interface DeviceChange {
   name?: string
@@ -38,7 +38,7 @@ export class DeviceRegistry {
 
   async update(id: number, change: DeviceChange) {
     const device = await this.find(id)
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       if (change.name !== undefined) device.name = change.name
       if (change.enabled !== undefined) device.enabled = change.enabled
       if (change.textOptions !== undefined) device.textOptions = { ...device.textOptions, ...change.textOptions }

@@ -9,6 +9,7 @@ import { ActivityLog, type ActivityAuthor } from '#core/activity/activity_log'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import Device from '#modules/devices/models/device'
 import { newDeviceCredential } from '#modules/devices/services/device_credentials'
+import { transaction } from '#core/database/transaction'
 
 /** Spec of the issue: a pairing code is valid 10 minutes, single use. */
 export const PAIRING_CODE_TTL_MS = 10 * 60_000
@@ -58,7 +59,7 @@ export class Pairing {
   /** Exchanges a valid code for a device and its credential (shown this once). */
   async pair(request: NewDevice): Promise<{ device: Device; credential: string }> {
     const now = this.clock.now()
-    const result = await db.transaction(async (trx) => {
+    const result = await transaction(async (trx) => {
       // Single use: the code is spent by the same statement that checks it.
       const [spent] = await trx.rawQuery(
         `UPDATE pairing_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?

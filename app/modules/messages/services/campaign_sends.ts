@@ -4,6 +4,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { countSegments } from '#core/sms/segment_counter'
 import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
 import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
+import { transaction } from '#core/database/transaction'
 
 /** One campaign message to queue: a number and its text, already rendered. */
 export interface CampaignSend {
@@ -35,7 +36,7 @@ export class CampaignSends {
   async queue(batch: CampaignBatch, inTransaction: (trx: TransactionClientContract, results: CampaignSendResult[]) => Promise<void>): Promise<CampaignSendResult[]> {
     const at = batch.at.toISOString()
     const changes: MessageChange[] = []
-    const results = await db.transaction(async (trx) => {
+    const results = await transaction(async (trx) => {
       const conversations = await recordConversationActivity(
         trx,
         batch.sends.map((send) => ({ phone: send.phone, direction: 'out' as const, category: 'campaign' as const, at }))

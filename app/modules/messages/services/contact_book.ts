@@ -1,5 +1,4 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
@@ -12,6 +11,7 @@ import { ContactGroups } from '#modules/messages/services/contact_groups'
 import { WITHDRAWABLE } from '#modules/messages/services/message_ledger'
 import { CHANGED_COLUMNS, announceChanges, changesOf, type ChangedRow } from '#modules/messages/services/message_changes'
 import { likeContaining } from '#core/database/like_pattern'
+import { transaction } from '#core/database/transaction'
 
 export interface ContactFields {
   phone: string
@@ -86,7 +86,7 @@ export class ContactBook {
     const phone = await this.#normalise(fields.phone)
     const now = dateTimeOf(this.clock.now())
     let withdrawn: ChangedRow[] = []
-    const created = await db.transaction(async (trx) => {
+    const created = await transaction(async (trx) => {
       await this.#assertPhoneFree(phone, trx)
       const contact = await Contact.create(
         {
@@ -115,7 +115,7 @@ export class ContactBook {
   async update(id: number, change: Partial<ContactFields>): Promise<Contact> {
     const phone = change.phone === undefined ? undefined : await this.#normalise(change.phone)
     let withdrawn: ChangedRow[] = []
-    const updated = await db.transaction(async (trx) => {
+    const updated = await transaction(async (trx) => {
       const contact = await Contact.query({ client: trx }).where('id', id).first()
       if (!contact) throw ApiError.notFound('Contact')
       if (phone !== undefined && phone !== contact.phone) {

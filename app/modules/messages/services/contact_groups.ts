@@ -6,6 +6,7 @@ import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import ContactGroup from '#modules/messages/models/contact_group'
 import { likeContaining } from '#core/database/like_pattern'
+import { transaction } from '#core/database/transaction'
 
 export interface GroupFields {
   name: string
@@ -60,7 +61,7 @@ export class ContactGroups {
     await this.#group(id)
     const ids = [...new Set(contactIds)]
     const at = this.clock.now().toISOString()
-    return db.transaction(async (trx) => {
+    return transaction(async (trx) => {
       const [{ existing, members }] = await trx.rawQuery(
         `SELECT COUNT(c.id) AS existing, COUNT(m.contact_id) AS members
          FROM json_each(?) AS wanted

@@ -27,6 +27,7 @@ import {
 } from '#modules/messages/services/contact_import_file'
 import { checkMapping, suggestMapping, type ImportMapping } from '#modules/messages/services/contact_import_mapping'
 import { IMPORT_ENCODINGS, type ImportEncoding } from '#modules/messages/services/contact_import_encoding'
+import { transaction } from '#core/database/transaction'
 
 /** Rows written by one transaction: a restart loses at most this much work, never half of it. */
 export const IMPORT_CHUNK = 1000
@@ -300,7 +301,7 @@ export class ContactImports {
     }
     const now = this.clock.now().toISOString()
 
-    return db.transaction(async (trx) => {
+    return transaction(async (trx) => {
       const progress = await trx.from('contact_imports').where('id', current.id).where('processed_rows', done).where('status', 'running').update({ updated_at: now })
       // Another pass wrote this chunk already (two runs at once): nothing twice.
       if (!progress) throw new ChunkAlreadyWritten()

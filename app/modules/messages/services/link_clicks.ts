@@ -1,6 +1,5 @@
 import { inject } from '@adonisjs/core'
 import emitter from '@adonisjs/core/services/emitter'
-import db from '@adonisjs/lucid/services/db'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { toIso } from '#core/database/utc_date_time'
@@ -8,6 +7,7 @@ import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import Link from '#modules/messages/models/link'
 import { shortUrlLength } from '#modules/messages/services/link_shortener'
 import { clickSlotOf, countClickSql } from '#modules/messages/services/message_statistics'
+import { transaction } from '#core/database/transaction'
 
 /** Short links: the list with their clicks, and following one. */
 @inject()
@@ -24,7 +24,7 @@ export class LinkClicks {
     const link = /^[0-9A-Za-z]{1,16}$/.test(code) ? await Link.findBy('code', code) : null
     if (!link) throw ApiError.notFound('Link')
     const at = this.clock.now()
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       await Link.query({ client: trx }).where('id', link.id).increment('clicks', 1)
       await trx.rawQuery(countClickSql(), [clickSlotOf(at), link.id])
     })

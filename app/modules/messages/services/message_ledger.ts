@@ -4,6 +4,7 @@ import emitter from '@adonisjs/core/services/emitter'
 import { countSegments } from '#core/sms/segment_counter'
 import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
 import { CHANGED_COLUMNS, announceChanges, changesOf, type ChangedRow, type MessageChange } from '#modules/messages/services/message_changes'
+import { transaction } from '#core/database/transaction'
 
 /** Waits before attempts 2, 3, 4, ... of a message whose attempt failed. */
 export const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 1_800_000]
@@ -497,7 +498,7 @@ export class MessageLedger {
     if (exists) return null
     const now = sms.at.toISOString()
     const { encoding, segments } = countSegments(sms.body)
-    const stored = await db.transaction(async (trx) => {
+    const stored = await transaction(async (trx) => {
       const conversation = (
         await recordConversationActivity(trx, [{ phone: sms.phone, direction: 'in', category: 'conversation', at: now }])
       ).get(sms.phone)!

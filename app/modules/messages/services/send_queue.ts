@@ -1,4 +1,3 @@
-import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import logger from '@adonisjs/core/services/logger'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
@@ -12,6 +11,7 @@ import { shortenLinks } from '#modules/messages/services/link_shortener'
 import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
 import { IdempotentRequests, type IdempotencyClaim, type RecordedAnswer } from '#modules/messages/services/idempotency'
 import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
+import { transaction } from '#core/database/transaction'
 
 /** A send checked and normalised, waiting to be written. */
 export interface PreparedSend {
@@ -74,7 +74,7 @@ export class SendQueue {
     let blocked = new Set<string>()
     for (;;) {
       try {
-        return await db.transaction((trx) => this.#writeExcept(sends, blocked, idempotency, trx))
+        return await transaction((trx) => this.#writeExcept(sends, blocked, idempotency, trx))
       } catch (error) {
         if (!(error instanceof OptedOutFound)) throw error
         blocked = new Set([...blocked, ...error.phones])

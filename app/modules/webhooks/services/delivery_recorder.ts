@@ -7,6 +7,7 @@ import { logSafeError } from '#core/logging/redaction'
 import { GroupCommit } from '#core/group_commit/group_commit'
 import emitter from '@adonisjs/core/services/emitter'
 import type { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
+import { transaction } from '#core/database/transaction'
 
 /** A delivery row about to be written. */
 export interface NewDelivery {
@@ -115,11 +116,11 @@ export class DeliveryRecorder {
   /** Events arriving together (a burst of `message.sent`) are written by one transaction. */
   async #write(rowSets: Array<Array<Record<string, unknown>>>) {
     const rows = rowSets.flat()
-    await this.db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       for (let index = 0; index < rows.length; index += ROWS_PER_STATEMENT) {
         await trx.table('webhook_deliveries').multiInsert(rows.slice(index, index + ROWS_PER_STATEMENT))
       }
-    })
+    }, this.db)
     this.wakeWorker()
     this.#announce(rows.map((row) => ({ webhookId: row.webhook_id as number | null })))
     return { results: rowSets.map(() => undefined) }

@@ -13,6 +13,7 @@ import type { CallOutcome, DeliveryClient, OutgoingCall } from '#modules/webhook
 import type { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
 import { MAX_ATTEMPTS } from '#modules/webhooks/models/webhook_delivery'
 import type { CustomHeader } from '#modules/webhooks/models/webhook'
+import { transaction } from '#core/database/transaction'
 
 /** Spec, Limits > Webhooks: waits before attempts 2, 3, 4 and 5. */
 export const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 3_600_000]
@@ -280,7 +281,7 @@ export class DeliveryWorker {
 
     const now = this.deps.clock.now().toISOString()
     const succeeded = [...new Set(batch.filter((entry) => entry.outcome.ok && entry.delivery.webhook_id !== null).map((entry) => entry.delivery.webhook_id!))]
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       for (let start = 0; start < rows.length; start += OUTCOMES_PER_STATEMENT) {
         const chunk = rows.slice(start, start + OUTCOMES_PER_STATEMENT)
         await trx.rawQuery(
