@@ -11,7 +11,7 @@ import { REDACTED, redactText, redactedPaths } from '#core/logging/redaction'
  * commands keep standard output for their own output (openapi:dump prints JSON there).
  */
 const streams: pino.StreamEntry[] = [{ stream: logFileDestination(), level: 'trace' }]
-if (app.getEnvironment() === 'web') streams.push({ stream: process.stdout, level: 'trace' })
+if (app.getEnvironment() === 'web') streams.push({ stream: guardedStandardOutput(), level: 'trace' })
 
 const loggerConfig = defineConfig({
   default: 'app',
@@ -37,6 +37,22 @@ const loggerConfig = defineConfig({
 })
 
 export default loggerConfig
+
+/**
+ * Standard output as a log destination that never stops the process: under `gateway start` it
+ * is a file on the data folder's disk (logs/console.log), and a write refused there (a full
+ * disk) or a closed pipe must cost the line, not the gateway.
+ */
+function guardedStandardOutput(): pino.DestinationStream {
+  process.stdout.on('error', () => {})
+  return {
+    write(line: string) {
+      try {
+        process.stdout.write(line)
+      } catch {}
+    },
+  }
+}
 
 declare module '@adonisjs/core/types' {
   export interface LoggersList extends InferLoggers<typeof loggerConfig> {}

@@ -10,7 +10,12 @@ import { SettingsStore } from '#core/settings/settings_store'
 import { ActivityLog } from '#core/activity/activity_log'
 import { JobRunner } from '#core/jobs/job_runner'
 import { migrateDatabase, checkpointDatabase } from '#core/database/schema_migrator'
-import { flushLogFile } from '#core/logging/log_file'
+import { flushLogFile, logFileDestination } from '#core/logging/log_file'
+import { StorageHealth } from '#core/data_folder/storage_health'
+import { settingsCatalogue } from '#core/settings/settings_catalogue'
+import { AlertMailer } from '#core/notifications/alert_mailer'
+import { LiveNotices } from '#core/notifications/live_notices'
+import { StorageFullAlerts, storageAlertSettings } from '#core/notifications/storage_alerts'
 import { logRotationJob } from '#core/logging/log_rotation_job'
 import { coreRoutes } from '#core/routes'
 
@@ -37,6 +42,14 @@ export default class CoreProvider {
     container.singleton(JobRunner, async (resolver) => {
       return new JobRunner(await resolver.make(Clock), await resolver.make('lucid.db'), await resolver.make('logger'))
     })
+    settingsCatalogue.addFields('notifications', storageAlertSettings)
+    container.singleton(StorageHealth, async (resolver) => {
+      const logger = await resolver.make('logger')
+      const settings = () => container.make(SettingsStore)
+      const notices = new LiveNotices(() => container.make('transmit'))
+      const alerts = new StorageFullAlerts(settings, new AlertMailer(settings), notices, logger)
+      return new StorageHealth(await resolver.make(Clock), logger, DataFolder.current().root, async () => alerts)
+    })
   }
 
   async boot() {
@@ -56,6 +69,17 @@ export default class CoreProvider {
     if (this.app.getEnvironment() === 'web' || this.app.getEnvironment() === 'test') {
       await migrateDatabase(this.app)
     }
+    await this.#watchStorage()
+  }
+
+  /** Writes refused for lack of space, by SQLite or by the log file, reach StorageHealth. */
+  async #watchStorage() {
+    const health = await this.app.container.make(StorageHealth)
+    const db = await this.app.container.make('lucid.db')
+    health.watch(db.connection().getWriteClient())
+    logFileDestination().onWriteRefused((error) => {
+      if (error.code === 'ENOSPC' || error.code === 'EDQUOT') health.reportFull('log')
+    })
   }
 
   async ready() {
@@ -74,6 +98,7 @@ export default class CoreProvider {
   async shutdown() {
     const runner = await this.app.container.make(JobRunner)
     await runner.stop()
+    ;(await this.app.container.make(StorageHealth)).stop()
     await checkpointDatabase(this.app)
     if (this.app.getEnvironment() === 'web') {
       const logger = await this.app.container.make('logger')

@@ -74,13 +74,22 @@ export function coreRoutes(registry: RouteRegistry) {
       path: '/health',
       operationId: 'getHealth',
       summary: 'Health check',
-      description: 'Answers 200 once the gateway serves and its database answers.',
+      description:
+        'Answers 200 once the gateway serves and its database answers. `status` is `degraded` (still 200) while the data folder\'s disk is full (`storage: full`: writes answer 503 STORAGE_FULL, reads go on) or another program holds the database (`database: locked`: writes answer 503 DATABASE_BUSY).',
       tag: 'System',
       access: access.public(),
       answer: {
         status: 200,
         description: 'The gateway serves',
-        schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
+        schema: {
+          type: 'object',
+          required: ['status', 'storage', 'database'],
+          properties: {
+            status: { enum: ['ok', 'degraded'] },
+            storage: { enum: ['ok', 'full'] },
+            database: { enum: ['ok', 'locked'] },
+          },
+        },
       },
       handler: [HealthController, 'show'],
     },

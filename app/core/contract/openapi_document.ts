@@ -28,6 +28,10 @@ export function errorsOf(contract: RouteContract, registry: RouteRegistry): ApiE
   kinds.add('PAYLOAD_TOO_LARGE')
   kinds.add('UNSUPPORTED_MEDIA_TYPE')
   kinds.add('INTERNAL_ERROR')
+  // Any route may write (a session's or a key's use is recorded): a full disk or another
+  // program's lock refuses it (docs/operations.md, "A full disk").
+  kinds.add('STORAGE_FULL')
+  kinds.add('DATABASE_BUSY')
   return [...kinds]
 }
 
@@ -94,7 +98,7 @@ function responsesOf(contract: RouteContract, registry: RouteRegistry): Record<s
     const codes = [...new Set(kinds.map((kind) => errorCatalogue.get(kind).code))]
     responses[status] = {
       description: kinds.map((kind) => `${errorCatalogue.get(kind).code}: ${errorCatalogue.get(kind).description}`).join('. '),
-      headers: requestIdHeader,
+      headers: status === 429 || status === 503 ? { ...requestIdHeader, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : requestIdHeader,
       'x-error-codes': codes,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     }
@@ -180,6 +184,10 @@ export function buildOpenApiDocument(registry: RouteRegistry, info: DocumentInfo
         XRequestId: {
           description: 'Identifies the request in the gateway logs; equal to error.requestId',
           schema: { type: 'string' },
+        },
+        RetryAfter: {
+          description: 'Seconds to wait before trying again (RATE_LIMITED, STORAGE_FULL, DATABASE_BUSY)',
+          schema: { type: 'string', pattern: '^[0-9]+$' },
         },
       },
     },

@@ -52,6 +52,16 @@ const coreErrors = defineErrorKinds({
   PAYLOAD_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', description: 'Body over 2 MiB' },
   RATE_LIMITED: { status: 429, code: 'RATE_LIMITED', description: 'Per-minute limit or daily quota exceeded; Retry-After in seconds' },
   INTERNAL_ERROR: { status: 500, code: 'INTERNAL_ERROR', description: 'Unexpected problem' },
+  STORAGE_FULL: {
+    status: 503,
+    code: 'STORAGE_FULL',
+    description: "The data folder's disk is full: nothing was written. Reads still work; try again after Retry-After seconds, once space is freed",
+  },
+  DATABASE_BUSY: {
+    status: 503,
+    code: 'DATABASE_BUSY',
+    description: 'Another program holds the database\'s write lock: nothing was written. Try again after Retry-After seconds',
+  },
   DASHBOARD_NOT_BUILT: { status: 503, code: 'DASHBOARD_NOT_BUILT', description: 'A dashboard page was asked for, but the dashboard is not built (npm run build)' },
 })
 

@@ -2,6 +2,12 @@ import { errors as vineErrors } from '@vinejs/vine'
 import { ExceptionHandler, type HttpContext } from '@adonisjs/core/http'
 import { ApiError, errorCatalogue, type ApiErrorKind, type ErrorDetails } from '#core/http/api_error'
 import { logSafeError } from '#core/logging/redaction'
+import { databaseRefusal } from '#core/database/database_refusal'
+
+/** Retry-After of a write refused on a full disk: freeing space is an operator's job. */
+export const STORAGE_FULL_RETRY_AFTER_S = 60
+/** Retry-After of a write refused behind another program's lock (it waited 5 s already). */
+export const DATABASE_BUSY_RETRY_AFTER_S = 5
 
 interface ErrorAnswer {
   status: number
@@ -35,6 +41,11 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   async report(error: unknown, ctx: HttpContext) {
     const answer = toErrorAnswer(error, isReadingBody(ctx))
+    if (databaseRefusal(error)) {
+      // Said once per episode by StorageHealth, not once per refused request (the log is on
+      // the same full disk).
+      return
+    }
     if (answer.status >= 500) {
       // The full error stays in our own log (never in the answer); it is redacted there.
       ctx.logger.error({ err: logSafeError(error) }, 'unexpected error while answering a request')
@@ -67,6 +78,13 @@ export function toErrorAnswer(error: unknown, bodyBeingRead = false): ErrorAnswe
     )
     const first = details[0]
     return answerFor('VALIDATION_ERROR', first ? first.message : 'The request is not valid', details)
+  }
+
+  switch (databaseRefusal(error)) {
+    case 'full':
+      return { ...answerFor('STORAGE_FULL', "The data folder's disk is full: nothing was written; try again once space is freed"), headers: { 'Retry-After': String(STORAGE_FULL_RETRY_AFTER_S) } }
+    case 'locked':
+      return { ...answerFor('DATABASE_BUSY', 'Another program holds the database: nothing was written; try again shortly'), headers: { 'Retry-After': String(DATABASE_BUSY_RETRY_AFTER_S) } }
   }
 
   const code = (error as { code?: string })?.code

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
+import { StorageHealth } from '#core/data_folder/storage_health'
 
 /**
  * A database answer is trusted for this long. Monitors and load balancers may poll /health
@@ -12,10 +13,17 @@ const PROBE_TTL_MS = 1000
 let lastHealthyAt = -Infinity
 let probing: Promise<void> | null = null
 
-/** GET /health: 200 once the gateway serves and its database answers. No authentication. */
+/**
+ * GET /health: 200 once the gateway serves and its database answers. No authentication.
+ * `degraded` (still 200: the gateway serves, reads work, and a restart would not help) while
+ * the data folder's disk is full or another program holds the database.
+ */
 @inject()
 export default class HealthController {
-  constructor(private clock: Clock) {}
+  constructor(
+    private clock: Clock,
+    private storage: StorageHealth
+  ) {}
 
   async show() {
     if (this.clock.nowMs() - lastHealthyAt >= PROBE_TTL_MS) {
@@ -33,6 +41,7 @@ export default class HealthController {
         throw new ApiError('INTERNAL_ERROR', 'The database does not answer')
       }
     }
-    return { status: 'ok' }
+    const { storage, database } = this.storage.status()
+    return { status: storage === 'ok' && database === 'ok' ? 'ok' : 'degraded', storage, database }
   }
 }

@@ -39,7 +39,7 @@ test.group('API conventions', (group) => {
   test('GET /health answers 200 without authentication, with X-Request-Id', async ({ client, assert }) => {
     const response = await client.get('/health')
     response.assertStatus(200)
-    response.assertBody({ status: 'ok' })
+    response.assertBody({ status: 'ok', storage: 'ok', database: 'ok' })
     assert.match(response.header('x-request-id') ?? '', /^[0-9a-f-]{36}$/)
   })
 

@@ -91,7 +91,7 @@ test.group('The dashboard served by the gateway', () => {
   test('the gateway\'s own non-API routes still answer as themselves', async ({ client, assert }) => {
     const health = await client.get('/health')
     health.assertStatus(200)
-    assert.deepEqual(health.body(), { status: 'ok' })
+    assert.deepEqual(health.body(), { status: 'ok', storage: 'ok', database: 'ok' })
     const reference = await client.get('/api/v1')
     reference.assertStatus(200)
     assert.notEqual(reference.text(), builtIndex())
