@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { Scope } from '#core/http/access'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
+import { databaseRefusal } from '#core/database/database_refusal'
 import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
@@ -139,7 +140,14 @@ export class ApiKeyService {
     this.cache.lastUsedWritten.set(key.id, now)
     const lastUsedAt = new Date(now).toISOString()
     key.resource.lastUsedAt = lastUsedAt
-    await ApiKey.query().where('id', key.id).update({ last_used_at: lastUsedAt })
+    try {
+      await ApiKey.query().where('id', key.id).update({ last_used_at: lastUsedAt })
+    } catch (error) {
+      // A full disk or another program's lock must not refuse the call (a read goes on); the
+      // time is written at a later call.
+      if (!databaseRefusal(error)) throw error
+      this.cache.lastUsedWritten.delete(key.id)
+    }
   }
 
   async #assertNameFree(name: string) {

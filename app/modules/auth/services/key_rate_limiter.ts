@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
+import { databaseRefusal } from '#core/database/database_refusal'
 import type { KnownKey } from '#modules/auth/services/api_key_cache'
 
 const MINUTE_MS = 60_000
@@ -52,18 +53,31 @@ export class KeyRateLimiter {
 
     if (key.callsPerDay) {
       const day = new Date(now).toISOString().slice(0, 10)
-      const rows = await db.rawQuery(
-        `INSERT INTO api_key_daily_usage (api_key_id, day, calls) VALUES (?, ?, 1)
-         ON CONFLICT (api_key_id, day) DO UPDATE SET calls = calls + 1 RETURNING calls`,
-        [key.id, day]
-      )
-      const calls = Number(rows[0]?.calls ?? 0)
+      const calls = await countToday(key.id, day)
       if (!refusal && calls > key.callsPerDay) {
         const nextDayMs = (Math.floor(now / DAY_MS) + 1) * DAY_MS
         refusal = rateLimited('callsPerDay', key.callsPerDay, nextDayMs - now)
       }
     }
     return { headers, refusal }
+  }
+}
+
+/**
+ * The key's calls today, this one included; 0 when the count cannot be written (a full disk,
+ * another program's lock): the call goes on uncounted rather than a read being refused.
+ */
+async function countToday(keyId: number, day: string): Promise<number> {
+  try {
+    const rows = await db.rawQuery(
+      `INSERT INTO api_key_daily_usage (api_key_id, day, calls) VALUES (?, ?, 1)
+       ON CONFLICT (api_key_id, day) DO UPDATE SET calls = calls + 1 RETURNING calls`,
+      [keyId, day]
+    )
+    return Number(rows[0]?.calls ?? 0)
+  } catch (error) {
+    if (databaseRefusal(error)) return 0
+    throw error
   }
 }
 
