@@ -1,4 +1,5 @@
 import { defineConfig, stores } from '@adonisjs/session'
+import { withLenientTouches } from '#core/http/session_touches'
 
 /** The signed-in dashboard's session cookie name; its data lives in gateway.db (`sessions`). */
 export const SESSION_COOKIE_NAME = 'gateway_session'
@@ -24,7 +25,7 @@ const sessionConfig = defineConfig({
   },
   store: 'database',
   stores: {
-    database: stores.database({ tableName: 'sessions', gcProbability: 2 }),
+    database: withLenientTouches(stores.database({ tableName: 'sessions', gcProbability: 2 })),
   },
 })
 
