@@ -16,6 +16,8 @@ export const KEYWORD_DEFAULTS = {
   optOutReply: null,
   optInReply: null,
   autoReplyLimit: 3,
+  helpKeywords: ['HELP'],
+  helpReply: null,
 }
 
 /** Empties the rules and their runs; the cursor stays where it is (message ids only grow). */

@@ -75,6 +75,9 @@ export default class DevicesProvider {
       await hub.settled()
       await (await dispatcher()).requeueOrdersOf(deviceId)
       await (await dispatcher()).failTakenOrdersOf(deviceId)
+      // What waited for this phone alone (never ordered: it was disabled, offline or at its
+      // quota) fails now, and what it was ordered goes to another phone.
+      await this.#wakeDispatcher()
     })
     // A raised quota frees the messages waiting for one; new routing settings apply at once.
     emitter.on('devices:quota_changed', async () => {

@@ -105,6 +105,18 @@ test.group('Dispatcher edges: unpairing, enabling, receipts, forced SIMs, inboun
     assert.deepInclude(await message(client, forced), { status: 'failed', errorCode: 'DEVICE_NOT_PAIRED' })
   })
 
+  test('unpairing a phone fails at once what was forced to it and never ordered, without another send to wake the dispatcher', async ({ client, assert }) => {
+    const idle = await phone(client, 'Idle')
+    await flush()
+    ;(await client.patch(`/api/v1/devices/${idle.deviceId}`).header('x-api-key', testKeys.admin).json({ enabled: false })).assertStatus(200)
+    const id = (await sendAs(client, { to: '+33612345678', body: 'for this phone only', deviceId: idle.deviceId })).body().accepted[0].id
+    await flush()
+    assert.equal((await message(client, id)).status, 'queued')
+    ;(await client.delete(`/api/v1/devices/${idle.deviceId}`).header('x-api-key', testKeys.admin)).assertStatus(204)
+    await flush()
+    assert.deepInclude(await message(client, id), { status: 'failed', errorCode: 'DEVICE_NOT_PAIRED' })
+  })
+
   test('enabling a phone again sends what waited for it, without another send to wake the dispatcher', async ({ client, assert }) => {
     const only = await phone(client, 'Only')
     await flush()

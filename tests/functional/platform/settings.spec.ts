@@ -63,6 +63,7 @@ test.group('Settings', (group) => {
       },
       notifications: {
         backupFailedAlert: true,
+        storageFullAlert: true,
         adminPhones: [],
         adminEmails: [],
         smtpHost: null,
