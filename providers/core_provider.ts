@@ -47,7 +47,7 @@ export default class CoreProvider {
       const logger = await resolver.make('logger')
       const settings = () => container.make(SettingsStore)
       const notices = new LiveNotices(() => container.make('transmit'))
-      const alerts = new StorageFullAlerts(settings, new AlertMailer(settings), notices, logger)
+      const alerts = new StorageFullAlerts(settings, new AlertMailer(settings), notices, () => container.make(ActivityLog), logger)
       return new StorageHealth(await resolver.make(Clock), logger, DataFolder.current().root, async () => alerts)
     })
   }

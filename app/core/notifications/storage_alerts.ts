@@ -5,6 +5,7 @@ import type { SettingsStore } from '#core/settings/settings_store'
 import type { AlertMailer } from '#core/notifications/alert_mailer'
 import type { LiveNotices } from '#core/notifications/live_notices'
 import type { StorageAlerts } from '#core/data_folder/storage_health'
+import type { ActivityLog } from '#core/activity/activity_log'
 
 const storageAlertDefaults = { storageFullAlert: true }
 
@@ -24,13 +25,15 @@ export const storageAlertSettings: SettingsFields<typeof storageAlertDefaults> =
 /**
  * The Storage full alert: a live notice to every signed-in dashboard, and an e-mail to the
  * administrator addresses, when the disk fills and when it has room again. No SMS: queuing
- * one is a write, which the full disk refuses.
+ * one is a write, which the full disk refuses. Once there is room, the Activity log keeps the
+ * episode (`storage.full`, with when it began and ended), whatever the alert's setting.
  */
 export class StorageFullAlerts implements StorageAlerts {
   constructor(
     private settings: () => Promise<SettingsStore>,
     private mailer: AlertMailer,
     private notices: LiveNotices,
+    private activity: () => Promise<ActivityLog>,
     private logger: Logger
   ) {}
 
@@ -41,6 +44,12 @@ export class StorageFullAlerts implements StorageAlerts {
 
   async spaceBack(fullSince: Date, at: Date): Promise<void> {
     const message = `The data folder's disk has room again: writes go through since ${at.toISOString()} (full since ${fullSince.toISOString()}).`
+    await (await this.activity())
+      .warning('storage', 'storage.full', "The data folder's disk was full: writes were refused until it had room again", {
+        fullSince: fullSince.toISOString(),
+        until: at.toISOString(),
+      })
+      .catch((error) => this.logger.warn({ err: error }, 'the full disk could not be written in the Activity log'))
     await this.#send('storage.recovered', message, at, 'Disk has room again: the SMS gateway takes writes')
   }
 

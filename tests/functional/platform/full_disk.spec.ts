@@ -136,6 +136,11 @@ test.group('A full disk', () => {
       assert.equal(resumed.status, 202)
       accepted += 500
       await waitFor(async () => smtp.mails.some((mail) => mail.raw.includes('room again')), 'the room again e-mail')
+      // The Activity log keeps the episode once it can be written.
+      const activity = await checkedFetch(`${base}/api/v1/activity?kind=storage.full`, { headers })
+      const [entry] = ((await activity.json()) as { data: Array<{ level: string; details: { fullSince: string; until: string } }> }).data
+      assert.equal(entry.level, 'warning')
+      assert.isBelow(Date.parse(entry.details.fullSince), Date.parse(entry.details.until))
 
       assert.equal(await stop(gateway.child, 'SIGTERM'), 0)
       // Every 202 stored, nothing else.

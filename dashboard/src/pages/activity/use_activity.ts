@@ -16,6 +16,7 @@ export const activitySources: ReadonlyArray<{ value: string; label: string }> = 
   { value: 'campaigns', label: 'Campaigns' },
   { value: 'automation', label: 'Rules' },
   { value: 'settings', label: 'Settings' },
+  { value: 'storage', label: 'Disk' },
 ]
 
 /** Families of entry kinds (`kind=webhook` takes every `webhook.*`), in the operator's words. */
@@ -31,6 +32,7 @@ export const activityKinds: ReadonlyArray<{ value: string; label: string }> = [
   { value: 'restore', label: 'Restores' },
   { value: 'settings', label: 'Settings changes' },
   { value: 'license', label: 'License' },
+  { value: 'storage', label: 'Disk full' },
 ]
 
 /** Who wrote entries (GET /activity/actors), as the "By" filter offers them. */
