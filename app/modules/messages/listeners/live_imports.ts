@@ -26,7 +26,8 @@ export class LiveImports {
     this.#lastSent.set(id, at)
     if (final) this.#lastSent.delete(id)
     const found = await (await this.imports()).find(id)
-    const { sample: _sample, ...counts } = found
+    // Contact values (the first rows, as each encoding reads them) never go on a live channel.
+    const { sample: _sample, previews: _previews, ...counts } = found as typeof found & { previews?: unknown }
     ;(await this.transmit()).broadcast(IMPORTS_CHANNEL, { type: 'import.progress', import: counts as unknown as Broadcastable })
   }
 }
