@@ -1,6 +1,6 @@
 import { defineErrorKinds, type KindsOf } from '#core/http/api_error'
 
-/** Refusals of backups and restore preparation (spec, Errors). */
+/** Refusals of backups and restore preparation (docs/operations.md, Backups and Restoring a backup). */
 export const backupErrors = defineErrorKinds({
   BACKUP_UNREADABLE: { status: 422, code: 'BACKUP_UNREADABLE', description: 'File damaged or not a backup of this product' },
   BACKUP_SCHEMA_TOO_RECENT: { status: 422, code: 'BACKUP_SCHEMA_TOO_RECENT', description: 'Copy made by a newer gateway version' },

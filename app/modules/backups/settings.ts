@@ -1,7 +1,7 @@
 import vine from '@vinejs/vine'
 import { sectionFields } from '#core/contract/module_vocabulary'
 
-/** Spec, Settings backup block: the section answers 422 on an out-of-range value. */
+/** Settings > Backup: the section answers 422 on an out-of-range value (docs/operations.md, The schedule). */
 const backupDefaults = {
   enabled: true,
   frequency: 'daily' as 'daily' | 'interval',
@@ -10,7 +10,7 @@ const backupDefaults = {
   retention: 7,
 }
 
-/** Settings > Notifications: spec, the Backup failed alert is on by default. */
+/** Settings > Notifications: the Backup failed alert is on by default (docs/operations.md, The Backup failed alert). */
 const alertDefaults = {
   backupFailedAlert: true,
 }

@@ -42,7 +42,7 @@ export function backupProgressBroadcaster(transmit: () => Promise<Transmit>, now
   }
 }
 
-/** Only a signed-in superadmin may subscribe, like every /backups endpoint (spec, Roles). */
+/** Only a signed-in superadmin may subscribe, like every /backups endpoint (docs/live-channels.md, `backups`). */
 export async function restrictBackupsChannel(transmit: Transmit) {
   transmit.authorize(BACKUPS_CHANNEL, async (ctx) => {
     const auth = ctx.auth as { use(guard: 'web'): { user?: { role?: string } } } | undefined

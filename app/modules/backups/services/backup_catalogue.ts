@@ -6,7 +6,7 @@ import { isBackupName } from '#modules/backups/services/backup_names'
 
 export interface BackupFile {
   name: string
-  /** Spec, Backup resources: Scheduled, Manual or Imported. */
+  /** Scheduled, Manual or Imported (a file placed in backups/ by hand). */
   origin: 'Scheduled' | 'Manual' | 'Imported'
   /** False for a file the gateway did not write (placed in backups/ by hand). */
   journalled: boolean
@@ -15,9 +15,9 @@ export interface BackupFile {
 }
 
 /**
- * The files of backups/: every `.db` file whose name follows the spec's rule, written by the
- * gateway (journalled in backup_attempts) or placed there by hand (Imported). Retention counts
- * them all.
+ * The files of backups/: every `.db` file whose name follows the backup name rule
+ * (backup_names.ts), written by the gateway (journalled in backup_attempts) or placed there by hand
+ * (Imported). Retention counts them all.
  */
 export class BackupCatalogue {
   constructor(
@@ -64,8 +64,9 @@ export class BackupCatalogue {
   }
 
   /**
-   * Spec, Automatic backup rules: after a successful backup the oldest copies beyond the count
-   * are deleted, automatic, manual and imported together. Returns the names deleted.
+   * Retention (docs/operations.md, The schedule): after a successful backup the oldest copies
+   * beyond the count are deleted, automatic, manual and imported together. Returns the names
+   * deleted.
    */
   async applyRetention(keep: number): Promise<string[]> {
     const surplus = (await this.list()).slice(keep)

@@ -49,12 +49,12 @@ export type BackupProgress =
   | { step: 'finished'; name: string; origin: BackupOrigin; outcome: 'success' | 'failed' }
 
 /**
- * Takes a backup (spec, Backup attempt): a consistent copy of the live database written to a
- * temporary name in backups/, read back and verified (integrity, this product's schema at a
- * known version), flushed to disk, then renamed to its final name. Only then is it a success.
- * On any failure the partial file is deleted, the attempt is recorded as failed with a short
- * reason, `backup.failed` is emitted, the Activity log gets an error and the alert goes out.
- * One backup at a time: a second request waits for the first.
+ * Takes a backup (docs/operations.md, Backups): a consistent copy of the live database written to a
+ * temporary name in backups/, read back and verified (integrity, this product's schema at a known
+ * version), flushed to disk, then renamed to its final name. Only then is it a success. On any
+ * failure the partial file is deleted, the attempt is recorded as failed with a short reason,
+ * `backup.failed` is emitted, the Activity log gets an error and the alert goes out. One backup at
+ * a time: a second request waits for the first.
  */
 export class BackupEngine {
   #queue: Promise<unknown> = Promise.resolve()

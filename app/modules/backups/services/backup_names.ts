@@ -2,8 +2,9 @@ import { ApiError } from '#core/http/api_error'
 import { fileStamp } from '#core/time/file_stamp'
 
 /**
- * Spec, Backup rules: a name ends in .db, starts with a letter or digit, and holds only letters,
- * digits, dots, dashes and underscores. No slash can pass, so no name leaves backups/.
+ * A backup's name (docs/operations.md, Backups) ends in .db, starts with a letter or digit, and
+ * holds only letters, digits, dots, dashes and underscores. No slash can pass, so no name leaves
+ * backups/.
  */
 const BACKUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,196}\.db$/
 

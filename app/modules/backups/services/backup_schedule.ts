@@ -21,7 +21,7 @@ export interface BackupScheduleState {
 }
 
 /**
- * When automatic backups run (spec, Automatic backup rules): daily at HH:MM in the platform
+ * When automatic backups run (docs/operations.md, The schedule): daily at HH:MM in the platform
  * time zone (croner follows daylight saving: a time skipped by the change runs just after the
  * skipped hour, a time that occurs twice runs once), or every N hours counted from the previous
  * automatic attempt, failed or not. A missed run (the gateway was stopped) is made once at start;
@@ -60,7 +60,7 @@ export class BackupSchedule {
     if (next === null) return recheck
     if (Date.parse(next) > now.getTime()) return new Date(Math.min(Date.parse(next), recheck.getTime()))
     const engine = await this.engine()
-    // Spec: an automatic backup that falls during another waits for the next minute.
+    // An automatic backup that falls during another waits for the next minute.
     if (engine.busy) return recheck
     await engine.run('scheduled')
     return recheck

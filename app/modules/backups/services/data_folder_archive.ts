@@ -7,7 +7,7 @@ import { fileStamp } from '#core/time/file_stamp'
 /** What an archive leaves out: the running service's pid and temporary files. */
 const LEFT_OUT = new Set(['gateway.pid', 'tmp'])
 
-/** `gateway-backup-20261121-093000.tar.gz` (spec, Command-line and data-folder operations). */
+/** `gateway-backup-20261121-093000.tar.gz` (docs/operations.md, The `gateway` command). */
 export function archiveNameAt(date: Date): string {
   return `gateway-backup-${fileStamp(date)}.tar.gz`
 }

@@ -35,9 +35,9 @@ export class RestoreGate {
 }
 
 /**
- * POST /backups/{name}/restore and its lifecycle (spec, Backup restore lifecycle): the backup is
- * checked, copied into restore/ with a record of what was checked, and nothing else happens
- * until the next start swaps it in. Preparing another replaces the earlier one.
+ * POST /backups/{name}/restore and its lifecycle (docs/operations.md, Restoring a backup): the
+ * backup is checked, copied into restore/ with a record of what was checked, and nothing else
+ * happens until the next start swaps it in. Preparing another replaces the earlier one.
  */
 export class RestorePreparation {
   constructor(

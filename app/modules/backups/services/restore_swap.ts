@@ -10,12 +10,12 @@ export type RestoreOutcome =
 const SIDE_FILES = ['-wal', '-shm', '-journal']
 
 /**
- * The swap at start (spec, Backup restore lifecycle), run before anything opens the database:
- * if the prepared copy is exactly the one checked, the current database (with its -wal and -shm,
- * moved together so nothing is lost) is kept as gateway.db.pre-restore-<timestamp> and the copy
- * takes its place with no stale -wal/-shm beside it; migrations then upgrade an older schema as
- * the gateway boots. If anything fails the current database is put back and the gateway starts
- * on it: a failed restore never stops the gateway. The outcome is written for the logs.
+ * The swap at start (docs/operations.md, Restoring a backup), run before anything opens the
+ * database: if the prepared copy is exactly the one checked, the current database (with its -wal
+ * and -shm, moved together so nothing is lost) is kept as gateway.db.pre-restore-<timestamp> and
+ * the copy takes its place with no stale -wal/-shm beside it; migrations then upgrade an older
+ * schema as the gateway boots. If anything fails the current database is put back and the gateway
+ * starts on it: a failed restore never stops the gateway. The outcome is written for the logs.
  */
 export async function applyPendingRestore(dataDir: string, now = new Date()): Promise<RestoreOutcome | null> {
   const files = restoreFiles(join(dataDir, 'restore'))
