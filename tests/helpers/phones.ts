@@ -4,7 +4,7 @@ import logger from '@adonisjs/core/services/logger'
 import type { ApiClient } from '@japa/api-client'
 import { JobRunner } from '#core/jobs/job_runner'
 import type { ManualClock } from '#core/time/clock'
-import { DeviceHub } from '#modules/devices/services/device_hub'
+import { PhoneChannels } from '#modules/devices/channels/phone_channels'
 import { Dispatcher } from '#modules/devices/services/dispatcher'
 import { PhonePresence } from '#modules/devices/services/phone_presence'
 import { dispatchJob, livenessJob, quotaDayJob } from '#modules/devices/jobs/device_jobs'
@@ -22,8 +22,9 @@ export async function useDeviceJobs(clock: ManualClock, shared?: JobRunner) {
   // With `shared`, the jobs join a runner another helper made and swapped in (the webhook engine's).
   const runner = shared ?? new JobRunner(clock, db, logger)
   runner.register(dispatchJob(() => app.container.make(Dispatcher)))
-  const hub = await app.container.make(DeviceHub)
-  runner.register(livenessJob({ hub: async () => hub, presence: () => app.container.make(PhonePresence), dispatcher: () => app.container.make(Dispatcher) }))
+  // Every kind of phone (the agent's socket, and any a test registers): `hub.settled()` waits for all.
+  const hub = await app.container.make(PhoneChannels)
+  runner.register(livenessJob({ phones: async () => hub, presence: () => app.container.make(PhonePresence), dispatcher: () => app.container.make(Dispatcher) }))
   runner.register(quotaDayJob({ dispatcher: () => app.container.make(Dispatcher), settings: () => app.container.make(SettingsStore) }))
   if (!shared) {
     app.container.swap(JobRunner, () => runner)
@@ -55,7 +56,7 @@ export async function simulatedPhone(client: ApiClient, options: SimulatorOption
  * on the wire between two rounds are not observable, so several rounds with a short real pause
  * give them time to land even on a busy machine.
  */
-export async function settle(clock: ManualClock, runner: JobRunner, hub: DeviceHub, agents: PhoneAgent[]) {
+export async function settle(clock: ManualClock, runner: JobRunner, hub: Pick<PhoneChannels, 'settled'>, agents: PhoneAgent[]) {
   for (let round = 0; round < 8; round++) {
     await clock.advance(0)
     await runner.whenIdle()

@@ -3,12 +3,13 @@ import { RouteRegistry } from '#core/contract/route_registry'
 import { JobRunner } from '#core/jobs/job_runner'
 import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
-import { upgradeRoutes } from '#core/http/upgrade_routes'
 import { deviceRoutes } from '#modules/devices/routes'
 import { PairingFailures } from '#modules/devices/services/pairing_attempts'
-import { CLOSE, DEVICE_SOCKET_PATH, DeviceHub } from '#modules/devices/services/device_hub'
+import { PhoneChannels } from '#modules/devices/channels/phone_channels'
+import { AgentSocketChannel } from '#modules/devices/channels/agent_socket/agent_socket_channel'
+import { ReportInlet } from '#modules/devices/services/report_inlet'
 import { PhonePresence } from '#modules/devices/services/phone_presence'
-import { PhoneReports } from '#modules/devices/services/phone_reports'
+import { PhoneReportStore } from '#modules/devices/services/phone_report_store'
 import { Dispatcher, RoutingCursor } from '#modules/devices/services/dispatcher'
 import { DISPATCH_JOB, dispatchJob, livenessJob, quotaDayJob } from '#modules/devices/jobs/device_jobs'
 import { ReportQueue } from '#modules/devices/services/report_queue'
@@ -22,7 +23,7 @@ import { deviceSettings } from '#modules/devices/settings'
 import { MessageLedger } from '#modules/messages/public'
 import { broadcastDeviceEvents } from '#modules/devices/listeners/live_devices'
 
-/** Paired phones: pairing and management, the phone socket, the dispatcher, liveness. */
+/** Paired phones: pairing and management, the kinds of phone (channels), the dispatcher, liveness. */
 export default class DevicesProvider {
   constructor(protected app: ApplicationService) {}
 
@@ -33,7 +34,17 @@ export default class DevicesProvider {
     container.singleton(PhonePresence, () => new PhonePresence())
     container.singleton(RoutingCursor, () => new RoutingCursor())
     container.singleton(ReportQueue, (resolver) => new ReportQueue(() => resolver.make(MessageLedger), () => resolver.make(SettingsStore)))
-    container.singleton(DeviceHub, async (resolver) => new DeviceHub(await resolver.make(Secrets), await resolver.make('logger')))
+    container.singleton(PhoneChannels, () => {
+      const inlet = new ReportInlet(
+        () => container.make(PhoneReportStore),
+        async (deviceId) => {
+          await (await container.make(Dispatcher)).resendOrders(deviceId)
+          await this.#wakeDispatcher()
+        }
+      )
+      return new PhoneChannels(inlet)
+    })
+    container.singleton(AgentSocketChannel, async (resolver) => new AgentSocketChannel(await resolver.make(Secrets), await resolver.make('logger')))
   }
 
   async start() {
@@ -42,23 +53,14 @@ export default class DevicesProvider {
     registry.add(deviceRoutes(registry))
 
     const runner = await container.make(JobRunner)
-    const hub = await container.make(DeviceHub)
-    const reports = () => container.make(PhoneReports)
+    // The kinds of phone the gateway talks to: a new kind is one more registration here.
+    const phones = await container.make(PhoneChannels)
+    phones.register(await container.make(AgentSocketChannel))
+
     const dispatcher = () => container.make(Dispatcher)
     runner.register(dispatchJob(dispatcher))
-    runner.register(livenessJob({ hub: async () => hub, presence: () => container.make(PhonePresence), dispatcher }))
+    runner.register(livenessJob({ phones: async () => phones, presence: () => container.make(PhonePresence), dispatcher }))
     runner.register(quotaDayJob({ dispatcher, settings: () => container.make(SettingsStore) }))
-
-    hub.useHandlers({
-      connected: async (deviceId) => {
-        await (await reports()).connected(deviceId)
-        await (await dispatcher()).resendOrders(deviceId)
-        await this.#wakeDispatcher()
-      },
-      frame: async (deviceId, frame) => (await reports()).frame(deviceId, frame),
-      disconnected: async (deviceId) => (await reports()).disconnected(deviceId),
-    })
-    upgradeRoutes.add(DEVICE_SOCKET_PATH, hub.handleUpgrade)
 
     ;(await container.make(SettingsStore)).addCheck('sending', checkRoutingSettings)
 
@@ -71,8 +73,8 @@ export default class DevicesProvider {
     emitter.on('devices:unpaired', async ({ deviceId }) => {
       // The phone's last frames (an `accepted` on its way) are stored first: an order it took
       // is not handed to another phone, and one it reported sent is not failed.
-      await hub.disconnect(deviceId, CLOSE.unpaired, 'unpaired')
-      await hub.settled()
+      await phones.disconnect(deviceId, 'unpaired')
+      await phones.settled()
       await (await dispatcher()).requeueOrdersOf(deviceId)
       await (await dispatcher()).failTakenOrdersOf(deviceId)
       // What waited for this phone alone (never ordered: it was disabled, offline or at its
@@ -91,12 +93,12 @@ export default class DevicesProvider {
   }
 
   /**
-   * The phones' sockets close when the gateway starts stopping: the HTTP server waits for every
-   * open connection, upgraded ones included, before it closes. Registered once the server
-   * listens, so (hooks run in reverse) it runs before the server's own close.
+   * The phones' channels let go of their devices when the gateway starts stopping: the HTTP
+   * server waits for every open connection, upgraded ones included, before it closes. Registered
+   * once the server listens, so (hooks run in reverse) it runs before the server's own close.
    */
   async ready() {
-    this.app.terminating(async () => (await this.app.container.make(DeviceHub)).close())
+    this.app.terminating(async () => (await this.app.container.make(PhoneChannels)).close())
   }
 
   /**

@@ -5,7 +5,7 @@ import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { pairValidator, updateDeviceValidator } from '#modules/devices/validators/device_validators'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
-import { DEVICE_SOCKET_PATH } from '#modules/devices/services/device_hub'
+import { DEVICE_SOCKET_PATH } from '#modules/devices/channels/agent_socket/agent_protocol'
 
 const PairingController = () => import('#modules/devices/controllers/pairing_controller')
 const DevicesController = () => import('#modules/devices/controllers/devices_controller')

@@ -10,9 +10,9 @@ import { useTestKeys } from '#tests/helpers/callers'
 import { clearDevices, pairingCode } from '#tests/helpers/devices'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
 import { eventually } from '#tests/helpers/phones'
-import { DeviceHub } from '#modules/devices/services/device_hub'
+import { PhoneChannels } from '#modules/devices/channels/phone_channels'
 import { Dispatcher } from '#modules/devices/services/dispatcher'
-import { PhoneReports } from '#modules/devices/services/phone_reports'
+import { PhoneReportStore } from '#modules/devices/services/phone_report_store'
 import { ReportQueue } from '#modules/devices/services/report_queue'
 
 /**
@@ -82,7 +82,7 @@ test.group('Statements per dispatch pass and per report batch', (group) => {
     return async () => {
       // Each phone's going away is handled before the next test counts: a late `disconnected`
       // (a device update, its orders read again) would land in that test's window.
-      const hub = await app.container.make(DeviceHub)
+      const hub = await app.container.make(PhoneChannels)
       for (const socket of sockets) socket.close()
       await eventually(() => hub.connectedDevices().length === 0)
       await hub.settled()
@@ -105,7 +105,7 @@ test.group('Statements per dispatch pass and per report batch', (group) => {
       if (frame.type === 'send') orders.push(frame.messageId)
     })
     await new Promise((resolve) => socket.once('open', resolve))
-    const hub = await app.container.make(DeviceHub)
+    const hub = await app.container.make(PhoneChannels)
     await eventually(() => hub.isConnected(Number(paired.device.id)))
     await hub.settled()
     return { deviceId: Number(paired.device.id), orders }
@@ -180,9 +180,9 @@ test.group('Statements per dispatch pass and per report batch', (group) => {
 
   test('an inbound SMS: 5 statements (was 6)', async ({ client, assert }) => {
     const phone = await mutePhone(client)
-    const reports = await app.container.make(PhoneReports)
+    const reports = await app.container.make(PhoneReportStore)
     const { count, statements } = await statementsRunBy(async () => {
-      const taken = await reports.frame(phone.deviceId, { id: 'f1', type: 'inbound', ref: 'sms-1', from: '+33612345678', body: 'Hello' })
+      const taken = await reports.inbound(phone.deviceId, { ref: 'sms-1', from: '+33612345678', body: 'Hello', receivedAt: null })
       await taken.stored
     })
     assert.equal(await db.from('messages').where('direction', 'in').count('* as n').first().then((row) => row.n), 1)

@@ -4,7 +4,7 @@ import { DateTime } from 'luxon'
 import type { JobDefinition } from '#core/jobs/job_runner'
 import type { SettingsStore } from '#core/settings/settings_store'
 import type { Dispatcher } from '#modules/devices/services/dispatcher'
-import type { DeviceHub } from '#modules/devices/services/device_hub'
+import type { PhoneChannels } from '#modules/devices/channels/phone_channels'
 import { type PhonePresence, SILENCE_MS } from '#modules/devices/services/phone_presence'
 import { affectedRows } from '#core/database/affected_rows'
 
@@ -18,23 +18,23 @@ export function dispatchJob(dispatcher: () => Promise<Dispatcher>): JobDefinitio
 }
 
 /**
- * A phone silent for 5 minutes is offline (its socket is closed); the orders it never accepted
- * go back to the queue for another phone.
+ * A phone silent for 5 minutes is offline (its channel lets go of it); the orders it never
+ * accepted go back to the queue for another phone.
  */
 export function livenessJob(deps: {
-  hub: () => Promise<DeviceHub>
+  phones: () => Promise<PhoneChannels>
   presence: () => Promise<PhonePresence>
   dispatcher: () => Promise<Dispatcher>
 }): JobDefinition {
   return {
     name: LIVENESS_JOB,
     async run(now) {
-      const [hub, presence, dispatcher] = [await deps.hub(), await deps.presence(), await deps.dispatcher()]
+      const [phones, presence, dispatcher] = [await deps.phones(), await deps.presence(), await deps.dispatcher()]
       const silentSince = now.getTime() - SILENCE_MS
       const online = await db.from('devices').where('status', 'online').select('id')
       for (const { id } of online) {
         if ((presence.lastFrameAt.get(id) ?? 0) > silentSince) continue
-        void hub.disconnect(id, 1000, 'silent for 5 minutes')
+        void phones.disconnect(id, 'silent')
         const updated = await db.from('devices').where('id', id).where('status', 'online').update({ status: 'offline' })
         if (affectedRows(updated)) {
           await emitter.emit('device.offline', { id: String(id), deviceId: String(id), status: 'offline', at: now })
@@ -43,7 +43,7 @@ export function livenessJob(deps: {
       // Orders of phones away for 5 minutes return to the queue.
       const offline = await db.from('devices').where('status', 'offline').select('id')
       for (const { id } of offline) {
-        if ((presence.lastFrameAt.get(id) ?? 0) > silentSince || hub.isConnected(id)) continue
+        if ((presence.lastFrameAt.get(id) ?? 0) > silentSince || phones.isConnected(id)) continue
         await dispatcher.requeueOrdersOf(id, new Date(silentSince))
       }
       return new Date(now.getTime() + LIVENESS_EVERY_MS)

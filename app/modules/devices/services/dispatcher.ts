@@ -7,7 +7,8 @@ import { SettingsStore, type ReadonlyDeep } from '#core/settings/settings_store'
 import type { Settings } from '#core/settings/settings_catalogue'
 import type { TextOptions } from '#modules/devices/models/device'
 import { MessageLedger, type DueMessage } from '#modules/messages/public'
-import { DeviceHub } from '#modules/devices/services/device_hub'
+import { PhoneChannels } from '#modules/devices/channels/phone_channels'
+import type { PhoneOrder } from '#modules/devices/channels/phone_channel'
 import { dayIn, giveBackSimUse, keptRecentOrders, parseRecentOrders } from '#modules/devices/services/sim_usage'
 import { applyTextOptions, effectiveTextOptions } from '#modules/devices/services/text_options'
 import { OUTCOME_UNKNOWN } from '#modules/devices/services/report_queue'
@@ -44,7 +45,7 @@ type Verdict =
 
 /**
  * Hands due messages (queued, scheduledAt and heldUntil passed, oldest first) to connected
- * phones (issue "Phones", The dispatcher):
+ * phones, whatever their kind (through `PhoneChannels`, docs/phone-channels.md):
  * - deviceId/simSlot of the send force the phone and SIM and bypass routing;
  * - otherwise the first prefix rule matching the number picks the phone (when it is connected),
  *   and the routing mode orders the SIMs: round robin, priority order, or least used today;
@@ -60,7 +61,7 @@ type Verdict =
 export class Dispatcher {
   constructor(
     private clock: Clock,
-    private hub: DeviceHub,
+    private phones: PhoneChannels,
     private settings: SettingsStore,
     private cursor: RoutingCursor,
     private ledger: MessageLedger
@@ -110,9 +111,8 @@ export class Dispatcher {
 
   /** Sends again the orders a phone has not accepted yet (after it reconnects). */
   async resendOrders(deviceId: number) {
-    for (const order of await this.ledger.waitingOrdersOf(deviceId)) {
-      this.hub.send(deviceId, { type: 'send', messageId: String(order.messageId), to: order.phone, text: order.text, simSlot: order.simSlot })
-    }
+    const orders = (await this.ledger.waitingOrdersOf(deviceId)).map((order) => ({ messageId: order.messageId, to: order.phone, text: order.text, simSlot: order.simSlot }))
+    if (orders.length) this.phones.sendOrders(deviceId, orders)
   }
 
   /**
@@ -158,7 +158,7 @@ export class Dispatcher {
 
   /** The SIMs of the enabled, connected phones, with today's use. */
   async #carriers(timezone: string): Promise<Carrier[]> {
-    const connected = this.hub.connectedDevices()
+    const connected = this.phones.connectedDevices()
     if (!connected.length) return []
     const today = dayIn(timezone, this.clock.now())
     // On the read connection, like the due messages: this pass's own writes come after it.
@@ -320,10 +320,15 @@ export class Dispatcher {
       const unsent = dropped.map((order) => ({ deviceId: order.carrier.device.id, slot: order.carrier.slot, orderedAt: now.toISOString() }))
       await giveBackSimUse(db.connection(), unsent, sending.timezone)
     }
+    // Each phone's orders in the order they were chosen (oldest message first).
+    const perPhone = new Map<number, PhoneOrder[]>()
     for (const order of prepared) {
       if (!stored.has(order.message.id)) continue
-      this.hub.send(order.carrier.device.id, { type: 'send', messageId: String(order.message.id), to: order.message.phone, text: order.text, simSlot: order.carrier.slot })
+      const deviceId = order.carrier.device.id
+      if (!perPhone.has(deviceId)) perPhone.set(deviceId, [])
+      perPhone.get(deviceId)!.push({ messageId: order.message.id, to: order.message.phone, text: order.text, simSlot: order.carrier.slot })
     }
+    for (const [deviceId, phoneOrders] of perPhone) this.phones.sendOrders(deviceId, phoneOrders)
     return stored.size
   }
 }

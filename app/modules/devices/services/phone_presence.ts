@@ -4,7 +4,10 @@ export class PhonePresence {
   readonly lastSeenWritten = new Map<number, number>()
 }
 
-/** Spec of the issue: a phone silent for 5 minutes is offline. */
+/**
+ * A phone silent for 5 minutes is offline (docs/device-protocol.md): long enough for a phone
+ * that heartbeats every minute to miss a few, short enough to move its orders to another phone.
+ */
 export const SILENCE_MS = 5 * 60_000
 /** last_seen_at is written at most this often per phone. */
 export const LAST_SEEN_RESOLUTION_MS = 30_000

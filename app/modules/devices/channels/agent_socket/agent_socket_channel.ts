@@ -1,58 +1,54 @@
 import { randomUUID } from 'node:crypto'
-import { STATUS_CODES, type IncomingMessage } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Logger } from '@adonisjs/core/logger'
 import type { Secrets } from '#core/secrets/secrets'
 import { logSafeError } from '#core/logging/redaction'
 import { ApiError } from '#core/http/api_error'
+import { upgradeRoutes } from '#core/http/upgrade_routes'
 import Device from '#modules/devices/models/device'
 import { credentialMatches, parseDeviceCredential } from '#modules/devices/services/device_credentials'
+import type { LetGoReason, PhoneChannel, PhoneOrder } from '#modules/devices/channels/phone_channel'
+import type { PhoneReports } from '#modules/devices/channels/phone_reports'
+import { CLOSE, DEVICE_SOCKET_PATH, MAX_FRAME_BYTES, type UpFrame } from '#modules/devices/channels/agent_socket/agent_protocol'
+import { takeFrame } from '#modules/devices/channels/agent_socket/agent_frames'
+import { refuseUpgrade } from '#modules/devices/channels/agent_socket/upgrade_refusal'
 
-export const DEVICE_SOCKET_PATH = '/api/v1/devices/socket'
 /** A phone that does not answer the close handshake within this is cut. */
 const CUT_UNANSWERED_CLOSE_MS = 200
 
-/** A frame from a phone: a type, an id, and the fields of its type (docs/device-protocol.md). */
-export interface UpFrame {
-  type: string
-  id: string
-  [field: string]: unknown
+const LET_GO: Record<LetGoReason, { code: number; reason: string }> = {
+  unpaired: { code: CLOSE.unpaired, reason: 'unpaired' },
+  silent: { code: CLOSE.silent, reason: 'silent for 5 minutes' },
 }
-
-export interface FrameHandlers {
-  connected(deviceId: number): Promise<void>
-  /** Takes a frame in (in order); `stored` resolves once what it says is stored. */
-  frame(deviceId: number, frame: UpFrame): Promise<{ stored: Promise<void> }>
-  disconnected(deviceId: number): Promise<void>
-}
-
-/** Close codes the protocol defines. */
-export const CLOSE = { unpaired: 4001, replaced: 4002, invalidFrame: 4003, stopping: 1001 } as const
 
 /**
- * The phones' WebSockets on the gateway's own HTTP server: authenticates the upgrade with the
- * device credential, keeps one socket per phone, hands each frame to the handlers and acks it
- * once they have stored what it says. Frames of one phone are taken in one at a time, in order;
- * the next one does not wait for the previous one to be stored (reports are stored in batches).
+ * Our phone agent (`agent/`) over its WebSocket, on the gateway's own HTTP server
+ * (docs/device-protocol.md): authenticates the upgrade with the device credential, keeps one
+ * socket per phone, hands each frame to the gateway's reports inlet and acks it once what it
+ * says is stored. Frames of one phone are taken in one at a time, in order; the next one does
+ * not wait for the previous one to be stored (reports are stored in batches).
  */
-export class DeviceHub {
-  readonly #server = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 })
+export class AgentSocketChannel implements PhoneChannel {
+  readonly kind = 'agent'
+  readonly #server = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
   readonly #sockets = new Map<number, WebSocket>()
   /** Each phone's TCP socket under its WebSocket, to write a turn's frames together. */
   readonly #tcp = new WeakMap<WebSocket, Duplex>()
   readonly #queues = new Map<number, Promise<unknown>>()
   /** Frames taken in whose content is not stored yet. */
   readonly #storing = new Set<Promise<void>>()
-  #handlers: FrameHandlers | null = null
+  #reports: PhoneReports | null = null
 
   constructor(
     private secrets: Secrets,
     private logger: Logger
   ) {}
 
-  useHandlers(handlers: FrameHandlers) {
-    this.#handlers = handlers
+  listen(reports: PhoneReports) {
+    this.#reports = reports
+    upgradeRoutes.add(DEVICE_SOCKET_PATH, this.handleUpgrade)
   }
 
   isConnected(deviceId: number): boolean {
@@ -63,11 +59,14 @@ export class DeviceHub {
     return [...this.#sockets.keys()]
   }
 
-  /** Sends a down frame; false when the phone is not connected. */
-  send(deviceId: number, frame: Record<string, unknown> & { type: string }): boolean {
+  /** One `send` frame per order; false when the phone is not connected. */
+  sendOrders(deviceId: number, orders: PhoneOrder[]): boolean {
     const socket = this.#sockets.get(deviceId)
     if (!socket || socket.readyState !== socket.OPEN) return false
-    this.#write(socket, JSON.stringify({ id: randomUUID(), ...frame }))
+    for (const order of orders) {
+      const frame = { type: 'send', id: randomUUID(), messageId: String(order.messageId), to: order.to, text: order.text, simSlot: order.simSlot }
+      this.#write(socket, JSON.stringify(frame))
+    }
     return true
   }
 
@@ -86,8 +85,12 @@ export class DeviceHub {
     socket.send(text)
   }
 
+  disconnect(deviceId: number, reason: LetGoReason): Promise<void> {
+    return this.#close(deviceId, LET_GO[reason].code, LET_GO[reason].reason)
+  }
+
   /** Closes a phone's socket; resolves once it is closed (a phone that does not answer is cut). */
-  async disconnect(deviceId: number, code: number, reason: string): Promise<void> {
+  async #close(deviceId: number, code: number, reason: string): Promise<void> {
     const socket = this.#sockets.get(deviceId)
     if (!socket || socket.readyState === socket.CLOSED) return
     await new Promise<void>((resolve) => {
@@ -103,7 +106,7 @@ export class DeviceHub {
 
   /** Closes every phone socket (code 1001) and refuses new ones. */
   async close() {
-    await Promise.all([...this.#sockets.keys()].map((deviceId) => this.disconnect(deviceId, CLOSE.stopping, 'gateway stopping')))
+    await Promise.all([...this.#sockets.keys()].map((deviceId) => this.#close(deviceId, CLOSE.stopping, 'gateway stopping')))
     this.#server.close()
     // Their last frames (and "offline") are stored before the database closes.
     await this.settled()
@@ -114,9 +117,9 @@ export class DeviceHub {
     void this.#authenticate(request).then((device) => {
       if (device === 'unchecked') {
         // Not the phone's fault: an agent that would give up on a refusal must try again.
-        return refuse(socket, new ApiError('INTERNAL_ERROR', 'The credential could not be checked; try again shortly'))
+        return refuseUpgrade(socket, new ApiError('INTERNAL_ERROR', 'The credential could not be checked; try again shortly'))
       }
-      if (device === null) return refuse(socket, new ApiError('INVALID_DEVICE_CREDENTIAL', 'Unknown or revoked device credential: pair the phone again'))
+      if (device === null) return refuseUpgrade(socket, new ApiError('INVALID_DEVICE_CREDENTIAL', 'Unknown or revoked device credential: pair the phone again'))
       this.#server.handleUpgrade(request, socket, head, (webSocket) => {
         this.#tcp.set(webSocket, socket)
         this.#accept(device, webSocket)
@@ -140,12 +143,13 @@ export class DeviceHub {
 
   #accept(device: { id: number; name: string }, socket: WebSocket) {
     const deviceId = device.id
+    const reports = this.#reports!
     this.#sockets.get(deviceId)?.close(CLOSE.replaced, 'replaced by a newer connection')
     this.#sockets.set(deviceId, socket)
     socket.send(
       JSON.stringify({ type: 'welcome', id: randomUUID(), device: { id: String(deviceId), name: device.name }, serverTime: new Date().toISOString() })
     )
-    this.#inOrder(deviceId, () => this.#handlers!.connected(deviceId))
+    this.#inOrder(deviceId, () => reports.connected(deviceId))
 
     socket.on('message', (data) => {
       let frame: UpFrame
@@ -157,7 +161,7 @@ export class DeviceHub {
         return
       }
       this.#inOrder(deviceId, async () => {
-        const { stored } = await this.#handlers!.frame(deviceId, frame)
+        const { stored } = await takeFrame(reports, deviceId, frame)
         const acked = stored.then(
           () => {
             if (socket.readyState === socket.OPEN) this.#write(socket, JSON.stringify({ type: 'ack', id: randomUUID(), of: frame.id }))
@@ -172,7 +176,7 @@ export class DeviceHub {
     socket.on('close', () => {
       if (this.#sockets.get(deviceId) !== socket) return
       this.#sockets.delete(deviceId)
-      this.#inOrder(deviceId, () => this.#handlers!.disconnected(deviceId))
+      this.#inOrder(deviceId, () => reports.disconnected(deviceId))
     })
     socket.on('error', () => socket.terminate())
   }
@@ -189,22 +193,7 @@ export class DeviceHub {
     })
   }
 
-  /** Resolves when every frame received so far is handled and stored (tests, stopping). */
   async settled(): Promise<void> {
     while (this.#queues.size || this.#storing.size) await Promise.all([...this.#queues.values(), ...this.#storing])
   }
-}
-
-/**
- * Answers an upgrade it will not make in the API's error format, request id included: before the
- * upgrade there is no HTTP context, so the answer is written on the socket (status and code from
- * the error kind, like every other refusal).
- */
-function refuse(socket: Duplex, error: ApiError) {
-  const requestId = randomUUID()
-  const body = JSON.stringify({ error: { code: error.code, message: error.message, requestId } })
-  socket.end(
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\nConnection: close\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n\r\n${body}`
-  )
 }

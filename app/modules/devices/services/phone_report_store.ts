@@ -6,42 +6,32 @@ import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { MessageLedger } from '#modules/messages/public'
 import { PhonePresence, LAST_SEEN_RESOLUTION_MS } from '#modules/devices/services/phone_presence'
-import type { UpFrame } from '#modules/devices/services/device_hub'
 import { affectedRows } from '#core/database/affected_rows'
 import { ReportQueue } from '#modules/devices/services/report_queue'
-
-/** Spec, Events: device.low_battery at 15 % or below, once per crossing. */
-export const LOW_BATTERY_PERCENT = 15
-
-/** A frame taken in: `stored` resolves once what it says is stored (then it may be acked). */
-export interface TakenFrame {
-  stored: Promise<void>
-}
-
-const STORED: TakenFrame = { stored: Promise.resolve() }
+import type { InboundSms, PhoneStatus, Taken } from '#modules/devices/channels/phone_reports'
 
 /**
- * An SMS a phone reported, kept even when the frame lacks a field: refusing it would make the
- * phone send it again on every connection, and dropping it after an ack would lose the SMS.
- * The frame's own id stands in for a missing `ref` (a repeated frame keeps its id).
+ * `device.low_battery` is emitted when a phone's battery crosses down to this percent or below,
+ * once per crossing (docs/webhooks.md, Phones).
  */
-function inboundOf(frame: UpFrame): UpFrame & { ref: string; from: string; body: string } {
-  const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : null)
-  return { ...frame, ref: text(frame.ref) ?? `frame:${frame.id}`, from: text(frame.from) ?? 'unknown', body: typeof frame.body === 'string' ? frame.body : '' }
-}
+export const LOW_BATTERY_PERCENT = 15
+
+const STORED: Taken = { stored: Promise.resolve() }
 
 function changed(result: unknown): boolean {
   return affectedRows(result) > 0
 }
 
 /**
- * What phones report (docs/device-protocol.md, frames up): each is stored before it is announced,
- * and a report repeated after a reconnect changes nothing twice (every update is guarded by the
- * state it moves from). Reports about orders go through the report queue, which stores those of
- * every phone together; the rest is stored here, frame by frame.
+ * Stores what phones report, whatever their channel (docs/phone-channels.md): each report is
+ * stored before it is announced, and a report repeated after a reconnect changes nothing twice
+ * (every update is guarded by the state it moves from). Reports about orders go through the
+ * report queue, which stores those of every phone together; the rest is stored here, one by one.
+ * Resolved from the container for each report (it reads the container's clock), through the
+ * inlet every channel is given (`ReportInlet`).
  */
 @inject()
-export class PhoneReports {
+export class PhoneReportStore {
   constructor(
     private clock: Clock,
     private presence: PhonePresence,
@@ -60,39 +50,44 @@ export class PhoneReports {
     if (changed(updated)) await emitter.emit('device.offline', this.#deviceEvent(deviceId, 'offline'))
   }
 
-  /** Takes a frame in, in the order the phone sent it; order reports are stored with others. */
-  async frame(deviceId: number, frame: UpFrame): Promise<TakenFrame> {
+  async heartbeat(deviceId: number): Promise<Taken> {
     await this.#seen(deviceId, false)
-    const messageId = typeof frame.messageId === 'string' && /^\d{1,15}$/.test(frame.messageId) ? Number(frame.messageId) : null
-    const at = this.clock.now()
-    switch (frame.type) {
-      case 'hello':
-        if (typeof frame.appVersion === 'string') await db.from('devices').where('id', deviceId).update({ app_version: frame.appVersion.slice(0, 40) })
-        return STORED
-      case 'status':
-        await this.#status(deviceId, frame)
-        return STORED
-      case 'accepted':
-      case 'sent':
-      case 'delivered':
-        return messageId ? { stored: this.queue.add({ kind: frame.type, deviceId, messageId, at }) } : STORED
-      case 'failed': {
-        if (!messageId) return STORED
-        const { maxAttempts } = await this.settings.get('sending')
-        const reason = typeof frame.reason === 'string' ? frame.reason : 'GENERIC_FAILURE'
-        const errorCode = reason.replace(/[^A-Z0-9_]/gi, '_').slice(0, 40).toUpperCase() || 'GENERIC_FAILURE'
-        return { stored: this.queue.add({ kind: 'failed', deviceId, messageId, at, errorCode, maxAttempts }) }
-      }
-      case 'inbound':
-        await this.#inbound(deviceId, inboundOf(frame))
-        return STORED
-      default:
-        // heartbeat, and types a newer agent knows: proof of life only.
-        return STORED
-    }
+    return STORED
   }
 
-  /** Any frame proves the phone alive: online again if it was offline. */
+  async appVersion(deviceId: number, version: string): Promise<Taken> {
+    await this.#seen(deviceId, false)
+    await db.from('devices').where('id', deviceId).update({ app_version: version.slice(0, 40) })
+    return STORED
+  }
+
+  async status(deviceId: number, status: PhoneStatus): Promise<Taken> {
+    await this.#seen(deviceId, false)
+    await this.#status(deviceId, status)
+    return STORED
+  }
+
+  /** Taken, sent or delivered: stored with other phones' reports (the report queue). */
+  async order(kind: 'accepted' | 'sent' | 'delivered', deviceId: number, messageId: number): Promise<Taken> {
+    await this.#seen(deviceId, false)
+    return { stored: this.queue.add({ kind, deviceId, messageId, at: this.clock.now() }) }
+  }
+
+  async failed(deviceId: number, messageId: number, reason: string): Promise<Taken> {
+    await this.#seen(deviceId, false)
+    const at = this.clock.now()
+    const { maxAttempts } = await this.settings.get('sending')
+    const errorCode = reason.replace(/[^A-Z0-9_]/gi, '_').slice(0, 40).toUpperCase() || 'GENERIC_FAILURE'
+    return { stored: this.queue.add({ kind: 'failed', deviceId, messageId, at, errorCode, maxAttempts }) }
+  }
+
+  async inbound(deviceId: number, sms: InboundSms): Promise<Taken> {
+    await this.#seen(deviceId, false)
+    await this.#inbound(deviceId, sms)
+    return STORED
+  }
+
+  /** Any report proves the phone alive: online again if it was offline. */
   async #seen(deviceId: number, connecting: boolean) {
     const now = this.clock.nowMs()
     this.presence.lastFrameAt.set(deviceId, now)
@@ -108,14 +103,13 @@ export class PhoneReports {
     }
   }
 
-  async #status(deviceId: number, frame: UpFrame) {
-    const battery = frame.battery as { level?: unknown; charging?: unknown } | undefined
-    const level = typeof battery?.level === 'number' ? Math.max(0, Math.min(100, Math.round(battery.level))) : undefined
-    const signal = typeof frame.signal === 'number' ? Math.max(0, Math.min(4, Math.round(frame.signal))) : undefined
+  async #status(deviceId: number, status: PhoneStatus) {
+    const level = typeof status.batteryLevel === 'number' ? Math.max(0, Math.min(100, Math.round(status.batteryLevel))) : undefined
+    const signal = typeof status.signal === 'number' ? Math.max(0, Math.min(4, Math.round(status.signal))) : undefined
     const before = await db.from('devices').where('id', deviceId).select('battery_level', 'battery_charging', 'signal').first()
     const update: Record<string, unknown> = {}
     if (level !== undefined) update.battery_level = level
-    if (typeof battery?.charging === 'boolean') update.battery_charging = battery.charging ? 1 : 0
+    if (typeof status.charging === 'boolean') update.battery_charging = status.charging ? 1 : 0
     if (signal !== undefined) update.signal = signal
     const changes = Object.entries(update).some(([column, value]) => before?.[column] !== value)
     if (Object.keys(update).length) await db.from('devices').where('id', deviceId).update(update)
@@ -127,30 +121,30 @@ export class PhoneReports {
   }
 
   /** An SMS arrived: one message per phone reference, in the number's conversation. */
-  async #inbound(deviceId: number, frame: UpFrame & { ref: string; from: string; body: string }) {
+  async #inbound(deviceId: number, sms: InboundSms) {
     let phone: string
     try {
       // Phones often report a local sender in its dialled form (0612345678): completed with
       // Settings > Reception's prefix, it joins the number's one conversation. Only a number
       // dialled with the trunk 0 is completed: a short code (36665) would pass as "possible".
-      const from = frame.from.trim()
+      const from = sms.from.trim()
       const localPrefix = from.startsWith('0') ? (await this.settings.get('reception')).localPrefix : null
       phone = this.phoneNumbers.normalize(from, localPrefix)
     } catch {
       // Short codes and alphanumeric senders are kept as the phone reported them.
-      phone = frame.from.trim().slice(0, 16)
+      phone = sms.from.trim().slice(0, 16)
     }
     const now = this.clock.now()
     // The phone's clock may be off: a time from the future is taken as now, so the SMS does not
     // stay at the top of every list.
-    const reported = typeof frame.receivedAt === 'string' ? Date.parse(frame.receivedAt) : Number.NaN
+    const reported = sms.receivedAt?.getTime() ?? Number.NaN
     const receivedAt = Number.isNaN(reported) || reported > now.getTime() ? now : new Date(reported)
     await this.ledger.storeInbound({
       deviceId,
-      ref: frame.ref.slice(0, 100),
+      ref: sms.ref.slice(0, 100),
       phone,
-      body: frame.body,
-      simSlot: frame.simSlot === 1 ? 1 : 0,
+      body: sms.body,
+      simSlot: sms.simSlot === 1 ? 1 : 0,
       receivedAt,
       at: now,
     })

@@ -1,0 +1,70 @@
+import type { PhoneReports } from '#modules/devices/channels/phone_reports'
+
+/**
+ * One SMS a phone is ordered to send. The order is stored (the message is `ordered` to this
+ * device and SIM) before a channel is given it, with the phone's text options already applied.
+ */
+export interface PhoneOrder {
+  messageId: number
+  /** E.164. */
+  to: string
+  /** The final text. */
+  text: string
+  simSlot: number
+}
+
+/**
+ * Why the gateway lets go of a device: `unpaired` (its credential no longer works; it must not
+ * come back without pairing again), `silent` (nothing heard for 5 minutes; it may come back).
+ */
+export type LetGoReason = 'unpaired' | 'silent'
+
+/**
+ * A kind of phone: how the gateway reaches the devices of one protocol (our WebSocket agent
+ * today; docs/phone-channels.md). The dispatcher decides which device and SIM send a message;
+ * a channel only carries the orders to the device and brings its reports back through the
+ * gateway's one `PhoneReports` inlet, given to it once by `listen`.
+ *
+ * There is no "withdraw an order": once given to a channel, an order is the phone's until it
+ * answers (`accepted`, `failed`) or the gateway gives up on the device (see `LetGoReason`).
+ */
+export interface PhoneChannel {
+  /** A short stable name ('agent'), shown in logs and used to register the channel once. */
+  readonly kind: string
+
+  /**
+   * Starts taking this kind's devices and their reports. Called once, by `PhoneChannels.register`,
+   * before the HTTP server listens.
+   */
+  listen(reports: PhoneReports): void
+
+  /**
+   * Whether the device can be given orders now (connected). A channel says `connected` to the
+   * inlet only once this answers true, and `disconnected` once it answers false.
+   */
+  isConnected(deviceId: number): boolean
+
+  /** The devices that can be given orders now. Read once per dispatch pass: keep it cheap. */
+  connectedDevices(): number[]
+
+  /**
+   * Hands orders to a connected device, in this order, without waiting for the phone. Answers
+   * false (and keeps nothing) when the device is not connected: the orders are stored, so they
+   * are handed again when it connects (`connected` sends them again) or, if it stays away for
+   * 5 minutes, go back to the queue for another phone.
+   */
+  sendOrders(deviceId: number, orders: PhoneOrder[]): boolean
+
+  /**
+   * Lets go of a device: closes its connection, forgets it. Resolves once it is closed, so that
+   * what it said before is handed to the inlet before the gateway moves its orders (`settled`
+   * follows). A device this channel does not know is no error: the gateway asks every channel.
+   */
+  disconnect(deviceId: number, reason: LetGoReason): Promise<void>
+
+  /** Resolves once every report received so far is handed to the inlet and stored (tests, unpairing, stopping). */
+  settled(): Promise<void>
+
+  /** The gateway is stopping: lets go of every device, takes no more, and settles. */
+  close(): Promise<void>
+}
