@@ -1,7 +1,7 @@
 import got, { RequestError } from 'got'
 import type { LicenseVerdict } from '#modules/auth/license/license_check_policy'
 
-/** Spec of the exchange: docs/license.md. */
+/** The exchange with the license server (docs/license.md, Protocol). */
 export const CHECK_PATH = 'v1/licenses/check'
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000
 

@@ -5,7 +5,10 @@
 export const licenseStates = ['valid', 'offline', 'withdrawn'] as const
 export type LicenseState = (typeof licenseStates)[number]
 
-/** `must_be_set_again`: the stored key was sealed with another master key (spec, Master key rules). */
+/**
+ * `must_be_set_again`: the stored key was sealed with another master key (docs/license.md,
+ * Configuration).
+ */
 export const licenseKeyStatuses = ['ok', 'missing', 'must_be_set_again'] as const
 export type LicenseKeyStatus = (typeof licenseKeyStatuses)[number]
 
@@ -28,7 +31,10 @@ export function isLicenseState(value: unknown): value is LicenseState {
   return licenseStates.includes(value as LicenseState)
 }
 
-/** The part of a key that may be shown and published: the spec's event id for license events. */
+/**
+ * The part of a key that may be shown and published: the `id` of license events (docs/license.md,
+ * States).
+ */
 export function keyPrefixOf(key: string): string {
   return key.slice(0, 4)
 }

@@ -53,7 +53,10 @@ function dropSessionCookie(ctx: HttpContext) {
   else ctx.response.removeHeader('set-cookie')
 }
 
-/** Spec'd cookie flags: Secure whenever the gateway is reached over https (directly or via a trusted proxy). */
+/**
+ * Cookie flags (docs/accounts.md, Sessions): Secure whenever the gateway is reached over https
+ * (directly or via a trusted proxy).
+ */
 function markCookiesSecureOverHttps(ctx: HttpContext) {
   if (!ctx.request.secure()) return
   const cookies = ctx.response.getHeader('set-cookie')

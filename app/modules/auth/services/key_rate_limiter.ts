@@ -22,7 +22,7 @@ export interface RateVerdict {
 /**
  * A key's `callsPerMinute` (fixed window on the clock minute) and `callsPerDay` (UTC day,
  * counted in SQLite so the count survives a restart). Every call counts, refused ones too
- * (spec, Errors: "A refused call still counts").
+ * (docs/api-conventions.md, Rate limits: "A refused call still counts").
  */
 @inject()
 export class KeyRateLimiter {
