@@ -18,7 +18,7 @@ import { transaction } from '#core/database/transaction'
 /** Inbound messages planned per transaction, and runs carried out per pass. */
 const PLAN_BATCH = 50
 const RUN_BATCH = 50
-/** Spec of the loop guard: automatic replies per number are counted over 10 minutes. */
+/** The loop guard: automatic replies per number are counted over 10 minutes (docs/automation.md, Actions). */
 export const REPLY_WINDOW_MS = 10 * 60_000
 
 export interface RuleRunnerDeps {
