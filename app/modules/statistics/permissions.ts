@@ -1,7 +1,7 @@
 import { access } from '#core/http/access'
 import { definePermissions } from '#core/http/permissions'
 
-/** Spec, Scopes: the read scope reads statistics, and so does every dashboard role. */
+/** The read scope reads statistics, and so does every dashboard role (docs/statistics.md). */
 export const statisticsPermissions = definePermissions({
   'statistics.read': access.read('read'),
 })
