@@ -2,7 +2,7 @@ import { access } from '#core/http/access'
 import { definePermissions } from '#core/http/permissions'
 
 /**
- * Spec, Scopes: campaigns are read with the read scope; templates and campaigns are changed
+ * Campaigns are read with the read scope; templates and campaigns are changed
  * with admin. In the dashboard operators and superadmins change them, read-only accounts read.
  */
 export const campaignPermissions = definePermissions({

@@ -8,7 +8,7 @@ const nullableDate = { type: ['string', 'null'], format: 'date-time' }
 const ids = { type: 'array', items: { type: 'string' } }
 const count = { type: 'integer' }
 
-/** Campaign resources as published in the OpenAPI document (contract15.md, Campaigns). */
+/** Campaign resources as published in the OpenAPI document (tag Campaigns; docs/campaigns.md). */
 export function campaignSchemas(registry: RouteRegistry) {
   const counts = {
     type: 'object',
