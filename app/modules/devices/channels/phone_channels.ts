@@ -23,6 +23,17 @@ export class PhoneChannels {
     channel.listen(this.reports)
   }
 
+  /**
+   * Removes a kind of phone: it lets go of its devices first (their orders wait, or go to another
+   * phone after 5 minutes, as for any phone that went away). Tests plug a channel in and out.
+   */
+  async unregister(kind: string): Promise<void> {
+    const channel = this.#channels.find((known) => known.kind === kind)
+    if (!channel) return
+    await channel.close()
+    this.#channels.splice(this.#channels.indexOf(channel), 1)
+  }
+
   /** The registered channels, in registration order. */
   all(): readonly PhoneChannel[] {
     return this.#channels
