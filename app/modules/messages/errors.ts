@@ -1,6 +1,6 @@
 import { defineErrorKinds, type KindsOf } from '#core/http/api_error'
 
-/** Refusals of sends, retries, contacts and idempotent requests (spec, Errors). */
+/** Refusals of sends, retries, contacts and idempotent requests (docs/api-conventions.md, Errors). */
 export const messageErrors = defineErrorKinds({
   EMPTY_BODY: { status: 400, code: 'EMPTY_BODY', description: 'Message has no text' },
   CONTACT_BLACKLISTED: { status: 403, code: 'CONTACT_BLACKLISTED', description: 'A recipient opted out. Nothing queued' },

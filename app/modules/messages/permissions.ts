@@ -4,7 +4,7 @@ import { definePermissions } from '#core/http/permissions'
 /**
  * Read scope reads; send scope sends and retries (operators send); deleting a message and
  * changing contacts or conversations is configuration (admin). Exports of messages, contacts
- * and conversations are open to every dashboard role (spec, Roles).
+ * and conversations are open to every dashboard role (docs/exports.md).
  */
 export const messagePermissions = definePermissions({
   'messages.read': access.read('read'),
@@ -15,7 +15,7 @@ export const messagePermissions = definePermissions({
   'conversations.change': access.write('admin', ['operator', 'superadmin']),
   'contacts.read': access.read('read'),
   'contacts.change': access.write('admin', ['operator', 'superadmin']),
-  // Groups are contact data: read with read, changed with admin, like contacts (spec, Scopes).
+  // Groups are contact data: read with read, changed with admin, like contacts.
   'groups.read': access.read('read'),
   'groups.change': access.write('admin', ['operator', 'superadmin']),
 })

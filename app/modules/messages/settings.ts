@@ -1,7 +1,10 @@
 import vine from '@vinejs/vine'
 import { sectionFields } from '#core/contract/module_vocabulary'
 
-/** Settings > Sending: how many times a message is tried (spec, Message status: 4 by default). */
+/**
+ * Settings > Sending: how many times a message is tried, 4 by default (docs/sending.md, How a
+ * message leaves).
+ */
 const attemptDefaults = {
   maxAttempts: 4,
 }

@@ -3,7 +3,7 @@ import type { IdempotentRequests } from '#modules/messages/services/idempotency'
 
 export const IDEMPOTENCY_EXPIRY_JOB = 'messages.idempotency-expiry'
 
-/** Spec, Idempotency rules: keys live 24 hours; expired ones are purged every hour. */
+/** Keys live 24 hours (docs/sending.md, Idempotency); expired ones are purged every hour. */
 export function idempotencyExpiryJob(requests: () => Promise<IdempotentRequests>): JobDefinition {
   return {
     name: IDEMPOTENCY_EXPIRY_JOB,

@@ -3,11 +3,14 @@ import type { DateTime } from 'luxon'
 import { utcDateTime } from '#core/database/utc_date_time'
 import { idColumn, referenceColumn } from '#core/database/columns'
 
-/** Spec, Send request `category`: a purpose label only; never changes routing, delay or price. */
+/**
+ * A message's `category` (docs/sending.md, The request): a purpose label only; never changes
+ * routing, delay or price.
+ */
 export const messageCategories = ['transactional', 'conversation', 'info', 'campaign'] as const
 export type MessageCategory = (typeof messageCategories)[number]
 
-/** Spec, Message status. */
+/** Every status a message can have (docs/live-channels.md, `messages`, lists them). */
 export const messageStatuses = [
   'queued',
   'dispatched',
@@ -22,7 +25,7 @@ export type MessageStatus = (typeof messageStatuses)[number]
 
 export type MessageDirection = 'out' | 'in'
 
-/** One SMS to or from one number (spec, Message resource). */
+/** One SMS to or from one number: the API's Message resource. */
 export default class Message extends BaseModel {
   static table = 'messages'
 

@@ -2,7 +2,10 @@ import { open } from 'node:fs/promises'
 import { parse, type Parser } from 'csv-parse'
 import { IMPORT_ENCODINGS, detectImportEncoding, readAsUtf8, type ImportEncoding } from '#modules/messages/services/contact_import_encoding'
 
-/** Spec of issue 15: a CSV of contacts is at most 20 MB or 100,000 data rows. */
+/**
+ * A CSV of contacts is at most 20 MiB and 100,000 data rows (docs/campaigns.md, Importing contacts
+ * from a CSV).
+ */
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024
 export const MAX_IMPORT_ROWS = 100_000
 /** Rows shown beside the columns so a person can map them. */

@@ -24,12 +24,12 @@ export interface ConversationOfMessage {
 const CHUNK = 1000
 
 /**
- * The one rule for conversations: a number's first message, either way, creates its
- * conversation (linked to the number's contact); every later one touches it. A message sent
- * leaves it `open` with the message's category; an SMS received leaves it `awaiting_reply` with
- * one more unread, its category unchanged (spec, Message resource). One upsert per direction
- * and chunk, whatever the number of messages; within a batch the last message to a number wins.
- * Runs on the caller's client, inside the transaction that stores the messages.
+ * The one rule for conversations: a number's first message, either way, creates its conversation
+ * (linked to the number's contact); every later one touches it. A message sent leaves it `open`
+ * with the message's category; an SMS received leaves it `awaiting_reply` with one more unread, its
+ * category unchanged. One upsert per direction and chunk, whatever the number of messages; within a
+ * batch the last message to a number wins. Runs on the caller's client, inside the transaction that
+ * stores the messages.
  */
 export async function recordConversationActivity(
   client: QueryClientContract,

@@ -1,6 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 
-/** Spec, Export columns (in order). */
+/** Export columns, in order (docs/exports.md, Columns, in this order). */
 export const exportColumns = {
   messages: [
     'id',
@@ -72,7 +72,7 @@ const shapes: Record<ExportDataset, { table: string; columns: string[]; shape: (
       updatedAt: row.updated_at,
     }),
   },
-  // No message text: a conversation is listed by its number and state only (spec, Export rules).
+  // No message text: a conversation is listed by its number and state only (docs/exports.md).
   conversations: {
     table: 'conversations',
     columns: ['id', 'phone', 'contact_id', 'state', 'unread_count', 'pinned', 'archived', 'assigned_to', 'created_at', 'last_message_at'],

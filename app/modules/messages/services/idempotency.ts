@@ -6,7 +6,7 @@ import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { affectedRows } from '#core/database/affected_rows'
 
-/** Spec, Limits > Requests: 24 hours. */
+/** How long a key answers its first answer again: 24 hours (docs/sending.md, Idempotency). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000
 const TABLE = 'idempotency_keys'
 
@@ -43,10 +43,10 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * Spec, Idempotency rules: the same key and body within 24 hours answers the original answer
- * and does nothing; another body is 409 IDEMPOTENCY_CONFLICT; an error answer does not consume
- * the key; keys belong to their caller. The work records its answer in its own transaction
- * (`record`), so the answer and what it did commit together or not at all.
+ * Idempotency (docs/sending.md, Idempotency): the same key and body within 24 hours answers the
+ * original answer and does nothing; another body is 409 IDEMPOTENCY_CONFLICT; an error answer does
+ * not consume the key; keys belong to their caller. The work records its answer in its own
+ * transaction (`record`), so the answer and what it did commit together or not at all.
  */
 @inject()
 export class IdempotentRequests {

@@ -21,8 +21,8 @@ export function shortUrlLength(): number {
 }
 
 /**
- * Replaces every http(s) address of a text by a short link of the gateway (spec, Send request
- * `shortenLinks`). The same address twice gives one link; an address that already is one of
+ * Replaces every http(s) address of a text by a short link of the gateway (docs/sending.md,
+ * Short links). The same address twice gives one link; an address that already is one of
  * the gateway's links is left alone. Runs inside the send's transaction.
  */
 export function assertShortLinksPossible(): string {

@@ -502,7 +502,7 @@ export class MessageLedger {
       const conversation = (
         await recordConversationActivity(trx, [{ phone: sms.phone, direction: 'in', category: 'conversation', at: now }])
       ).get(sms.phone)!
-      // Spec: an inbound SMS takes the category of the last message sent to the number, or conversation.
+      // An inbound SMS takes the category of the last message sent to the number, or conversation.
       const [message] = await trx.rawQuery(
         `INSERT INTO messages (conversation_id, direction, category, phone, body, encoding, segments, status, attempts,
            device_id, sim_slot, created_at, updated_at, inbound_ref)

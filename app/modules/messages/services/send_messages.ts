@@ -22,7 +22,7 @@ export interface SendRequest {
 }
 
 /**
- * POST /messages: checks the whole request (spec, Send request table), then hands it to the
+ * POST /messages: checks the whole request (docs/sending.md, The request), then hands it to the
  * send queue, which writes it with other sends in one transaction. All or nothing: one bad or
  * opted-out number refuses the whole request and nothing is queued.
  */

@@ -136,7 +136,7 @@ export class SendQueue {
    * Writes the sends' rows, in order, and answers their ids. Up to ROWS_PER_STATEMENT recipients
    * per statement, whole sends where they fit: each recipient binds its number and
    * conversation, each send its shared columns once (a 500-recipient send binds about 1,000
-   * values instead of 12,000: binding and parsing them took a third of the bulk path's time).
+   * values instead of 12,000: binding and parsing them was a large share of the bulk path's time).
    */
   async #insertMessages(rowsPerSend: QueuedRow[][], trx: TransactionClientContract): Promise<number[]> {
     const pieces = rowsPerSend.flatMap((rows) => chunksOf(rows, ROWS_PER_STATEMENT))
@@ -233,7 +233,7 @@ function messageRows(send: PreparedSend, text: string, conversations: Map<string
     held_until: null,
     device_id: send.deviceId,
     sim_slot: send.simSlot,
-    // deviceId/simSlot force the phone and SIM and bypass routing (spec, Send request).
+    // deviceId/simSlot force the phone and SIM and bypass routing (docs/sending.md, How a message leaves).
     forced_device_id: send.deviceId !== null && /^\d{1,15}$/.test(send.deviceId) ? Number(send.deviceId) : send.deviceId === null ? null : -1,
     forced_sim_slot: send.simSlot,
     scheduled_at: send.scheduledAt ? toIso(send.scheduledAt) : null,

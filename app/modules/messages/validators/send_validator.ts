@@ -2,13 +2,13 @@ import vine from '@vinejs/vine'
 import { documentedAs, isoDateTimeSchema } from '#core/contract/schemas'
 import { messageCategories } from '#modules/messages/models/message'
 
-/** Spec, Limits > Requests: 1 to 500 recipients; more is a campaign. */
+/** 1 to 500 recipients; more is a campaign (docs/sending.md, The request). */
 export const MAX_RECIPIENTS = 500
 
 /**
- * The Send request (spec table). `to` and `body` are checked by the send service itself, for
- * their own codes (INVALID_PHONE with the position, EMPTY_BODY); here they are only documented.
- * templateId and variables are accepted and ignored, as the spec says.
+ * The send request (docs/sending.md, The request). `to` and `body` are checked by the send service
+ * itself, for their own codes (INVALID_PHONE with the position, EMPTY_BODY); here they are only
+ * documented. templateId and variables are accepted and ignored, as that page says.
  */
 export const sendValidator = vine.compile(
   vine.object({
