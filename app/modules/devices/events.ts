@@ -1,6 +1,6 @@
 import { definePublicEvents, type NamesOf } from '#core/events/public_events'
 
-/** The spec's row printed as `{base_url}` is `device.online` (docs/webhooks.md lists it under Phones). */
+/** The phones' public events (docs/webhooks.md lists them under Phones); they carry identifiers only. */
 export const deviceEvents = definePublicEvents({
   'device.online': { family: 'Phones', description: 'A silent phone answers again' },
   'device.offline': { family: 'Phones', description: 'A phone lost its connection or sent nothing for 5 minutes' },

@@ -3,7 +3,10 @@ import { sectionFields } from '#core/contract/module_vocabulary'
 
 export type RoutingMode = 'round_robin' | 'priority' | 'least_used'
 
-/** Settings > General: text options applied when a message leaves for a phone (spec, Send request notes). */
+/**
+ * Settings > General: text options applied when a message leaves for a phone, not when it is
+ * accepted (the stored body stays as sent; a phone's own options may override them).
+ */
 const textOptionDefaults = {
   stripDiacritics: false,
   trimWhitespace: false,

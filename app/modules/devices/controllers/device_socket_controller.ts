@@ -2,7 +2,8 @@ import { ApiError } from '#core/http/api_error'
 
 /**
  * The phones' socket address asked without an upgrade: the upgrade itself never reaches the
- * router (the device hub takes it on the HTTP server's `upgrade` event).
+ * router (the agent's socket channel, channels/agent_socket/, takes it on the HTTP server's
+ * `upgrade` event).
  */
 export default class DeviceSocketController {
   async withoutUpgrade() {

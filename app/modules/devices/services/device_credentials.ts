@@ -4,7 +4,7 @@ import type { Secrets } from '#core/secrets/secrets'
 /**
  * A device credential is `dev_<device id>.<secret>`. The gateway keeps the secret sealed with the
  * master key and compares by revealing it: a database restored without its secret.key cannot
- * reveal any, so every phone must pair again, as the spec's master key rules say.
+ * reveal any, so every phone must pair again (docs/operations.md, restoring without the master key).
  */
 export function newDeviceCredential(deviceId: number): { credential: string; secret: string } {
   const secret = randomBytes(32).toString('base64url')

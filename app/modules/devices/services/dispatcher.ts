@@ -17,7 +17,7 @@ import { OUTCOME_UNKNOWN } from '#modules/devices/services/report_queue'
  * Messages looked at per pass; the pass runs again at once while more are due. A pass's own
  * statements (the phones and SIMs, the due messages, the orders, the SIMs' counts) are paid once
  * per pass: 1,000 rather than 200 carried 500-recipient sends 50 % faster end to end
- * (bench/phones.js, README), still far under SQLite's bound-variable limit.
+ * (measured with bench/phones.js), still far under SQLite's bound-variable limit.
  */
 const PASS_SIZE = 1000
 

@@ -11,7 +11,10 @@ import Device from '#modules/devices/models/device'
 import { newDeviceCredential } from '#modules/devices/services/device_credentials'
 import { transaction } from '#core/database/transaction'
 
-/** Spec of the issue: a pairing code is valid 10 minutes, single use. */
+/**
+ * A pairing code is valid 10 minutes, single use (docs/device-protocol.md, Pairing): long enough
+ * to scan it and type a name, too short to be worth guessing.
+ */
 export const PAIRING_CODE_TTL_MS = 10 * 60_000
 /** Letters and digits nobody confuses when typing from a screen (no 0/O, 1/I/L). */
 const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ'

@@ -16,7 +16,7 @@ export function effectiveTextOptions(general: EffectiveTextOptions, phone: TextO
 }
 
 /**
- * Applied when a message leaves for a phone (spec, Send request notes). Stripping diacritics
+ * Applied when a message leaves for a phone, so the phone's own options count. Stripping diacritics
  * keeps characters the GSM alphabet has (é, è, à, ù, ì, ò, Ç, É, Ä, Ö, Ñ, Ü, ä, ö, ñ, ü, ß, Å, å,
  * Æ, æ, Ø, ø), so stripping never makes a text longer in SMS terms.
  */
