@@ -1,7 +1,10 @@
 import { access } from '#core/http/access'
 import { definePermissions } from '#core/http/permissions'
 
-/** Spec, Roles: every role sees webhooks and deliveries; operators and superadmins change and replay. */
+/**
+ * Every role sees webhooks and deliveries; operators and superadmins change and replay
+ * (docs/webhooks.md).
+ */
 export const webhookPermissions = definePermissions({
   'webhooks.read': access.read('read'),
   'webhooks.change': access.write('admin', ['operator', 'superadmin']),

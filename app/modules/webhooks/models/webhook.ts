@@ -11,7 +11,7 @@ export interface CustomHeader {
   value: string
 }
 
-/** A webhook subscription (spec, Webhook resource). */
+/** A webhook subscription (docs/webhooks.md, Subscribing). */
 export default class Webhook extends BaseModel {
   static table = 'webhooks'
 

@@ -5,7 +5,7 @@ import { idColumn, referenceColumn } from '#core/database/columns'
 
 export type DeliveryStatus = 'pending' | 'success' | 'failed'
 
-/** Spec, Limits > Webhooks: attempts per delivery. */
+/** Attempts per delivery (docs/webhooks.md, Attempts, retries and giving up). */
 export const MAX_ATTEMPTS = 5
 
 /**
@@ -76,9 +76,9 @@ export default class WebhookDelivery extends BaseModel {
   declare completedAt: DateTime | null
 
   /**
-   * A delivery log entry (spec, Delivery): date, event, webhook or rule, status, attempts out of
-   * 5, HTTP code, duration of the last attempt, and `detail`: the network error, else the first
-   * 500 characters of the answer, else the time of the next attempt.
+   * A delivery log entry (docs/webhooks.md, The delivery log): date, event, webhook or rule,
+   * status, attempts out of 5, HTTP code, duration of the last attempt, and `detail`: the network
+   * error, else the first 500 characters of the answer, else the time of the next attempt.
    */
   toResource(webhookName: string | null) {
     const nextAttemptAt = this.status === 'pending' && this.dueAt ? toIso(this.dueAt) : null
@@ -108,7 +108,7 @@ export default class WebhookDelivery extends BaseModel {
   }
 }
 
-/** An answer without text still says something (spec, Receiver-side webhook failure conditions). */
+/** An answer without text still says something (docs/webhooks.md, The delivery log: `detail`). */
 function statusHint(status: number | null): string | null {
   if (status === null || (status >= 200 && status < 300)) return null
   if (status === 401 || status === 403) return `HTTP ${status}: the receiver refused the call, most often a signature problem (check the secret on both sides)`

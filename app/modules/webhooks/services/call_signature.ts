@@ -1,8 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto'
 
 /**
- * Spec, Webhook call authentication: `sha256=` and the lowercase hex HMAC-SHA256, keyed with the
- * secret, of `<X-Timestamp>.<X-Delivery-Id>.<raw body>`.
+ * A call's signature (docs/webhooks.md, A call): `sha256=` and the lowercase hex HMAC-SHA256, keyed
+ * with the secret, of `<X-Timestamp>.<X-Delivery-Id>.<raw body>`.
  */
 export function signCall(secret: string, timestamp: number, deliveryId: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${deliveryId}.${body}`).digest('hex')}`

@@ -6,7 +6,10 @@ import got, { type Method } from 'got'
 import type { Clock } from '#core/time/clock'
 import { DESTINATION_REFUSED, type DestinationPolicy } from '#modules/webhooks/services/destination_policy'
 
-/** Spec, Limits > Webhooks: time limit of one attempt, answer text kept. */
+/**
+ * The time limit of one attempt, and how much of an answer's text is kept (docs/webhooks.md,
+ * Attempts, retries and giving up).
+ */
 export const ATTEMPT_TIME_LIMIT_MS = 10_000
 export const ANSWER_CHARACTERS_KEPT = 500
 /** Enough bytes for 500 characters of UTF-8; the rest of an answer is never read. */

@@ -12,7 +12,7 @@ export interface DeliveryFilters extends PageRequest {
   event?: string
 }
 
-/** The delivery log: reading it, and replaying a delivery (spec, Delivery status "Replay"). */
+/** The delivery log: reading it, and replaying a delivery (docs/webhooks.md, The delivery log). */
 @inject()
 export class DeliveryLog {
   constructor(private recorder: DeliveryRecorder) {}

@@ -24,7 +24,7 @@ const ROWS_PER_BATCH = 10_000
 
 /**
  * The part of the delivery engine that records what must be sent: one pending row per active
- * webhook subscribed to an event at the moment it happens (spec, Delivery status "(created)").
+ * webhook subscribed to an event at the moment it happens (docs/webhooks.md, How it is built).
  * Events arriving together (a burst of `message.sent`) are written by one statement, not one
  * each; the promise a caller awaits resolves once its rows are stored.
  */
@@ -48,7 +48,10 @@ export class DeliveryRecorder {
     })
   }
 
-  /** Spec, Webhook call body: event, at, id and the fields the event has; empty ones omitted. */
+  /**
+   * The call's body (docs/webhooks.md, A call): event, at, id and the fields the event has; empty
+   * ones omitted.
+   */
   static callBody(event: PublicEventName, payload: PublicEvent): string {
     const body: Record<string, string> = { event, at: payload.at.toISOString(), id: payload.id }
     if (payload.conversationId) body.conversationId = payload.conversationId

@@ -15,9 +15,9 @@ import { MAX_ATTEMPTS } from '#modules/webhooks/models/webhook_delivery'
 import type { CustomHeader } from '#modules/webhooks/models/webhook'
 import { transaction } from '#core/database/transaction'
 
-/** Spec, Limits > Webhooks: waits before attempts 2, 3, 4 and 5. */
+/** Waits before attempts 2, 3, 4 and 5 (docs/webhooks.md, Attempts, retries and giving up). */
 export const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 3_600_000]
-/** Spec, Webhook state: given-up deliveries in a row before the webhook is switched off. */
+/** Given-up deliveries in a row before the webhook is switched off (docs/webhooks.md, Webhook states). */
 export const SWITCH_OFF_AFTER = 100
 
 /**
@@ -63,7 +63,7 @@ const OUTCOMES_PER_BATCH = 2000
  * as far as the concurrency budget allows, and says when the next one is due. Attempts run on
  * their own; each records its outcome (retry time, success, given up) and wakes the pass again.
  * Rows stay `pending` while in flight, so a restart simply sends them again with the same
- * X-Delivery-Id (receivers ignore a repeat, spec).
+ * X-Delivery-Id (receivers ignore a repeat: docs/webhooks.md, Verifying a call).
  */
 export class DeliveryWorker {
   readonly #inFlight = new Map<number, { targetKey: string; attempt: Promise<void> }>()
@@ -170,8 +170,8 @@ export class DeliveryWorker {
   }
 
   /**
-   * Marks a webhook's waiting deliveries dropped (paused or switched off; spec, Webhook state).
-   * Those in flight finish their attempt and are dropped then if it fails.
+   * Marks a webhook's waiting deliveries dropped (paused or switched off; docs/webhooks.md, Webhook
+   * states). Those in flight finish their attempt and are dropped then if it fails.
    */
   async dropWaiting(webhookId: number, reason: string): Promise<number> {
     const now = this.deps.clock.now().toISOString()
@@ -221,7 +221,7 @@ export class DeliveryWorker {
     }
 
     // The webhook's current URL, headers and secret: a secret changed by PATCH applies from the
-    // next call, retries included (spec, Webhooks endpoints).
+    // next call, retries included (docs/webhooks.md, Subscribing).
     const secret = secrets.reveal((isRuleCall ? row.rule_secret_sealed : row.secret_sealed)!)
     let outcome: CallOutcome
     if (!secret.readable) {
@@ -297,7 +297,7 @@ export class DeliveryWorker {
           ]
         )
       }
-      // Spec, Webhook state: a success resets the failure counter to 0.
+      // A success resets the failure counter to 0 (docs/webhooks.md, Webhook states).
       if (succeeded.length) await trx.from('webhooks').whereIn('id', succeeded).where('consecutive_failures', '>', 0).update({ consecutive_failures: 0 })
     })
     this.#announce(
@@ -312,7 +312,10 @@ export class DeliveryWorker {
     }
   }
 
-  /** Spec, Webhook state: +1 per given-up delivery; at 100 in a row the webhook is switched off. */
+  /**
+   * +1 per given-up delivery; at 100 in a row the webhook is switched off (docs/webhooks.md,
+   * Webhook states).
+   */
   async #countGivenUp(webhookId: number) {
     const { db, clock } = this.deps
     await db.from('webhooks').where('id', webhookId).increment('consecutive_failures', 1)

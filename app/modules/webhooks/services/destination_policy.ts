@@ -1,12 +1,15 @@
 import { networkInterfaces } from 'node:os'
 import ipaddr from 'ipaddr.js'
 
-/** The detail a refused destination leaves in the delivery log (spec, Errors). */
+/** The detail a refused destination leaves in the delivery log (docs/webhooks.md, Destinations). */
 export const DESTINATION_REFUSED = 'destination address is not allowed'
 
 export type DestinationVerdict = { allowed: true } | { allowed: false; reason: string }
 
-/** Ranges reached only on the operator's own networks (spec, Destination rules: "Yes by default"). */
+/**
+ * Ranges reached only on the operator's own networks: allowed unless
+ * GATEWAY_WEBHOOKS_ALLOW_PRIVATE_NETWORKS=false.
+ */
 const PRIVATE_RANGES = new Set(['private', 'carrierGradeNat', 'uniqueLocal', 'deprecatedSiteLocal'])
 
 /**
@@ -22,12 +25,12 @@ export function machineAddresses(): string[] {
 }
 
 /**
- * Which addresses a webhook may connect to (spec, Destination rules for webhook URLs): public
- * addresses yes; private ranges unless GATEWAY_WEBHOOKS_ALLOW_PRIVATE_NETWORKS=false; the
- * machine itself (loopback and the address of each of its interfaces: with HOST=0.0.0.0 the
- * gateway's own API answers on every one), unspecified, link-local and cloud metadata never. Anything that is neither
- * public unicast nor private (multicast, broadcast, reserved, documentation ranges) is refused
- * too: an allow-list, so a range nobody thought of is closed rather than open.
+ * Which addresses a webhook may connect to (docs/webhooks.md, Destinations): public addresses yes;
+ * private ranges unless GATEWAY_WEBHOOKS_ALLOW_PRIVATE_NETWORKS=false; the machine itself (loopback
+ * and the address of each of its interfaces: with HOST=0.0.0.0 the gateway's own API answers on
+ * every one), unspecified, link-local and cloud metadata never. Anything that is neither public
+ * unicast nor private (multicast, broadcast, reserved, documentation ranges) is refused too: an
+ * allow-list, so a range nobody thought of is closed rather than open.
  *
  * Judged on the address actually connected to (the HTTP client calls `judgeAddress` on every
  * resolved address at connect time), and on literal hosts in any notation.

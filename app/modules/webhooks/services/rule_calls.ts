@@ -17,7 +17,7 @@ export interface RuleCall {
 }
 
 /**
- * Calls a rule's URL (spec, Rule-action call body): the one service the automation rules call.
+ * Calls a rule's URL (docs/webhooks.md, Rule calls): the one service the automation rules call.
  * Signed like a webhook call, retried on the same schedule, logged as `rule.triggered`; never
  * switched off automatically and never replayable.
  */

@@ -23,10 +23,10 @@ export interface WebhookFields {
   active?: boolean
 }
 
-/** Spec, Limits > Webhooks: a secret given by the operator. */
+/** The length of a secret given by the operator (docs/webhooks.md, Subscribing). */
 const SECRET_LENGTH = { min: 16, max: 200 }
 
-/** Webhook subscriptions: creating, reading, changing, pausing, deleting (spec, Webhook state). */
+/** Webhook subscriptions: creating, reading, changing, pausing, deleting (docs/webhooks.md, Webhook states). */
 @inject()
 export class WebhookService {
   constructor(

@@ -4,7 +4,7 @@ import { publicEventCatalogue } from '#core/events/public_events'
 import { pageQueryFields } from '#core/pagination/keyset_page'
 import { documentedAs } from '#core/contract/schemas'
 
-/** Spec, Webhook resource: refused in custom headers, in any letter case. */
+/** Refused in custom headers, in any letter case (docs/webhooks.md, Subscribing). */
 export const RESERVED_HEADER_NAMES = ['x-signature', 'x-timestamp', 'x-delivery-id', 'x-webhook-event', 'content-type']
 /** Headers that frame the HTTP message itself: the client sets them, a custom one would corrupt the call. */
 const FRAMING_HEADER_NAMES = ['content-length', 'transfer-encoding', 'connection', 'upgrade', 'expect', 'host']
