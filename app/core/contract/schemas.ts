@@ -40,7 +40,7 @@ export const errorObjectSchema: JsonSchema = {
   },
 }
 
-/** `{data: [item], nextCursor}`: the spec's pagination envelope. */
+/** `{data: [item], nextCursor}`: the envelope of every list (docs/api-conventions.md, Lists). */
 export function pageOf(item: JsonSchema): JsonSchema {
   return {
     type: 'object',

@@ -4,10 +4,10 @@ import compression from 'compression'
 import { isDashboardPath } from '#core/dashboard/dashboard_pages'
 
 /**
- * gzip (or deflate) for the dashboard's files and pages when the browser accepts it: its
- * scripts shrink to about a third, which is what an operator on a phone or a slow VPN link
- * waits for. API answers are left as they are: they are small pages of JSON, and compressing
- * each would cost CPU on the send path; the event stream (`/__transmit`) must never be buffered.
+ * gzip (or deflate) for the dashboard's files and pages when the browser accepts it: its scripts
+ * shrink to a fraction of their size, which is what an operator on a phone or a slow VPN link waits
+ * for. API answers are left as they are: they are small pages of JSON, and compressing each would
+ * cost CPU on the send path; the event stream (`/__transmit`) must never be buffered.
  */
 const compress = compression({ threshold: 1024 })
 

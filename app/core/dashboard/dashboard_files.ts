@@ -10,8 +10,8 @@ let files: StaticMiddleware | undefined
 /**
  * The dashboard's built files (public/), served by @adonisjs/static for the dashboard's paths
  * only. An API call neither builds nor runs the file server: as the package's own server
- * middleware it was built on every request, 2.5 % of the gateway's CPU under load in the
- * profile (README, Benchmarks).
+ * middleware it was built on every request, a share of the gateway's CPU under load that the
+ * profile showed (README, Benchmarks).
  */
 export default class DashboardFilesMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {

@@ -32,7 +32,7 @@ export class DataFolder {
   get masterKeyFile() {
     return join(this.root, 'secret.key')
   }
-  /** At most one prepared restore, applied at the next start (spec, Backup restore lifecycle). */
+  /** At most one prepared restore, applied at the next start (docs/operations.md, Restoring a backup). */
   get restoreDir() {
     return join(this.root, 'restore')
   }

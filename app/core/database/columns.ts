@@ -18,7 +18,7 @@ export function jsonColumn(options: { columnName?: string } = {}) {
   })
 }
 
-/** An integer row id served as a string, as the spec's resources show ids. */
+/** An integer row id served as a string, as the API shows every id. */
 export function idColumn() {
   return column({ isPrimary: true, serialize: (value: number) => String(value) })
 }

@@ -4,7 +4,8 @@ import { ApiError } from '#core/http/api_error'
 
 /**
  * A date column stored as ISO 8601 UTC text with milliseconds (`2026-05-04T09:30:00.123Z`):
- * sorts as text, reads plainly in the SQLite shell, and serialises with `Z` as the spec asks.
+ * sorts as text, reads plainly in the SQLite shell, and serialises with `Z` as the API writes dates
+ * (docs/api-conventions.md, Paths, formats, dates).
  * Values come from the clock service, never from the ORM's auto timestamps.
  */
 export function utcDateTime(options: { columnName?: string; serializeAs?: string | null } = {}) {

@@ -1,8 +1,8 @@
 /**
- * The public event catalogue (spec, Events): the events a webhook may subscribe to. Each module
- * declares the events it emits with `definePublicEvents` and registers them from its provider's
- * `register()`; the webhooks module subscribes to whatever the catalogue holds. Declaration
- * merging makes each name a typed AdonisJS event:
+ * The public event catalogue (docs/webhooks.md, Events): the events a webhook may subscribe to.
+ * Each module declares the events it emits with `definePublicEvents` and registers them from its
+ * provider's `register()`; the webhooks module subscribes to whatever the catalogue holds.
+ * Declaration merging makes each name a typed AdonisJS event:
  *
  *   export const messageEvents = definePublicEvents({ 'message.sent': { family: 'Messages', ... } })
  *   declare module '#core/events/public_events' {
@@ -15,13 +15,13 @@ export type PublicEventName = keyof PublicEventNames & string
 export type NamesOf<Table> = { [Name in keyof Table]: true }
 
 export interface PublicEventDefinition {
-  /** The dashboard family it is listed under (spec, Events: Messages, Phones, Campaigns...). */
+  /** The dashboard family it is listed under: Messages, Phones, Campaigns... */
   family: string
   description: string
 }
 
 /**
- * What an event carries (spec, Webhook call body). Never SMS text, a full phone number or a
+ * What an event carries (docs/webhooks.md, A call). Never SMS text, a full phone number or a
  * contact name: a receiver reads the item through the API.
  */
 export interface PublicEvent {

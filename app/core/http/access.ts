@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { ApiError } from '#core/http/api_error'
 
-/** Spec, Authentication > Scopes: ordered, each includes the ones before it. */
+/** API-key scopes (docs/api-conventions.md, Authentication): ordered, each includes the ones before it. */
 export const scopes = ['read', 'send', 'admin'] as const
 export type Scope = (typeof scopes)[number]
 
@@ -16,7 +16,7 @@ export type RouteAccess =
   | { kind: 'public' }
   | { kind: 'protected'; scope: Scope | null; roles: readonly Role[]; write: boolean; permission?: string }
 
-/** The roles that match a scope when a route does not list its own (spec, Roles table). */
+/** The roles that match a scope when a route does not list its own. */
 const rolesForScope: Record<Scope, readonly Role[]> = {
   read: roles,
   send: ['operator', 'superadmin'],

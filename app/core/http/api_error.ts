@@ -1,8 +1,8 @@
 /**
- * A refusal the API can answer: its HTTP status, its stable code (spec, Errors) and the sentence
- * the OpenAPI document shows beside it. A code may stand under several statuses
- * (VALIDATION_ERROR is 400, 409 for a taken unique name, 422 for an out-of-range backup
- * setting), so a kind is the pair.
+ * A refusal the API can answer: its HTTP status, its stable code (docs/api-conventions.md, Errors)
+ * and the sentence the OpenAPI document shows beside it. A code may stand under several statuses
+ * (VALIDATION_ERROR is 400, 409 for a taken unique name, 422 for an out-of-range backup setting),
+ * so a kind is the pair.
  */
 export interface ErrorKindDefinition {
   status: number

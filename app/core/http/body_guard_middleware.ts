@@ -3,7 +3,7 @@ import type { NextFn } from '@adonisjs/core/types/http'
 import { ApiError } from '#core/http/api_error'
 import { closeAfterAnswerWithoutReset } from '#core/http/lingering_close'
 
-/** Spec, Limits > Requests: a request body is capped at 2 MiB. */
+/** A request body is capped at 2 MiB (docs/api-conventions.md, Errors). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024
 
 const JSON_TYPES = ['application/json', 'application/*+json']

@@ -18,9 +18,10 @@ interface ErrorAnswer {
 }
 
 /**
- * Turns every failure into the spec's error object `{error: {code, message, details?,
- * requestId}}`. Messages are our own fixed texts: a framework or parser message can quote the
- * request (JSON.parse quotes the body it choked on), so none is passed through.
+ * Turns every failure into the error object `{error: {code, message, details?, requestId}}`
+ * (docs/api-conventions.md, Errors). Messages are our own fixed texts: a framework or parser
+ * message can quote the request (JSON.parse quotes the body it choked on), so none is passed
+ * through.
  */
 export default class HttpExceptionHandler extends ExceptionHandler {
   protected debug = false

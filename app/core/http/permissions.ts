@@ -9,7 +9,7 @@ import { access, type RouteAccess } from '#core/http/access'
  * - API keys: scopes are ordered read < send < admin; `null` is refused to every key.
  * - Dashboard roles: readonly reads and exports messages, contacts and conversations; operator
  *   also sends, changes webhooks and replays deliveries; superadmin does everything, including
- *   accounts, keys, backups and the database export (spec, Scopes and Roles).
+ *   accounts, keys, backups and the database export.
  * - A `write` is refused while the license is withdrawn.
  */
 export function definePermissions<Name extends string>(table: Record<Name, RouteAccess>): Record<Name, RouteAccess> {

@@ -2,7 +2,7 @@ import vine from '@vinejs/vine'
 import type { ModelQueryBuilderContract, LucidModel } from '@adonisjs/lucid/types/model'
 import { ApiError } from '#core/http/api_error'
 
-/** Spec, Limits > Requests: page size 1 to 200, default 50. */
+/** Page size 1 to 200, default 50 (docs/api-conventions.md, Lists). */
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 200
 

@@ -15,14 +15,15 @@ export function isKnownCallingCode(prefix: string): boolean {
 }
 
 /**
- * E.164 in, E.164 out (spec, conventions). A number without `+` is a local dialled form and is
- * completed with the local number prefix of Settings > Reception (`+33`, say), national
- * trunk prefix and international call prefix handled as that country dials them.
+ * E.164 in, E.164 out (docs/api-conventions.md, Paths, formats, dates). A number without `+` is a
+ * local dialled form and is completed with the local number prefix of Settings > Reception (`+33`,
+ * say), national trunk prefix and international call prefix handled as that country dials them.
  */
 export class PhoneNumbers {
   /**
    * Returns the E.164 form or throws INVALID_PHONE. `position` names the entry in a list; the
-   * number itself never appears in the error (spec: no full phone number in an error).
+   * number itself never appears in the error (docs/api-conventions.md, Errors: no full phone number
+   * in an error).
    */
   normalize(input: unknown, localPrefix: string | null, position?: number): string {
     const where = position === undefined ? {} : { position }

@@ -22,7 +22,10 @@ export interface GeneralSettings {
 }
 
 export interface SendingSettings {
-  /** The platform time zone: daily backup time, midnight quota reset (spec, Limits > Backups). */
+  /**
+   * The platform time zone: daily backup time (docs/operations.md, The schedule), midnight quota
+   * reset (docs/sending.md, How a message leaves).
+   */
   timezone: string
 }
 
@@ -63,9 +66,10 @@ export interface SettingsFields<Fields> {
   /** Fields kept sealed with the master key and never answered in clear. */
   secret?: Array<keyof Fields & string>
   /**
-   * The section answers 422 on a value of the right type that a rule refuses (out of range, not
-   * in the enum, not matching its pattern) instead of 400 (spec: the backup block). A value of
-   * another type, `null` where not nullable, or a field it does not name is 400 in any section.
+   * The section answers 422 on a value of the right type that a rule refuses (out of range, not in
+   * the enum, not matching its pattern) instead of 400, as the backup block does
+   * (docs/api-conventions.md, Settings changes). A value of another type, `null` where not
+   * nullable, or a field it does not name is 400 in any section.
    */
   outOfRangeIs422?: boolean
 }

@@ -6,7 +6,8 @@ import { StorageHealth } from '#core/data_folder/storage_health'
 
 /**
  * A database answer is trusted for this long. Monitors and load balancers may poll /health
- * thousands of times a second; asking SQLite each time cost 4x the throughput (bench/health.js).
+ * thousands of times a second; asking SQLite each time cost most of the throughput
+ * (bench/health.js).
  */
 const PROBE_TTL_MS = 1000
 

@@ -33,7 +33,8 @@ export class SystemClock extends Clock {
 
   setTimer(delayMs: number, callback: () => void): Timer {
     // Due now (a job woken by a send): the next turn of the event loop, not setTimeout's floor
-    // of 1 ms, which was a fifth of the time from a send's 202 to its order at an idle phone.
+    // of 1 ms, a large part of the time from a send's 202 to its order at an idle phone (README,
+    // Benchmarks).
     if (delayMs <= 0) {
       const immediate = setImmediate(callback)
       immediate.unref?.()
