@@ -2,9 +2,9 @@ import { defineConfig } from '@adonisjs/core/bodyparser'
 import { MAX_BODY_BYTES } from '#core/http/body_guard_middleware'
 
 /**
- * JSON only, capped at 2 MiB (spec, Limits > Requests). The body guard refuses a declared
- * Content-Length over the cap and any other content type before this parser reads a byte; the
- * limit here stops a chunked body that grows past it while being read.
+ * JSON only, capped at 2 MiB (docs/api-conventions.md, Paths, formats, dates and Errors). The body
+ * guard refuses a declared Content-Length over the cap and any other content type before this
+ * parser reads a byte; the limit here stops a chunked body that grows past it while being read.
  */
 export default defineConfig({
   allowedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],

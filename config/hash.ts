@@ -1,6 +1,6 @@
 import { defineConfig, drivers } from '@adonisjs/core/hash'
 
-/** Dashboard passwords are hashed with scrypt (the issue fixes the algorithm). */
+/** Dashboard passwords are hashed with scrypt, as docs/accounts.md (Accounts) states. */
 const hashConfig = defineConfig({
   default: 'scrypt',
   list: {
