@@ -53,7 +53,7 @@ export default class CoreProvider {
   }
 
   async boot() {
-    // Every date the gateway reads or writes is UTC (spec, conventions).
+    // Every date the gateway reads or writes is UTC (docs/api-conventions.md, Paths, formats, dates).
     LuxonSettings.defaultZone = 'utc'
     LuxonSettings.throwOnInvalid = false
   }
