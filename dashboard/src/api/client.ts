@@ -39,6 +39,11 @@ export class ApiProblem extends Error {
   }
 }
 
+/** Any failure as an ApiProblem: a script error becomes one too, so a page shows one kind of message. */
+export function asProblem(error: unknown): ApiProblem {
+  return error instanceof ApiProblem ? error : new ApiProblem(0, 'UNEXPECTED', 'Something went wrong in the dashboard')
+}
+
 export function readCookie(name: string): string | undefined {
   const prefix = `${name}=`
   const found = document.cookie.split('; ').find((part) => part.startsWith(prefix))

@@ -1,5 +1,5 @@
 import { ref, shallowRef, type Ref } from 'vue'
-import { ApiProblem } from '../api/client'
+import { asProblem, type ApiProblem } from '../api/client'
 
 /** One page of a list answer: `{data, nextCursor}`, nextCursor null on the last page. */
 export interface CursorPage<Row> {
@@ -21,9 +21,6 @@ export function useCursorList<Row>(readPage: (cursor: string | undefined) => Pro
   const loadingMore = ref(false)
   const problem = shallowRef<ApiProblem | null>(null)
   let generation = 0
-
-  const asProblem = (error: unknown) =>
-    error instanceof ApiProblem ? error : new ApiProblem(0, 'UNEXPECTED', 'Something went wrong in the dashboard')
 
   async function reload() {
     const mine = ++generation
@@ -59,3 +56,6 @@ export function useCursorList<Row>(readPage: (cursor: string | undefined) => Pro
 
   return { rows, nextCursor, loading, loadingMore, problem, reload, loadMore }
 }
+
+/** What `components/PagedTable.vue` draws of a cursor list: its rows, its state and "Show more". */
+export type CursorListState<Row> = Pick<ReturnType<typeof useCursorList<Row>>, 'rows' | 'nextCursor' | 'loading' | 'loadingMore' | 'problem' | 'loadMore'>

@@ -1,5 +1,5 @@
 import { ref, shallowRef, type Ref } from 'vue'
-import { ApiProblem } from '../api/client'
+import { asProblem, type ApiProblem } from '../api/client'
 
 /**
  * Data a page reads from the API: the last answer, whether the first read is under way, and
@@ -16,7 +16,7 @@ export function useLoaded<Data>(read: () => Promise<Data>) {
       data.value = await read()
       problem.value = null
     } catch (error) {
-      problem.value = error instanceof ApiProblem ? error : new ApiProblem(0, 'UNEXPECTED', 'Something went wrong in the dashboard')
+      problem.value = asProblem(error)
     } finally {
       loading.value = false
     }

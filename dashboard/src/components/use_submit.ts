@@ -1,5 +1,5 @@
 import { computed, ref, shallowRef } from 'vue'
-import { ApiProblem } from '../api/client'
+import { asProblem, type ApiProblem } from '../api/client'
 
 /**
  * Runs a form's call and keeps what the gateway answered wrong: the message of each field it
@@ -16,7 +16,7 @@ export function useSubmit<Result>(action: () => Promise<Result>) {
     try {
       return await action()
     } catch (error) {
-      problem.value = error instanceof ApiProblem ? error : new ApiProblem(0, 'UNEXPECTED', 'Something went wrong in the dashboard')
+      problem.value = asProblem(error)
       return undefined
     } finally {
       busy.value = false
