@@ -9,7 +9,7 @@ export async function callWithKey(key: string): Promise<string> {
   return `${response.status}${body.error ? ` ${body.error.code}` : ''}`
 }
 
-/** The signature a receiver expects (spec, Webhook call authentication). */
+/** The signature a receiver expects (docs/webhooks.md, Verifying a call). */
 export function expectedSignature(secret: string, headers: Record<string, unknown>, rawBody: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${headers['x-timestamp']}.${headers['x-delivery-id']}.${rawBody}`).digest('hex')}`
 }

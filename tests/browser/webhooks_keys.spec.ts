@@ -196,7 +196,8 @@ test.group('Webhooks and API keys in a real browser', (group) => {
     await confirm(page, 'Rotate')
     const second = await page.getByLabel('API key', { exact: true }).inputValue()
     assert.notEqual(second, first)
-    // Spec, Codes: an unknown or revoked key is 403 INVALID_API_KEY (401 is for a missing one).
+    // An unknown or revoked key is 403 INVALID_API_KEY; 401 is for a missing one
+    // (docs/api-conventions.md, Errors).
     assert.equal(await callWithKey(first), '403 INVALID_API_KEY')
     assert.equal(await callWithKey(second), '200')
     await page.getByRole('button', { name: 'Done' }).click()

@@ -630,7 +630,7 @@ test.group('License endpoints and the write gate over HTTP', (group) => {
     write.assertStatus(403)
     assert.equal(write.body().error.code, 'LICENSE_BLOCKED')
     assert.notInclude(write.text(), KEY.slice(4))
-    // Campaigns, templates and groups are writes too (issue 15); their reads work.
+    // Campaigns, templates and groups are writes too; their reads work.
     for (const [path, body] of [
       ['/api/v1/campaigns', { name: 'Blocked' }],
       ['/api/v1/templates', { name: 'Blocked', body: 'Hi' }],

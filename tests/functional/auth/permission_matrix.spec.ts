@@ -48,8 +48,9 @@ const adminOrSuperadmin: CallerName[] = ['key:admin', 'session:superadmin']
 const superadminSession: CallerName[] = ['session:superadmin']
 
 /**
- * Written by hand from the spec (Scopes, Roles) and the access issue, not derived from the
- * permission table: the table must agree with this, and the router with the table.
+ * Written by hand from the documented rules (docs/api-conventions.md, Authentication, and each
+ * module's page in docs/), not derived from the permission table: the table must agree with this,
+ * and the router with the table.
  */
 const expectedCallers: Record<string, CallerName[]> = {
   'GET /api/v1/settings': ['key:admin', 'session:operator', 'session:superadmin'],
@@ -111,7 +112,7 @@ const expectedCallers: Record<string, CallerName[]> = {
   'POST /api/v1/messages/:id/retry': senders,
   'DELETE /api/v1/messages/:id': adminOrOperator,
   'GET /api/v1/links': readers,
-  // Statistics: every read (spec, Scopes: reads include statistics).
+  // Statistics: every read (docs/statistics.md).
   'GET /api/v1/statistics/messages': readers,
   'GET /api/v1/statistics/messages/breakdown': readers,
   'GET /api/v1/statistics/delivery-rate': readers,
@@ -125,7 +126,7 @@ const expectedCallers: Record<string, CallerName[]> = {
   'GET /api/v1/contacts/:id': readers,
   'PATCH /api/v1/contacts/:id': adminOrOperator,
   'DELETE /api/v1/contacts/:id': adminOrOperator,
-  // Campaigns (issue 15): every role reads them; operators and admins change them.
+  // Campaigns: every role reads them; operators and admins change them.
   'GET /api/v1/campaigns': readers,
   'POST /api/v1/campaigns': adminOrOperator,
   'GET /api/v1/campaigns/:id': readers,
@@ -150,7 +151,7 @@ const expectedCallers: Record<string, CallerName[]> = {
   'PATCH /api/v1/devices/:id': adminOrOperator,
   'DELETE /api/v1/devices/:id': adminOrOperator,
   // Webhooks: the page and the delivery log are open to every role and to read scope; changes
-  // and replay are admin scope, or an operator or superadmin session (spec, Roles).
+  // and replay are admin scope, or an operator or superadmin session (docs/webhooks.md).
   'GET /api/v1/webhooks': readers,
   'POST /api/v1/webhooks': adminOrOperator,
   'GET /api/v1/webhooks/:id': readers,
@@ -161,7 +162,7 @@ const expectedCallers: Record<string, CallerName[]> = {
   'GET /api/v1/webhooks/events': readers,
   'POST /api/v1/webhooks/deliveries/:id/replay': adminOrOperator,
   // Exports: admin scope, and every dashboard role; the database export (accounts inside) is
-  // the superadmin's only (spec, Backups, restore and export).
+  // the superadmin's only (docs/exports.md).
   'GET /api/v1/export/messages': ['key:admin', 'session:readonly', 'session:operator', 'session:superadmin'],
   'GET /api/v1/export/contacts': ['key:admin', 'session:readonly', 'session:operator', 'session:superadmin'],
   'GET /api/v1/contacts/export': ['key:admin', 'session:readonly', 'session:operator', 'session:superadmin'],
@@ -247,7 +248,7 @@ test.group('Permission matrix: every route against every scope and role', (group
     }
   })
 
-  test('every protected route has its expected callers written here, from the spec and the issues', ({ assert }) => {
+  test('every protected route has its expected callers written here by hand', ({ assert }) => {
     const missing: string[] = []
     for (const contract of protectedRoutes()) {
       const route = `${contract.method} ${contract.path}`
@@ -259,6 +260,6 @@ test.group('Permission matrix: every route against every scope and role', (group
       const allowed = callerNames.filter((name) => isAllowedByTable(name, contract.access as ProtectedAccess))
       assert.deepEqual(allowed, expected, route)
     }
-    assert.deepEqual(missing, [], 'routes without an expectation below: add them from the spec')
+    assert.deepEqual(missing, [], 'routes without an expectation below: add them by hand (docs/modules.md, Permissions)')
   })
 })

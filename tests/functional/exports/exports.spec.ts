@@ -35,7 +35,7 @@ test.group('Exports', (group) => {
       assert.equal(json.text(), '[]')
     })
 
-  test('messages: every column in the spec order, oldest first, missing dates empty', async ({ client, assert }) => {
+  test('messages: every column in the documented order, oldest first, missing dates empty', async ({ client, assert }) => {
     const first = (await sendAs(client, { to: '+33612345678', body: 'Hello, "friend"\nsee you' })).body().accepted[0]
     const second = (await sendAs(client, { to: '+33699999999', body: 'Second' })).body().accepted[0]
     await db.from('messages').where('id', first.id).update({ created_at: '2026-01-01T08:00:00.000Z', status: 'delivered', device_id: '4', sim_slot: 1, attempts: 1, sent_at: '2026-01-01T08:00:05.000Z', delivered_at: '2026-01-01T08:00:09.000Z' })

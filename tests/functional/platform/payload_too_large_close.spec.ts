@@ -20,8 +20,7 @@ interface Outcome {
  * (headers and as many body bytes as Content-Length says), the server closes, or 15 s pass. It
  * reads what arrived only after `readAfterMs`, as a client on a busy machine does: a reset that
  * arrives in between makes its next write fail (EPIPE, ECONNRESET) and the unread answer is lost.
- * Before the refused connection lingered, 152 to 185 of the 288 answers (6 rounds of 48 clients,
- * three in four of them reading late) were lost that way on the project machine.
+ * Before the refused connection lingered, many of the late readers' answers were lost that way.
  */
 function overSizedUpload(declared: number, readAfterMs: number): Promise<Outcome> {
   return new Promise((resolve) => {

@@ -40,7 +40,7 @@ test.group('Settings', (group) => {
         prefixRules: [],
         simMinIntervalSeconds: 0,
         simPerMinuteLimit: null,
-        // Campaigns' send window and night pause (issue 15).
+        // Campaigns' send window and night pause (docs/campaigns.md).
         campaignWindowEnabled: false,
         campaignWindowDays: [1, 2, 3, 4, 5, 6, 7],
         campaignWindowStart: '09:00',

@@ -20,7 +20,7 @@ import {
 } from '#tests/helpers/webhooks'
 import type { ManualClock } from '#core/time/clock'
 
-/** Verifies a call the way a receiver would (spec, the five steps), with Node's crypto only. */
+/** Verifies a call the way a receiver would (docs/webhooks.md, Verifying a call), with Node's crypto only. */
 function verifiedBy(secret: string, call: { headers: http.IncomingHttpHeaders; rawBody: string }, nowSeconds: number): boolean {
   const timestamp = String(call.headers['x-timestamp'])
   const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${timestamp}.${call.headers['x-delivery-id']}.${call.rawBody}`).digest('hex')}`)
@@ -89,7 +89,7 @@ test.group('Webhook deliveries', (group) => {
     assert.isTrue(verifiedBy(secret, call, Date.parse(START) / 1000))
     assert.isFalse(verifiedBy('another-secret-of-length', call, Date.parse(START) / 1000))
     assert.equal(call.headers['x-tenant'], 'acme')
-    // The gateway's headers first, in the spec's order, then the custom ones.
+    // The gateway's headers first, in the order docs/webhooks.md (A call) shows, then the custom ones.
     const order = ['content-type', 'x-webhook-event', 'x-delivery-id', 'x-timestamp', 'x-signature', 'x-tenant'].map((name) => call.headerOrder.indexOf(name))
     assert.deepEqual(order, [...order].sort((a, b) => a - b))
     assert.notInclude(order, -1)

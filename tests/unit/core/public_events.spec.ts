@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import { publicEventCatalogue, isPublicEventName } from '#core/events/public_events'
 
 test.group('Public event catalogue', () => {
-  test('the modules register the 15 events of the spec, device.online for the misprinted row', ({ assert }) => {
+  test('the modules register the 15 events of docs/webhooks.md (Events)', ({ assert }) => {
     const publicEventNames = publicEventCatalogue.names()
     assert.sameMembers(publicEventNames, [
       'message.received',

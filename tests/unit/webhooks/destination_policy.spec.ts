@@ -7,7 +7,7 @@ const defaults = new DestinationPolicy({ allowPrivateNetworks: true, ownAddresse
 const noPrivate = new DestinationPolicy({ allowPrivateNetworks: false, ownAddresses: loopbackOnly })
 
 /**
- * Spec, Destination rules for webhook URLs, as URL hosts an operator could type: each is read
+ * The rules of docs/webhooks.md (Destinations), as URL hosts an operator could type: each is read
  * the way the HTTP client reads it (`new URL().hostname`, then the policy). `private` means
  * allowed by default and refused with GATEWAY_WEBHOOKS_ALLOW_PRIVATE_NETWORKS=false.
  */
