@@ -54,7 +54,7 @@ export function may(operation: OperationId): boolean {
  * expiry) answers 401 to the next call: forget it and let the router send the person to the
  * sign-in form instead of showing "MISSING_API_KEY" on the page.
  */
-let onSessionLost: () => void = () => {}
+let onSessionLost: (() => void) | undefined
 export function whenSessionLost(handler: () => void) {
   onSessionLost = handler
 }
@@ -63,7 +63,7 @@ api.use({
     if (response.status === 401 && current.value) {
       current.value = null
       closeLive()
-      onSessionLost()
+      onSessionLost?.()
     }
   },
 })

@@ -42,6 +42,7 @@ export async function uploadFile(file: File): Promise<ContactImport> {
   } catch {
     throw new ApiProblem(0, 'NETWORK', 'The gateway did not answer; check that it is running')
   }
+  // why: an answer that is not JSON (a proxy's page) still becomes an ApiProblem below, from its status.
   const body = await response.json().catch(() => undefined)
   if (!response.ok) throw ApiProblem.from(response.status, body)
   return body as ContactImport

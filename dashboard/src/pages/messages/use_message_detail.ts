@@ -36,6 +36,8 @@ export function useMessageDetail(id: Ref<string | null>) {
       timezone ??= (await answer(api.GET('/api/v1/auth/me'))).timezone
       return nextMidnightIn(timezone, new Date())
     } catch {
+      // why: the time zone only dates the quota's reset; without it the reason still shows,
+      // with no time, and the message's own read (above) reports any failure of the gateway.
       return null
     }
   }
