@@ -68,8 +68,10 @@ export default class CoreProvider {
     // anything else touches it. Tests start on a fresh database the same way.
     if (this.app.getEnvironment() === 'web' || this.app.getEnvironment() === 'test') {
       await migrateDatabase(this.app)
+      // Only where the database is opened anyway: an Ace command that never reads the data
+      // must not create an empty database by asking for the connection.
+      await this.#watchStorage()
     }
-    await this.#watchStorage()
   }
 
   /** Writes refused for lack of space, by SQLite or by the log file, reach StorageHealth. */

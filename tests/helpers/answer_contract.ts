@@ -169,10 +169,12 @@ export class AnswerContract {
       const code = (answer.body as Json | undefined)?.error?.code
       return [`${prefix}${code ? ` ${code}` : ''}, a status its document does not list (documented: ${documented})`]
     }
-    // The conventions promise the documented headers (X-Request-Id) on every answer.
+    // The conventions promise the headers the document marks required (X-Request-Id) on every
+    // answer; an optional one (Retry-After on a 503 that is not about time) may be absent.
     if (answer.headers) {
-      for (const name of Object.keys(response.headers ?? {})) {
-        if (answer.headers[name.toLowerCase()] === undefined) problems.push(`${prefix} without its documented ${name} header`)
+      for (const [name, header] of Object.entries<Json>(response.headers ?? {})) {
+        const definition = header.$ref ? this.document.components?.headers?.[String(header.$ref).split('/').pop()!] : header
+        if (definition?.required && answer.headers[name.toLowerCase()] === undefined) problems.push(`${prefix} without its documented ${name} header`)
       }
     }
     const content: Json | undefined = response.content

@@ -182,11 +182,13 @@ export function buildOpenApiDocument(registry: RouteRegistry, info: DocumentInfo
       schemas: tidySchema({ Error: errorObjectSchema, ...Object.fromEntries(registry.schemas) }),
       headers: {
         XRequestId: {
+          required: true,
           description: 'Identifies the request in the gateway logs; equal to error.requestId',
           schema: { type: 'string' },
         },
         RetryAfter: {
-          description: 'Seconds to wait before trying again (RATE_LIMITED, STORAGE_FULL, DATABASE_BUSY)',
+          required: false,
+          description: 'Seconds to wait before trying again: always sent with RATE_LIMITED, STORAGE_FULL and DATABASE_BUSY',
           schema: { type: 'string', pattern: '^[0-9]+$' },
         },
       },
