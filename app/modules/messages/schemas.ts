@@ -10,7 +10,7 @@ const nullableId = { type: ['string', 'null'] }
 export function messageSchemas(registry: RouteRegistry) {
   const message = registry.addSchema('Message', {
     type: 'object',
-    description: 'Spec, Message resource',
+    description: 'A message, outgoing or incoming (docs/sending.md)',
     required: ['id', 'conversationId', 'direction', 'category', 'phone', 'body', 'encoding', 'segments', 'status', 'attempts', 'createdAt'],
     properties: {
       id: { type: 'string' },

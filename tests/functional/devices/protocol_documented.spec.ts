@@ -9,7 +9,7 @@ import { clearDevices, pairingCode } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
 import { eventually, settle, useDeviceJobs } from '#tests/helpers/phones'
 
-/** What docs/device-protocol.md says of the edges a phone agent's author has to know (issue 18). */
+/** What docs/device-protocol.md says of the edges a phone agent's author has to know. */
 test.group('Device protocol: what the document says of its edges', (group) => {
   let clock: ReturnType<typeof useManualClock>['clock']
   let jobs: Awaited<ReturnType<typeof useDeviceJobs>>
