@@ -4,7 +4,7 @@ import { JobRunner } from '#core/jobs/job_runner'
 import { SettingsStore } from '#core/settings/settings_store'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
-import { InboundMessages, SenderActions } from '#modules/messages/public'
+import { ReceivedSmsFeed, SenderActions } from '#modules/messages/public'
 import { TemplateLibrary } from '#modules/campaigns/public'
 import { RuleCalls } from '#modules/webhooks/public'
 import { isOwnNumber } from '#modules/devices/public'
@@ -35,7 +35,7 @@ export default class AutomationProvider {
         logger: await resolver.make('logger'),
         emitter: await resolver.make('emitter'),
         rules: await resolver.make(RuleBook),
-        inbound: new InboundMessages(),
+        inbound: new ReceivedSmsFeed(),
         senders: await resolver.make(SenderActions),
         templates: await resolver.make(TemplateLibrary),
         calls: await resolver.make(RuleCalls),

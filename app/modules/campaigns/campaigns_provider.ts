@@ -6,7 +6,7 @@ import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
-import { CampaignSends, MessageLedger } from '#modules/messages/public'
+import { BulkSends, MessageLedger } from '#modules/messages/public'
 import { campaignEvents } from '#modules/campaigns/events'
 import { campaignErrors } from '#modules/campaigns/errors'
 import { campaignSettings } from '#modules/campaigns/settings'
@@ -49,7 +49,7 @@ export default class CampaignsProvider {
         settings: await resolver.make(SettingsStore),
         phoneNumbers: await resolver.make(PhoneNumbers),
         ledger: await resolver.make(MessageLedger),
-        sends: await resolver.make(CampaignSends),
+        sends: await resolver.make(BulkSends),
         activity: await resolver.make(ActivityLog),
         emitter: await resolver.make('emitter'),
         wake: (at) => void this.#wake(at),

@@ -16,7 +16,7 @@ import { messagePermissions } from '#modules/messages/permissions'
 import { messageEvents } from '#modules/messages/events'
 import { messageSettings } from '#modules/messages/settings'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
-import { CampaignSends } from '#modules/messages/services/campaign_sends'
+import { BulkSends } from '#modules/messages/services/bulk_sends'
 import { Clock } from '#core/time/clock'
 import { broadcastMessageChanges } from '#modules/messages/listeners/live_messages'
 
@@ -38,7 +38,7 @@ export default class MessagesProvider {
         async () => (await container.make(Clock)).now()
       )
     })
-    this.app.container.singleton(CampaignSends, () => new CampaignSends())
+    this.app.container.singleton(BulkSends, () => new BulkSends())
   }
 
   async start() {

@@ -12,11 +12,11 @@ export { messageCategories, messageStatuses, type MessageStatus } from '#modules
 export { ContactAudience, AUDIENCE_PAGE, type AudienceMember, type AudienceSelection } from '#modules/messages/services/contact_audience'
 /** Contact groups: membership reads and changes for rules and campaigns. */
 export { ContactGroups } from '#modules/messages/services/contact_groups'
-/** Campaigns queue many messages at once, each row recorded with its message (docs/campaigns.md). */
-export { CampaignSends, type CampaignSend, type CampaignSendResult, type CampaignBatch } from '#modules/messages/services/campaign_sends'
+/** Many messages queued at once (a campaign's turn), each row recorded by the caller with its message (docs/campaigns.md). */
+export { BulkSends, type BulkSend, type BulkSendResult, type BulkBatch } from '#modules/messages/services/bulk_sends'
 export { type MessageChange } from '#modules/messages/services/message_changes'
-/** What automation rules read of inbound SMS (their own cursor) and do to a sender, by number. */
-export { InboundMessages, type ReceivedSms } from '#modules/messages/services/inbound_messages'
+/** Received SMS in the order they were stored, for a reader with its own cursor (the automation rules). */
+export { ReceivedSmsFeed, type ReceivedSms } from '#modules/messages/services/received_sms_feed'
 export { SenderActions, type SenderProfile, type AutomaticReply, type ReplyOutcome } from '#modules/messages/services/sender_actions'
-/** Counters behind the statistics endpoints: volume by SIM and campaign, failures, latency, link clicks, opt-outs. */
-export { MessageStatistics, LATENCY_BOUNDS_SECONDS, COUNTER_SLOT_SECONDS, type CounterFilters, type VolumeGroupBy, type VolumeGroupKey, type VolumeRow, type FailureRow, type LatencyRow, type LatencyStage, type LinkClickRow, type LinkClickTotal, type OptChangeRow } from '#modules/messages/services/message_statistics'
+/** Reads of the message and link counters: volume by SIM and campaign, failures, latency, link clicks. */
+export { MessageCounters, LATENCY_BOUNDS_SECONDS, COUNTER_SLOT_SECONDS, type CounterFilters, type VolumeGroupBy, type VolumeGroupKey, type VolumeRow, type FailureRow, type LatencyRow, type LatencyStage, type LinkClickRow, type LinkClickTotal, type OptChangeRow } from '#modules/messages/services/message_counters'

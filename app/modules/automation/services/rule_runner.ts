@@ -6,7 +6,7 @@ import type { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import { renderTemplate } from '#core/sms/template_text'
 import { logSafeError } from '#core/logging/redaction'
-import type { InboundMessages, SenderActions, SenderProfile } from '#modules/messages/public'
+import type { ReceivedSmsFeed, SenderActions, SenderProfile } from '#modules/messages/public'
 import type { TemplateLibrary } from '#modules/campaigns/public'
 import type { RuleCalls } from '#modules/webhooks/public'
 import RuleRun from '#modules/automation/models/rule_run'
@@ -27,7 +27,7 @@ export interface RuleRunnerDeps {
   logger: Logger
   emitter: Emitter<any>
   rules: RuleBook
-  inbound: InboundMessages
+  inbound: ReceivedSmsFeed
   senders: SenderActions
   templates: TemplateLibrary
   calls: RuleCalls

@@ -5,7 +5,7 @@ import { ApiError } from '#core/http/api_error'
 import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { decodeCursor, encodeCursor, keysetPage, DEFAULT_PAGE_SIZE, type PageRequest } from '#core/pagination/keyset_page'
-import { CampaignSends } from '#modules/messages/public'
+import { BulkSends } from '#modules/messages/public'
 import Campaign, { type CampaignAudience, type CampaignStatus } from '#modules/campaigns/models/campaign'
 import { progressOf } from '#modules/campaigns/services/campaign_progress'
 import type { SendWindowSettings } from '#modules/campaigns/services/send_window'
@@ -51,7 +51,7 @@ export class CampaignBook {
   constructor(
     private clock: Clock,
     private settings: SettingsStore,
-    private sends: CampaignSends
+    private sends: BulkSends
   ) {}
 
   async windowSettings(): Promise<SendWindowSettings> {

@@ -6,7 +6,7 @@ import type { ActivityLog } from '#core/activity/activity_log'
 import type { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import type { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
-import type { CampaignSends, MessageLedger } from '#modules/messages/public'
+import type { BulkSends, MessageLedger } from '#modules/messages/public'
 import Campaign from '#modules/campaigns/models/campaign'
 import { resolveAudience, type ResolvedRecipient } from '#modules/campaigns/services/audience_resolution'
 import { FINAL_STATUSES } from '#modules/campaigns/services/campaign_progress'
@@ -28,7 +28,7 @@ export interface EngineDependencies {
   settings: SettingsStore
   phoneNumbers: PhoneNumbers
   ledger: MessageLedger
-  sends: CampaignSends
+  sends: BulkSends
   activity: ActivityLog
   emitter: Emitter<any>
   /** Makes the engine's job due (now or at `at`). */
@@ -322,7 +322,7 @@ export class CampaignEngine {
       const turn = rows.slice(0, take)
       if (turn.length) {
         const at = now.toISOString()
-        const written = await this.deps.sends.queue(
+        const written = await this.deps.sends.queueMany(
           { campaignId: campaign.id, deviceId: campaign.deviceId, simSlot: campaign.simSlot, sends: turn.map((row) => ({ phone: row.phone, body: row.body })), at: now },
           async (trx, results) => {
             // A pause or cancel that landed while this pass read its rows wins: nothing is written.

@@ -237,7 +237,7 @@ function messageRows(send: PreparedSend, text: string, conversations: Map<string
     forced_device_id: send.deviceId !== null && /^\d{1,15}$/.test(send.deviceId) ? Number(send.deviceId) : send.deviceId === null ? null : -1,
     forced_sim_slot: send.simSlot,
     scheduled_at: send.scheduledAt ? toIso(send.scheduledAt) : null,
-    // Campaigns queue theirs through CampaignSends; an API or dashboard send names none.
+    // Campaigns queue theirs through BulkSends; an API or dashboard send names none.
     campaign_id: null,
     created_at: at,
     updated_at: at,

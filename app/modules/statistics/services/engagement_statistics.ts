@@ -1,5 +1,5 @@
 import { inject } from '@adonisjs/core'
-import { MessageStatistics, type LinkClickTotal } from '#modules/messages/public'
+import { MessageCounters, type LinkClickTotal } from '#modules/messages/public'
 import { StatisticsRange, type RangeQuery } from '#modules/statistics/services/statistics_range'
 
 interface RangeAnswer {
@@ -34,7 +34,7 @@ export const MAX_LINK_LIMIT = 100
 export class EngagementStatistics {
   constructor(
     private range: StatisticsRange,
-    private statistics: MessageStatistics
+    private statistics: MessageCounters
   ) {}
 
   async linkClicks(query: RangeQuery & { linkId?: string; limit?: number }): Promise<LinkClicksAnswer> {

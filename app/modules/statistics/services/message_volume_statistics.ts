@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
 import {
-  MessageStatistics,
+  MessageCounters,
   messageStatuses,
   type CounterFilters,
   type MessageStatus,
@@ -96,13 +96,13 @@ export function deliveryOf(out: OutCounts): DeliveryCounts {
 /**
  * Message volume per local day or hour, its breakdown per phone, SIM, campaign or category, and
  * the delivery rate: the range rules are StatisticsRange's, the counting the messages module's
- * (MessageStatistics).
+ * (MessageCounters).
  */
 @inject()
 export class MessageVolumeStatistics {
   constructor(
     private range: StatisticsRange,
-    private statistics: MessageStatistics
+    private statistics: MessageCounters
   ) {}
 
   async messages(query: VolumeQuery): Promise<VolumeAnswer> {

@@ -1,5 +1,5 @@
 import { inject } from '@adonisjs/core'
-import { LATENCY_BOUNDS_SECONDS, MessageStatistics, type LatencyStage } from '#modules/messages/public'
+import { LATENCY_BOUNDS_SECONDS, MessageCounters, type LatencyStage } from '#modules/messages/public'
 import { StatisticsRange, type RangeQuery } from '#modules/statistics/services/statistics_range'
 import { counterFilters, type FilterQuery } from '#modules/statistics/services/message_volume_statistics'
 
@@ -76,7 +76,7 @@ function figuresOf(histogram: number[]): LatencyFigures {
 export class QualityStatistics {
   constructor(
     private range: StatisticsRange,
-    private statistics: MessageStatistics
+    private statistics: MessageCounters
   ) {}
 
   async failures(query: RangeQuery & FilterQuery): Promise<FailuresAnswer> {

@@ -133,8 +133,8 @@ async function sumPerBucket(options: {
   return rows
 }
 
-/** Figures for the statistics module, each read from its counters. */
-export class MessageStatistics {
+/** Figures summed per bucket, each read from its counters (the statistics endpoints). */
+export class MessageCounters {
   /** Messages created per bucket by direction and current status, optionally per phone, SIM, campaign or category. */
   async volume(boundaries: Date[], filters: CounterFilters = {}, groupBy?: VolumeGroupBy): Promise<VolumeRow[]> {
     const group = groupBy ? groupColumns[groupBy] : []

@@ -6,20 +6,20 @@ import { recordConversationActivity } from '#modules/messages/services/conversat
 import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
 
-/** One campaign message to queue: a number and its text, already rendered. */
-export interface CampaignSend {
+/** One message of a bulk send: a number and its text, already rendered. */
+export interface BulkSend {
   phone: string
   body: string
 }
 
 /** What became of one send, in the order given: its message, or why none was queued. */
-export type CampaignSendResult = { messageId: number } | { refused: 'CONTACT_BLACKLISTED' }
+export type BulkSendResult = { messageId: number } | { refused: 'CONTACT_BLACKLISTED' }
 
-export interface CampaignBatch {
+export interface BulkBatch {
   campaignId: number
   deviceId: string | null
   simSlot: number | null
-  sends: CampaignSend[]
+  sends: BulkSend[]
   at: Date
 }
 
@@ -27,13 +27,14 @@ export interface CampaignBatch {
 const CHUNK = 200
 
 /**
- * Queues a campaign's messages many at a time (category campaign, campaignId set), each
+ * Queues many messages at once on behalf of a campaign (category campaign, campaignId set), each
  * conversation touched as any send does. Unlike an API send, an opted-out number refuses only its
- * own row. `inTransaction` runs inside the same transaction with the results, so the campaign
- * records each row's message atomically with it: a crash leaves both or neither.
+ * own row. `inTransaction` runs inside the same transaction with the results, so the caller
+ * records each row's message atomically with it: a crash leaves both or neither. The reads below
+ * follow the messages of one campaign (its waiting messages, backlog and statuses).
  */
-export class CampaignSends {
-  async queue(batch: CampaignBatch, inTransaction: (trx: TransactionClientContract, results: CampaignSendResult[]) => Promise<void>): Promise<CampaignSendResult[]> {
+export class BulkSends {
+  async queueMany(batch: BulkBatch, inTransaction: (trx: TransactionClientContract, results: BulkSendResult[]) => Promise<void>): Promise<BulkSendResult[]> {
     const at = batch.at.toISOString()
     const changes: MessageChange[] = []
     const results = await transaction(async (trx) => {
@@ -41,7 +42,7 @@ export class CampaignSends {
         trx,
         batch.sends.map((send) => ({ phone: send.phone, direction: 'out' as const, category: 'campaign' as const, at }))
       )
-      const results: CampaignSendResult[] = batch.sends.map((send) =>
+      const results: BulkSendResult[] = batch.sends.map((send) =>
         conversations.get(send.phone)?.optedOut ? { refused: 'CONTACT_BLACKLISTED' as const } : { messageId: 0 }
       )
       const accepted = batch.sends.flatMap((send, index) => ('messageId' in results[index] ? [{ send, index }] : []))

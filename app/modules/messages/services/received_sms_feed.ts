@@ -15,7 +15,7 @@ export interface ReceivedSms {
  * Inbound messages in the order they were stored (their ids grow), for a reader that keeps its
  * own cursor: the automation rules' durable queue.
  */
-export class InboundMessages {
+export class ReceivedSmsFeed {
   /** The id of the newest message stored (0: none), where a reader starting now begins. */
   async latestId(): Promise<number> {
     const row = await db.from('messages').max('id as id').first()
