@@ -1,5 +1,6 @@
 import { defineConfig } from '@adonisjs/lucid'
 import { DataFolder } from '#core/data_folder/data_folder'
+import { migrationFolders } from '#core/database/migration_folders'
 
 /** The read-only connection's name (app/core/database/read_connection.ts says what it is for). */
 export const READ_CONNECTION = 'reads'
@@ -34,7 +35,11 @@ const dbConfig = defineConfig({
       ...databaseFileConnection('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;'),
       migrations: {
         naturalSort: true,
-        paths: ['database/migrations'],
+        // database/migrations first (its files never move: adonis_schema names them with their
+        // folder), then core's and each module's own migrations folder, found on disk, in the
+        // order app/core/database/migration_folders.ts states. The root is this file's parent
+        // folder, so the compiled build (build/config/) reads build/'s folders.
+        paths: migrationFolders(new URL('../', import.meta.url)),
       },
     },
     // The same file, read-only, for the reads of the dispatcher's pass: in WAL mode they run

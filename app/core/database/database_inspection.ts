@@ -1,16 +1,34 @@
 import { readdir } from 'node:fs/promises'
-import { basename, extname } from 'node:path'
+import { basename, extname, join, relative, resolve } from 'node:path'
+import app from '@adonisjs/core/services/app'
 import sqlite3 from 'sqlite3'
+import { isMigrationFile, LEGACY_MIGRATIONS, migrationFolders } from '#core/database/migration_folders'
 
 export type Inspection =
   | { usable: true; migrations: string[] }
   | { usable: false; problem: 'unreadable'; reason: string }
   | { usable: false; problem: 'too_recent'; reason: string; unknownMigrations: string[] }
 
-/** The migrations this version of the gateway knows (file names without extension). */
-export async function knownMigrations(migrationsDir: string): Promise<Set<string>> {
-  const files = await readdir(migrationsDir)
-  return new Set(files.filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts')).map((file) => basename(file, extname(file))))
+/**
+ * The migrations this version of the gateway knows (file names without extension), from every
+ * migrations folder Lucid runs (app/core/database/migration_folders.ts): database/migrations,
+ * core's and each module's. `legacyFolder` is the application's database/migrations folder
+ * (`app.migrationsPath()`, the build's in a build); the other folders are found from the
+ * application root it sits in.
+ */
+export async function knownMigrations(legacyFolder: string = app.migrationsPath()): Promise<Set<string>> {
+  const root = resolve(legacyFolder, relative(LEGACY_MIGRATIONS, '.'))
+  const known = new Set<string>()
+  for (const folder of migrationFolders(root)) {
+    let files: string[]
+    try {
+      files = await readdir(join(root, folder), { recursive: true })
+    } catch {
+      continue
+    }
+    for (const file of files.filter(isMigrationFile)) known.add(basename(file, extname(file)))
+  }
+  return known
 }
 
 /**
