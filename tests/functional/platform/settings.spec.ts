@@ -3,8 +3,42 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import { SettingsStore } from '#core/settings/settings_store'
-import { settingsCatalogue } from '#core/settings/settings_catalogue'
+import { readdir, readFile } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { settingsCatalogue, SECRET_MASK } from '#core/settings/settings_catalogue'
 import { useTestKeys, testKeys } from '#tests/helpers/callers'
+
+type Defaults = Record<string, Record<string, unknown>>
+
+/**
+ * Every owner's declaration of its documented defaults: tests/functional/platform/settings_defaults/<owner>.ts
+ * and tests/functional/<module>/settings_defaults.ts.
+ */
+async function documentedDefaults(): Promise<Array<{ owner: string; defaults: Defaults }>> {
+  const functional = app.makePath('tests/functional')
+  const files: Array<{ owner: string; file: string }> = []
+  for (const name of await readdir(join(functional, 'platform/settings_defaults'))) {
+    if (name.endsWith('.ts') && !name.endsWith('.d.ts')) files.push({ owner: basename(name, '.ts'), file: join(functional, 'platform/settings_defaults', name) })
+  }
+  for (const entry of await readdir(functional, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue
+    const names = await readdir(join(functional, entry.name))
+    if (names.includes('settings_defaults.ts')) files.push({ owner: entry.name, file: join(functional, entry.name, 'settings_defaults.ts') })
+  }
+  return Promise.all(files.map(async ({ owner, file }) => ({ owner, defaults: (await import(pathToFileURL(file).href)).default as Defaults })))
+}
+
+/** The text of every page of documentation: docs/**\/*.md, README.md and the .md files of app/. */
+async function documentation(): Promise<string> {
+  const pages = [app.makePath('README.md')]
+  for (const folder of ['docs', 'app']) {
+    for (const file of await readdir(app.makePath(folder), { recursive: true })) {
+      if (file.endsWith('.md')) pages.push(app.makePath(folder, file))
+    }
+  }
+  return (await Promise.all(pages.map((page) => readFile(page, 'utf8')))).join('\n')
+}
 
 test.group('Settings', (group) => {
   group.setup(() => useTestKeys())
@@ -26,55 +60,54 @@ test.group('Settings', (group) => {
     assert.equal((await store.get('sending')).maxAttempts, 5)
   })
 
-  test('GET /settings answers every section with its defaults', async ({ client, assert }) => {
+  test('GET /settings answers every section and field modules register, each with its default', async ({ client, assert }) => {
     const response = await client.get('/api/v1/settings').header('x-api-key', testKeys.admin)
     response.assertStatus(200)
-    // Written out by hand: core's fields and those the messages, devices and backups modules add.
-    assert.deepEqual(response.body(), {
-      general: { gatewayName: 'SMS gateway', stripDiacritics: false, trimWhitespace: false, uppercase: false },
-      sending: {
-        timezone: 'UTC',
-        maxAttempts: 4,
-        routingMode: 'round_robin',
-        priority: [],
-        prefixRules: [],
-        simMinIntervalSeconds: 0,
-        simPerMinuteLimit: null,
-        // Campaigns' send window and night pause (docs/campaigns.md).
-        campaignWindowEnabled: false,
-        campaignWindowDays: [1, 2, 3, 4, 5, 6, 7],
-        campaignWindowStart: '09:00',
-        campaignWindowEnd: '20:00',
-        nightPauseEnabled: true,
-        nightPauseStart: '21:00',
-        nightPauseEnd: '08:00',
-      },
-      reception: {
-        localPrefix: null,
-        optOutKeywordsEnabled: true,
-        optOutKeywords: ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'],
-        optInKeywords: ['START', 'UNSTOP'],
-        optOutReply: null,
-        optInReply: null,
-        // The automation module's help keyword.
-        helpKeywords: ['HELP'],
-        helpReply: null,
-        autoReplyLimit: 3,
-      },
-      notifications: {
-        backupFailedAlert: true,
-        storageFullAlert: true,
-        adminPhones: [],
-        adminEmails: [],
-        smtpHost: null,
-        smtpPort: 587,
-        smtpSecurity: 'starttls',
-        smtpUsername: null,
-        smtpPassword: null,
-        smtpFrom: null,
-      },
-      backup: { enabled: true, frequency: 'daily', dailyAt: '03:00', intervalHours: 24, retention: 7 },
-    })
+    assert.sameMembers(Object.keys(response.body()), settingsCatalogue.sectionNames)
+    for (const section of settingsCatalogue.sectionNames) {
+      const secret = settingsCatalogue.secretFields(section)
+      const expected = Object.fromEntries(
+        Object.entries(settingsCatalogue.defaults(section) as Record<string, unknown>).map(([field, value]) => [
+          field,
+          secret.includes(field) && value !== null ? SECRET_MASK : value,
+        ])
+      )
+      assert.deepEqual(response.body()[section], expected, section)
+    }
+  })
+
+  // The defaults are a contract with operators: each owner declares the ones its docs state
+  // (tests/functional/platform/settings_defaults/<owner>.ts for core and the first modules,
+  // tests/functional/<module>/settings_defaults.ts for a module of its own), never one list here.
+  test('every settings field is declared with its documented default by exactly one owner, and GET /settings answers that value', async ({ client, assert }) => {
+    const declarations = await documentedDefaults()
+    const response = await client.get('/api/v1/settings').header('x-api-key', testKeys.admin)
+    const declaredBy = new Map<string, string>()
+    for (const { owner, defaults } of declarations) {
+      for (const [section, fields] of Object.entries(defaults)) {
+        for (const [field, value] of Object.entries(fields)) {
+          const name = `${section}.${field}`
+          assert.isFalse(declaredBy.has(name), `${name} is declared by ${owner} and ${declaredBy.get(name)}`)
+          declaredBy.set(name, owner)
+          assert.isTrue(settingsCatalogue.has(section) && settingsCatalogue.fieldNames(section).includes(field), `${owner} declares ${name}, which no module registers`)
+          assert.deepEqual(response.body()[section][field], value, `${name} (declared by ${owner})`)
+        }
+      }
+    }
+    const registered = settingsCatalogue.sectionNames.flatMap((section) => settingsCatalogue.fieldNames(section).map((field) => `${section}.${field}`))
+    assert.deepEqual(
+      registered.filter((name) => !declaredBy.has(name)),
+      [],
+      'fields without a documented default: declare them in their module\'s tests/functional/<module>/settings_defaults.ts'
+    )
+  })
+
+  test('every settings field a module registers is named in the docs', async ({ assert }) => {
+    const docs = await documentation()
+    const missing = settingsCatalogue.sectionNames.flatMap((section) =>
+      settingsCatalogue.fieldNames(section).filter((field) => !docs.includes(`\`${field}\``) && !docs.includes(`\`${section}.${field}\``)).map((field) => `${section}.${field}`)
+    )
+    assert.deepEqual(missing, [], 'name each field in backquotes in docs/, README.md or the module\'s own .md (docs/adding-a-module.md)')
   })
 
   test('numbers and booleans are taken as JSON numbers and booleans only: no coercion', async ({ client, assert }) => {
