@@ -1,0 +1,117 @@
+import { test } from '@japa/runner'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import app from '@adonisjs/core/services/app'
+import { firstApiKey, freePort, stop } from '#tests/helpers/gateway_process'
+
+/** Runs a command in the copy; answers its exit code and output. */
+function run(cwd: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    child.on('close', (code) => resolve({ code, output }))
+  })
+}
+
+async function waitForHealth(port: number, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 45_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the copy's gateway exited early:\n${output()}`)
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).status === 200) return
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`the copy's gateway did not answer /health:\n${output()}`)
+}
+
+/**
+ * docs/adding-a-module.md, done for real: `node ace make:module notes` in a copy of the working
+ * tree gives a module that type-checks, keeps the boundaries and serves, with its routes,
+ * permission, error, event and settings in the document, and changes nothing outside its
+ * folder and its tests but adonisrc.ts and docs/webhooks.md.
+ */
+test.group('make:module', () => {
+  test('a scaffolded module compiles, keeps the boundaries, serves its two routes and touches two files outside itself', async ({ assert }) => {
+    const source = fileURLToPath(app.appRoot)
+    const scratch = mkdtempSync(join(tmpdir(), 'gateway-make-module-'))
+    const copy = join(scratch, 'gateway')
+    const git = ['-c', 'user.email=scaffold@gateway.test', '-c', 'user.name=scaffold', '-c', 'commit.gpgsign=false']
+    let child: ChildProcess | null = null
+    try {
+      const tracked = (await run(source, 'git', ['ls-files', '-z'])).output.split('\0').filter(Boolean)
+      assert.isAbove(tracked.length, 0)
+      for (const file of tracked) {
+        if (!existsSync(join(source, file))) continue
+        mkdirSync(dirname(join(copy, file)), { recursive: true })
+        cpSync(join(source, file), join(copy, file))
+      }
+      symlinkSync(join(source, 'node_modules'), join(copy, 'node_modules'))
+      for (const args of [['init', '-q'], ['add', '-A'], [...git, 'commit', '-q', '-m', 'copy']]) {
+        const done = await run(copy, 'git', args)
+        assert.equal(done.code, 0, done.output)
+      }
+
+      const made = await run(copy, process.execPath, ['ace.js', 'make:module', 'notes'])
+      assert.equal(made.code, 0, made.output)
+
+      // The type check, the boundaries and the copy's gateway at once: they only read the copy.
+      const port = await freePort()
+      const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_DATA_DIR: join(scratch, 'data'), PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' }
+      delete env.APP_KEY
+      const typecheck = run(copy, process.execPath, [join(source, 'node_modules/typescript/bin/tsc'), '--noEmit'])
+      const boundaries = run(copy, 'npm', ['run', 'boundaries', '--silent'])
+      const started = spawn(process.execPath, ['--import=ts-node-maintained/register/esm', 'bin/server.ts'], { cwd: copy, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      child = started
+      let output = ''
+      started.stdout!.on('data', (chunk) => (output += chunk))
+      started.stderr!.on('data', (chunk) => (output += chunk))
+      await waitForHealth(port, started, () => output)
+
+      const base = `http://127.0.0.1:${port}`
+      const key = await firstApiKey(port)
+      const headers = { 'x-api-key': key, 'content-type': 'application/json' }
+      const created = await fetch(`${base}/api/v1/notes`, { method: 'POST', headers, body: JSON.stringify({ name: 'First note' }) })
+      assert.equal(created.status, 201)
+      const note = (await created.json()) as { id: string; name: string }
+      assert.equal(note.name, 'First note')
+      const listed = await fetch(`${base}/api/v1/notes`, { headers: { 'x-api-key': key } })
+      assert.equal(listed.status, 200)
+      assert.deepEqual(((await listed.json()) as { data: Array<{ id: string }> }).data.map(({ id }) => id), [note.id])
+      assert.equal((await fetch(`${base}/api/v1/notes`)).status, 401)
+
+      const document = (await (await fetch(`${base}/api-docs/openapi.json`)).json()) as any
+      const operations = document.paths['/api/v1/notes']
+      assert.equal(operations.get['x-permission'], 'notes.read')
+      assert.equal(operations.post['x-permission'], 'notes.change')
+      assert.include(operations.post['x-error-codes'], 'NOTES_LIMIT_REACHED')
+      assert.include(JSON.stringify(document.components.schemas.Settings ?? document), 'maxNotes')
+
+      const events = (await (await fetch(`${base}/api/v1/webhooks/events`, { headers: { 'x-api-key': key } })).json()) as { data: Array<{ name: string; family: string }> }
+      assert.deepInclude(events.data.map(({ name, family }) => ({ name, family })), { name: 'note.created', family: 'Notes' })
+
+      const settings = (await (await fetch(`${base}/api/v1/settings`, { headers: { 'x-api-key': key } })).json()) as Record<string, unknown>
+      assert.deepEqual(settings.notes, { maxNotes: 1000 })
+
+      const [typed, bounded] = await Promise.all([typecheck, boundaries])
+      assert.equal(typed.code, 0, `npx tsc --noEmit in the copy:\n${typed.output}`)
+      assert.equal(bounded.code, 0, `npm run boundaries in the copy:\n${bounded.output}`)
+
+      const status = (await run(copy, 'git', ['status', '--porcelain', '--untracked-files=all'])).output
+      const changed = status.split('\n').filter(Boolean).map((line) => line.slice(3))
+      assert.isTrue(changed.some((path) => path.startsWith('app/modules/notes/migrations/')), status)
+      assert.includeMembers(changed, ['tests/functional/notes/notes.spec.ts', 'adonisrc.ts'])
+      const outside = changed.filter((path) => !path.startsWith('app/modules/notes/') && !path.startsWith('tests/functional/notes/'))
+      assert.isAtMost(outside.length, 2, `changed outside the module: ${outside.join(', ')}`)
+      assert.sameMembers(outside, ['adonisrc.ts', 'docs/webhooks.md'])
+    } finally {
+      if (child && child.exitCode === null) await stop(child, 'SIGTERM')
+      rmSync(scratch, { recursive: true, force: true })
+    }
+  }).timeout(120_000)
+})
