@@ -2,17 +2,7 @@ import { test } from '@japa/runner'
 import { readFile } from 'node:fs/promises'
 import app from '@adonisjs/core/services/app'
 import { publicEventCatalogue, isPublicEventName } from '#core/events/public_events'
-
-/**
- * The event names of docs/webhooks.md's Events table: the first cell of each row, one name or
- * several joined by ` / ` (`backup.completed` / `backup.failed`).
- */
-export function documentedEvents(markdown: string): string[] {
-  const section = markdown.split(/^## /m).find((part) => part.startsWith('Events\n'))
-  if (!section) throw new Error('docs/webhooks.md has no "## Events" section')
-  const rows = section.split('\n').filter((line) => line.startsWith('|')).slice(2)
-  return rows.flatMap((row) => [...row.split('|')[1].matchAll(/`([^`]+)`/g)].map((match) => match[1]))
-}
+import { documentedEvents } from '#tests/unit/core/webhooks_doc'
 
 test.group('Public event catalogue', () => {
   // Per module, without a list here: a module's events.ts registers its events and its author
