@@ -4,7 +4,8 @@ import { JobRunner } from '#core/jobs/job_runner'
 import { SettingsStore } from '#core/settings/settings_store'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
-import { ReceivedSmsFeed, SenderActions } from '#modules/messages/public'
+import { ConversationActions, ReceivedSmsFeed } from '#modules/messages/public'
+import { ContactsByPhone } from '#modules/contacts/public'
 import { TemplateLibrary } from '#modules/campaigns/public'
 import { RuleCalls } from '#modules/webhooks/public'
 import { isOwnNumber } from '#modules/devices/public'
@@ -19,8 +20,8 @@ import { RULE_JOB, ruleJob } from '#modules/automation/jobs/rule_job'
 
 /**
  * Automation rules on incoming SMS and the built-in opt-out keywords (docs/automation.md). The
- * module reads inbound SMS and acts on senders through the messages module's public services,
- * calls URLs through the webhooks module's.
+ * module reads inbound SMS and replies through the messages module's public services, acts on
+ * senders' contacts through the contacts module's, calls URLs through the webhooks module's.
  */
 export default class AutomationProvider {
   constructor(protected app: ApplicationService) {}
@@ -36,7 +37,8 @@ export default class AutomationProvider {
         emitter: await resolver.make('emitter'),
         rules: await resolver.make(RuleBook),
         inbound: new ReceivedSmsFeed(),
-        senders: await resolver.make(SenderActions),
+        senders: await resolver.make(ContactsByPhone),
+        conversations: await resolver.make(ConversationActions),
         templates: await resolver.make(TemplateLibrary),
         calls: await resolver.make(RuleCalls),
         isOwnNumber,

@@ -21,8 +21,9 @@ import { followMessageChanges } from '#modules/campaigns/listeners/recipient_sta
 
 /**
  * Campaigns and message templates (bulk sending). Contacts and their groups belong to the
- * messages module; a campaign reads its audience and queues its messages through that module's
- * public services (docs/modules.md, docs/campaigns.md).
+ * contacts module, messages to the messages module: a campaign reads its audience through the
+ * first's public services and queues its messages through the second's (docs/modules.md,
+ * docs/campaigns.md).
  */
 export default class CampaignsProvider {
   /** The running instance, for restart tests that stop and start its listeners. */

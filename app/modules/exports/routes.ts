@@ -1,7 +1,7 @@
 import { exportPermissions } from '#modules/exports/permissions'
 import { defineRoutes, type RouteContract } from '#core/contract/route_contract'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { exportColumns, type ExportDataset } from '#modules/messages/public'
+import { exportColumns, type ExportDataset } from '#modules/exports/services/export_datasets'
 import { exportQueryValidator } from '#modules/exports/validators/export_validators'
 
 const ExportsController = () => import('#modules/exports/controllers/exports_controller')

@@ -1,13 +1,12 @@
 import { defineErrorKinds, type KindsOf } from '#core/http/api_error'
 
-/** Refusals of sends, retries, contacts and idempotent requests (docs/api-conventions.md, Errors). */
+/** Refusals of sends, retries and idempotent requests (docs/api-conventions.md, Errors). */
 export const messageErrors = defineErrorKinds({
   EMPTY_BODY: { status: 400, code: 'EMPTY_BODY', description: 'Message has no text' },
   CONTACT_BLACKLISTED: { status: 403, code: 'CONTACT_BLACKLISTED', description: 'A recipient opted out. Nothing queued' },
   SCHEDULED_AT_IN_PAST: { status: 422, code: 'SCHEDULED_AT_IN_PAST', description: 'scheduledAt not in the future' },
   IDEMPOTENCY_CONFLICT: { status: 409, code: 'IDEMPOTENCY_CONFLICT', description: 'Idempotency-Key already used with a different body' },
   MESSAGE_NOT_FAILED: { status: 409, code: 'MESSAGE_NOT_FAILED', description: 'Only a failed message can be retried' },
-  IMPORT_ALREADY_STARTED: { status: 409, code: 'IMPORT_ALREADY_STARTED', description: 'A contact import is mapped and started once' },
 })
 
 declare module '#core/http/api_error' {

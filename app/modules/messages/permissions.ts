@@ -3,8 +3,8 @@ import { definePermissions } from '#core/http/permissions'
 
 /**
  * Read scope reads; send scope sends and retries (operators send); deleting a message and
- * changing contacts or conversations is configuration (admin). Exports of messages, contacts
- * and conversations are open to every dashboard role (docs/exports.md).
+ * changing conversations is configuration (admin). Exports of messages and conversations are
+ * open to every dashboard role (docs/exports.md). Contacts have their own (the contacts module).
  */
 export const messagePermissions = definePermissions({
   'messages.read': access.read('read'),
@@ -13,9 +13,4 @@ export const messagePermissions = definePermissions({
   'links.read': access.read('read'),
   'conversations.read': access.read('read'),
   'conversations.change': access.write('admin', ['operator', 'superadmin']),
-  'contacts.read': access.read('read'),
-  'contacts.change': access.write('admin', ['operator', 'superadmin']),
-  // Groups are contact data: read with read, changed with admin, like contacts.
-  'groups.read': access.read('read'),
-  'groups.change': access.write('admin', ['operator', 'superadmin']),
 })

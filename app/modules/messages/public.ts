@@ -3,20 +3,18 @@
  * not exported here is the module's own business and may change without notice.
  */
 export { SendMessages } from '#modules/messages/services/send_messages'
-export { exportColumns, exportRows, type ExportDataset, type ExportRow } from '#modules/messages/services/export_rows'
+/** The rows of the messages and conversations exports. */
+export { messageExportColumns, messageExportRows, type MessageExportDataset, type ExportRow } from '#modules/messages/services/export_rows'
 /** Every change of a message's state and of conversations, whoever decides it. */
 export * from '#modules/messages/services/message_ledger'
 /** A message's categories and statuses, as the statistics count them. */
 export { messageCategories, messageStatuses, type MessageStatus } from '#modules/messages/models/message'
-/** Who a campaign or a rule names: contacts of groups and single contacts, with their fields. */
-export { ContactAudience, AUDIENCE_PAGE, type AudienceMember, type AudienceSelection } from '#modules/messages/services/contact_audience'
-/** Contact groups: membership reads and changes for rules and campaigns. */
-export { ContactGroups } from '#modules/messages/services/contact_groups'
 /** Many messages queued at once (a campaign's turn), each row recorded by the caller with its message (docs/campaigns.md). */
 export { BulkSends, type BulkSend, type BulkSendResult, type BulkBatch } from '#modules/messages/services/bulk_sends'
 export { type MessageChange } from '#modules/messages/services/message_changes'
 /** Received SMS in the order they were stored, for a reader with its own cursor (the automation rules). */
 export { ReceivedSmsFeed, type ReceivedSms } from '#modules/messages/services/received_sms_feed'
-export { SenderActions, type SenderProfile, type AutomaticReply, type ReplyOutcome } from '#modules/messages/services/sender_actions'
+/** A reply queued once per key, and a conversation assigned (what an automation rule does). */
+export { ConversationActions, type AutomaticReply, type ReplyOutcome } from '#modules/messages/services/conversation_actions'
 /** Reads of the message and link counters: volume by SIM and campaign, failures, latency, link clicks. */
-export { MessageCounters, LATENCY_BOUNDS_SECONDS, COUNTER_SLOT_SECONDS, type CounterFilters, type VolumeGroupBy, type VolumeGroupKey, type VolumeRow, type FailureRow, type LatencyRow, type LatencyStage, type LinkClickRow, type LinkClickTotal, type OptChangeRow } from '#modules/messages/services/message_counters'
+export { MessageCounters, LATENCY_BOUNDS_SECONDS, COUNTER_SLOT_SECONDS, type CounterFilters, type VolumeGroupBy, type VolumeGroupKey, type VolumeRow, type FailureRow, type LatencyRow, type LatencyStage, type LinkClickRow, type LinkClickTotal } from '#modules/messages/services/message_counters'

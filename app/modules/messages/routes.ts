@@ -6,22 +6,19 @@ import type { RouteRegistry } from '#core/contract/route_registry'
 import { messageSchemas } from '#modules/messages/schemas'
 import { sendValidator } from '#modules/messages/validators/send_validator'
 import { listMessagesValidator } from '#modules/messages/validators/message_validators'
-import { createContactValidator, listContactsValidator, updateContactValidator } from '#modules/messages/validators/contact_validators'
 import { listConversationsValidator, updateConversationValidator } from '#modules/messages/validators/conversation_validators'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
 
 const MessagesController = () => import('#modules/messages/controllers/messages_controller')
 const LinksController = () => import('#modules/messages/controllers/links_controller')
-const ContactsController = () => import('#modules/messages/controllers/contacts_controller')
 const ConversationsController = () => import('#modules/messages/controllers/conversations_controller')
 
-/** Sending and reading messages, short links, contacts and conversations. */
+/** Sending and reading messages, short links and conversations. */
 export function messageRoutes(registry: RouteRegistry) {
   registry.describeTag('Messages', 'Send SMS and read what was sent and received')
-  registry.describeTag('Contacts', 'People behind numbers; blacklisted is the opt-out flag')
   registry.describeTag('Conversations', 'One per number, created by its first message either way')
   registry.describeTag('Links', 'Short click-counting links made by sends with shortenLinks')
-  const { message, contact, conversation, link } = messageSchemas(registry)
+  const { message, conversation, link } = messageSchemas(registry)
   const messageId = { id: 'Message identifier' }
 
   return defineRoutes([
@@ -138,98 +135,6 @@ export function messageRoutes(registry: RouteRegistry) {
       },
       errors: ['NOT_FOUND'],
       handler: [LinksController, 'follow'],
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/contacts',
-      operationId: 'listContacts',
-      summary: 'Contacts, newest first',
-      tag: 'Contacts',
-      access: messagePermissions['contacts.read'],
-      query: listContactsValidator,
-      answer: { status: 200, description: 'A page of contacts', schema: pageOf(contact) },
-      errors: ['INVALID_PHONE'],
-      handler: [ContactsController, 'index'],
-    },
-    {
-      method: 'POST',
-      path: '/api/v1/contacts',
-      operationId: 'createContact',
-      summary: 'Create a contact',
-      tag: 'Contacts',
-      access: messagePermissions['contacts.change'],
-      body: createContactValidator,
-      answer: { status: 201, description: 'The contact', schema: contact },
-      errors: ['INVALID_PHONE', 'NAME_TAKEN'],
-      handler: [ContactsController, 'store'],
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/contacts/fields',
-      operationId: 'listContactFields',
-      summary: 'The custom field keys contacts use, with how many contacts have each',
-      description: 'At most 200 keys, the most used first: the variables a template can use beside the built-in ones.',
-      tag: 'Contacts',
-      access: messagePermissions['contacts.read'],
-      answer: {
-        status: 200,
-        description: 'The keys in use',
-        schema: {
-          type: 'object',
-          required: ['data'],
-          additionalProperties: false,
-          properties: {
-            data: {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['key', 'contacts'],
-                additionalProperties: false,
-                properties: { key: { type: 'string' }, contacts: { type: 'integer', minimum: 1 } },
-              },
-            },
-          },
-        },
-      },
-      handler: [ContactsController, 'fields'],
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/contacts/:id',
-      operationId: 'getContact',
-      summary: 'One contact',
-      tag: 'Contacts',
-      access: messagePermissions['contacts.read'],
-      params: { id: 'Contact identifier' },
-      answer: { status: 200, description: 'The contact', schema: contact },
-      errors: ['NOT_FOUND'],
-      handler: [ContactsController, 'show'],
-    },
-    {
-      method: 'PATCH',
-      path: '/api/v1/contacts/:id',
-      operationId: 'updateContact',
-      summary: 'Change a contact',
-      description: 'Partial. Setting blacklisted: true cancels its messages not sent yet (errorCode CONTACT_BLACKLISTED).',
-      tag: 'Contacts',
-      access: messagePermissions['contacts.change'],
-      body: updateContactValidator,
-      params: { id: 'Contact identifier' },
-      answer: { status: 200, description: 'The contact', schema: contact },
-      errors: ['NOT_FOUND', 'INVALID_PHONE', 'NAME_TAKEN'],
-      handler: [ContactsController, 'update'],
-    },
-    {
-      method: 'DELETE',
-      path: '/api/v1/contacts/:id',
-      operationId: 'deleteContact',
-      summary: 'Delete a contact (its conversation stays, without a contact)',
-      tag: 'Contacts',
-      access: messagePermissions['contacts.change'],
-      params: { id: 'Contact identifier' },
-      answer: { status: 204, description: 'Deleted' },
-      errors: ['NOT_FOUND'],
-      handler: [ContactsController, 'destroy'],
     },
     {
       method: 'GET',

@@ -6,7 +6,8 @@ import type { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import { renderTemplate } from '#core/sms/template_text'
 import { logSafeError } from '#core/logging/redaction'
-import type { ReceivedSmsFeed, SenderActions, SenderProfile } from '#modules/messages/public'
+import type { ConversationActions, ReceivedSmsFeed } from '#modules/messages/public'
+import type { ContactProfile as SenderProfile, ContactsByPhone } from '#modules/contacts/public'
 import type { TemplateLibrary } from '#modules/campaigns/public'
 import type { RuleCalls } from '#modules/webhooks/public'
 import RuleRun from '#modules/automation/models/rule_run'
@@ -28,7 +29,10 @@ export interface RuleRunnerDeps {
   emitter: Emitter<any>
   rules: RuleBook
   inbound: ReceivedSmsFeed
-  senders: SenderActions
+  /** The sender's contact, by number: profile, groups, tags, opt-out. */
+  senders: ContactsByPhone
+  /** Replies and assignments. */
+  conversations: ConversationActions
   templates: TemplateLibrary
   calls: RuleCalls
   isOwnNumber: (phone: string) => Promise<boolean>
@@ -144,7 +148,7 @@ export class RuleRunner {
       case 'remove_tags':
         return done(await senders.changeTags(run.phone, [], action.tags), 'Tags removed', 'Had none of the tags')
       case 'assign':
-        await senders.assign(run.conversationId, action.accountId)
+        await this.deps.conversations.assign(run.conversationId, action.accountId)
         return { status: 'done', detail: action.accountId === null ? 'Conversation unassigned' : 'Conversation assigned' }
       case 'opt_out':
         return done(await senders.setOptedOut(run.phone, true), 'Opted out', 'Was already opted out')
@@ -171,7 +175,7 @@ export class RuleRunner {
     const body = renderTemplate(text ?? '', await sender())
     if (!body.trim()) return { status: 'failed', detail: 'The reply is empty for this sender' }
     const forced = 'deviceId' in action && action.deviceId !== undefined && action.deviceId !== null
-    const outcome = await this.deps.senders.reply({
+    const outcome = await this.deps.conversations.reply({
       phone: run.phone,
       body,
       deviceId: forced ? (action as { deviceId: string }).deviceId : run.deviceId,

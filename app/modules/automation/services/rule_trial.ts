@@ -4,7 +4,7 @@ import { ApiError } from '#core/http/api_error'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { renderTemplate } from '#core/sms/template_text'
-import { SenderActions } from '#modules/messages/public'
+import { ContactsByPhone } from '#modules/contacts/public'
 import { TemplateLibrary } from '#modules/campaigns/public'
 import { RuleBook } from '#modules/automation/services/rule_book'
 import { conditionHolds } from '#modules/automation/services/rule_conditions'
@@ -30,7 +30,7 @@ export class RuleTrial {
     private phoneNumbers: PhoneNumbers,
     private settings: SettingsStore,
     private rules: RuleBook,
-    private senders: SenderActions,
+    private senders: ContactsByPhone,
     private templates: TemplateLibrary
   ) {}
 
@@ -63,7 +63,7 @@ export class RuleTrial {
   }
 
   /** The action as it would run: a reply with its text for this sender. */
-  async #describe(action: RuleAction, sender: Awaited<ReturnType<SenderActions['profile']>>) {
+  async #describe(action: RuleAction, sender: Awaited<ReturnType<ContactsByPhone['profile']>>) {
     if (action.type !== 'reply') return { action, reply: null }
     const text = action.templateId ? await this.templates.bodyOf(Number(action.templateId)) : (action.text ?? null)
     return { action, reply: text === null ? null : renderTemplate(text, sender) }

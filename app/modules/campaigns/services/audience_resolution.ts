@@ -1,6 +1,6 @@
 import { ApiError } from '#core/http/api_error'
 import type { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
-import { ContactAudience, type AudienceMember } from '#modules/messages/public'
+import { ContactAudience, type AudienceMember } from '#modules/contacts/public'
 import type { CampaignAudience } from '#modules/campaigns/models/campaign'
 import { renderTemplate } from '#core/sms/template_text'
 

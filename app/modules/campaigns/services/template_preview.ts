@@ -3,7 +3,7 @@ import { ApiError } from '#core/http/api_error'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { countSegments, type SmsEncoding } from '#core/sms/segment_counter'
-import { ContactAudience, type AudienceMember } from '#modules/messages/public'
+import { ContactAudience, type AudienceMember } from '#modules/contacts/public'
 import { TemplateLibrary } from '#modules/campaigns/services/template_library'
 import { renderTemplate, templateVariables, type TemplateRecipient } from '#core/sms/template_text'
 

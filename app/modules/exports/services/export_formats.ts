@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
-import type { ExportRow } from '#modules/messages/public'
+import type { ExportRow } from '#modules/exports/services/export_datasets'
 
 export type ExportFormat = 'csv' | 'json'
 

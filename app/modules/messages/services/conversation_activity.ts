@@ -30,6 +30,11 @@ const CHUNK = 1000
  * category unchanged. One upsert per direction and chunk, whatever the number of messages; within a
  * batch the last message to a number wins. Runs on the caller's client, inside the transaction that
  * stores the messages.
+ *
+ * The upsert reads the contacts module's `contacts` table (the number's contact id and its
+ * opt-out, `blacklisted`): the one read the messages module makes of another module's table,
+ * kept in the SQL because asking the contacts module would cost a statement per send on the hot
+ * path (docs/modules.md, One owner per table). It never writes there.
  */
 export async function recordConversationActivity(
   client: QueryClientContract,

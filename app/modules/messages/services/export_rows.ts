@@ -1,7 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 
-/** Export columns, in order (docs/exports.md, Columns, in this order). */
-export const exportColumns = {
+/** Export columns of messages and conversations, in order (docs/exports.md, Columns, in this order). */
+export const messageExportColumns = {
   messages: [
     'id',
     'conversationId',
@@ -20,11 +20,10 @@ export const exportColumns = {
     'deliveredAt',
     'failedAt',
   ],
-  contacts: ['id', 'phone', 'firstName', 'lastName', 'company', 'email', 'notes', 'tags', 'blacklisted', 'createdAt', 'updatedAt'],
   conversations: ['id', 'phone', 'contactId', 'state', 'unreadCount', 'pinned', 'archived', 'assignedTo', 'createdAt', 'lastMessageAt'],
 } as const
 
-export type ExportDataset = keyof typeof exportColumns
+export type MessageExportDataset = keyof typeof messageExportColumns
 export type ExportRow = Record<string, string | number | boolean | string[] | null>
 
 /** Rows per read: memory holds one chunk, whatever the table's size. */
@@ -32,7 +31,7 @@ const CHUNK = 1000
 
 const id = (value: number | string | null) => (value === null || value === undefined ? null : String(value))
 
-const shapes: Record<ExportDataset, { table: string; columns: string[]; shape: (row: any) => ExportRow }> = {
+const shapes: Record<MessageExportDataset, { table: string; columns: string[]; shape: (row: any) => ExportRow }> = {
   messages: {
     table: 'messages',
     columns: ['id', 'conversation_id', 'direction', 'phone', 'body', 'encoding', 'segments', 'status', 'error_code', 'device_id', 'sim_slot', 'attempts', 'created_at', 'sent_at', 'delivered_at', 'failed_at'],
@@ -53,23 +52,6 @@ const shapes: Record<ExportDataset, { table: string; columns: string[]; shape: (
       sentAt: row.sent_at,
       deliveredAt: row.delivered_at,
       failedAt: row.failed_at,
-    }),
-  },
-  contacts: {
-    table: 'contacts',
-    columns: ['id', 'phone', 'first_name', 'last_name', 'company', 'email', 'notes', 'tags', 'blacklisted', 'created_at', 'updated_at'],
-    shape: (row) => ({
-      id: id(row.id),
-      phone: row.phone,
-      firstName: row.first_name,
-      lastName: row.last_name,
-      company: row.company,
-      email: row.email,
-      notes: row.notes,
-      tags: JSON.parse(row.tags ?? '[]'),
-      blacklisted: Boolean(row.blacklisted),
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
     }),
   },
   // No message text: a conversation is listed by its number and state only (docs/exports.md).
@@ -93,9 +75,10 @@ const shapes: Record<ExportDataset, { table: string; columns: string[]; shape: (
 
 /**
  * The rows of an export, oldest to newest, read in keyset chunks of (created_at, id): the one
- * service the exports module reads messages, contacts and conversations through.
+ * service the exports module reads messages and conversations through (contacts: the contacts
+ * module's contactExportRows).
  */
-export async function* exportRows(dataset: ExportDataset): AsyncGenerator<ExportRow> {
+export async function* messageExportRows(dataset: MessageExportDataset): AsyncGenerator<ExportRow> {
   const { table, columns, shape } = shapes[dataset]
   let after: { createdAt: string; id: number } | null = null
   for (;;) {

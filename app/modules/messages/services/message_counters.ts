@@ -3,13 +3,14 @@ import { messageStatuses, type MessageCategory, type MessageDirection, type Mess
 import { shortUrlOf } from '#modules/messages/models/link'
 
 /**
- * Reads of the counters the database keeps as messages, links and contacts change (migrations
- * 0011, 0019 and 0020, docs/statistics.md), between bucket boundaries: the cost follows the
- * number of counter rows in the range, not the number of messages.
+ * Reads of the counters the database keeps as messages and links change (migrations 0011, 0019
+ * and 0020, docs/statistics.md), between bucket boundaries: the cost follows the number of
+ * counter rows in the range, not the number of messages. (The opt-out counters of 0020 are the
+ * contacts module's.)
  */
 
-/** Resolution of the counters: volume, failures, clicks and opt-outs per quarter hour, latency per hour. */
-export const COUNTER_SLOT_SECONDS = { volume: 900, failures: 900, latency: 3600, clicks: 900, optOuts: 900 } as const
+/** Resolution of the counters: volume, failures and clicks per quarter hour, latency per hour. */
+export const COUNTER_SLOT_SECONDS = { volume: 900, failures: 900, latency: 3600, clicks: 900 } as const
 
 /**
  * Upper bounds (seconds, excluded) of the latency histogram's buckets (migration 0019): bucket i
@@ -73,12 +74,6 @@ export interface LinkClickTotal {
   shortUrl: string
   url: string
   clicks: number
-}
-
-export interface OptChangeRow {
-  bucket: number
-  optedOut: number
-  optedIn: number
 }
 
 const groupColumns: Record<VolumeGroupBy, string[]> = {
@@ -208,17 +203,6 @@ export class MessageCounters {
       [slot(boundaries[0]), slot(boundaries.at(-1)!), ...(linkId === undefined ? [] : [linkId]), limit]
     )
     return rows.map((row: any) => ({ id: Number(row.id), code: row.code, shortUrl: shortUrlOf(row.code), url: row.url, clicks: Number(row.clicks) }))
-  }
-
-  /** Numbers opted out and back in per bucket (contacts.blacklisted set and cleared). */
-  async optChanges(boundaries: Date[]): Promise<OptChangeRow[]> {
-    const rows = await sumPerBucket({
-      table: 'contact_opt_changes',
-      slotSeconds: COUNTER_SLOT_SECONDS.optOuts,
-      boundaries,
-      sums: ['opted_out', 'opted_in'],
-    })
-    return rows.map((row: any) => ({ bucket: Number(row.bucket), optedOut: Number(row.opted_out), optedIn: Number(row.opted_in) }))
   }
 }
 

@@ -1,4 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { readConnection } from '#core/database/read_connection'
 import emitter from '@adonisjs/core/services/emitter'
 import { countSegments } from '#core/sms/segment_counter'
@@ -97,7 +98,7 @@ const NOT_ORDERED = `((status = 'queued' AND ordered_at IS NULL) OR status = 'pe
  * Can still be withdrawn (cancelled): not handed to a phone yet, or paused. An order a phone
  * holds may be on its way and goes on.
  */
-export const WITHDRAWABLE = `(${NOT_ORDERED} OR status = 'paused')`
+const WITHDRAWABLE = `(${NOT_ORDERED} OR status = 'paused')`
 
 /**
  * The one owner of a message's state after it is queued, and of conversations: every change
@@ -550,6 +551,40 @@ export class MessageLedger {
    */
   async cancel(messageIds: number[], errorCode: string, at: Date): Promise<number[]> {
     return this.#move(messageIds, WITHDRAWABLE, { status: 'cancelled', error_code: errorCode, updated_at: at.toISOString() })
+  }
+
+  /**
+   * Cancels what still waits for a number (not handed to a phone yet, or paused) with the
+   * reason's code, on the caller's client: a contact opting out withdraws its messages in the
+   * transaction that changes the contact. `announce` (after the commit) tells the live stream.
+   */
+  async cancelWaitingTo(client: QueryClientContract, phone: string, errorCode: string, at: Date): Promise<{ cancelled: number; announce(): Promise<void> }> {
+    const rows: ChangedRow[] = await client.rawQuery(
+      `UPDATE messages SET status = 'cancelled', error_code = ?, updated_at = ?
+       WHERE phone = ? AND direction = 'out' AND ${WITHDRAWABLE}
+       RETURNING ${CHANGED_COLUMNS}`,
+      [errorCode, at.toISOString(), phone]
+    )
+    return { cancelled: rows.length, announce: () => announceChanges(changesOf(rows)) }
+  }
+
+  /**
+   * The conversations of these numbers that have no contact take the number's contact (a
+   * contact created, imported or given a new number), on the caller's client: one statement.
+   */
+  async linkConversations(client: QueryClientContract, contacts: Array<{ id: number; phone: string }>): Promise<void> {
+    if (!contacts.length) return
+    await client.rawQuery(
+      `UPDATE conversations SET contact_id = c.id
+       FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.phone') AS phone FROM json_each(?)) AS c
+       WHERE conversations.phone = c.phone AND conversations.contact_id IS NULL`,
+      [JSON.stringify(contacts.map(({ id, phone }) => ({ id, phone })))]
+    )
+  }
+
+  /** The contact's conversations are left without it (its number changed), on the caller's client. */
+  async unlinkConversations(client: QueryClientContract, contactId: number): Promise<void> {
+    await client.from('conversations').where('contact_id', contactId).update({ contact_id: null })
   }
 
   /** Outbound messages among `messageIds` in the state `from` take `change`; answers their ids. */

@@ -1,5 +1,6 @@
 import { inject } from '@adonisjs/core'
 import { MessageCounters, type LinkClickTotal } from '#modules/messages/public'
+import { OptOutCounters } from '#modules/contacts/public'
 import { StatisticsRange, type RangeQuery } from '#modules/statistics/services/statistics_range'
 
 interface RangeAnswer {
@@ -29,12 +30,13 @@ export interface OptOutsAnswer extends RangeAnswer {
 export const DEFAULT_LINK_LIMIT = 20
 export const MAX_LINK_LIMIT = 100
 
-/** Link clicks and opt-outs over time, from the messages module's counters (docs/statistics.md). */
+/** Link clicks and opt-outs over time, from the messages and contacts modules' counters (docs/statistics.md). */
 @inject()
 export class EngagementStatistics {
   constructor(
     private range: StatisticsRange,
-    private statistics: MessageCounters
+    private statistics: MessageCounters,
+    private optOutCounters: OptOutCounters
   ) {}
 
   async linkClicks(query: RangeQuery & { linkId?: string; limit?: number }): Promise<LinkClicksAnswer> {
@@ -55,7 +57,7 @@ export class EngagementStatistics {
     const range = await this.range.resolve(query)
     const buckets = range.starts.map((start) => ({ start, optedOut: 0, optedIn: 0 }))
     const totals = { optedOut: 0, optedIn: 0 }
-    for (const row of await this.statistics.optChanges(range.boundaries)) {
+    for (const row of await this.optOutCounters.optChanges(range.boundaries)) {
       buckets[row.bucket].optedOut += row.optedOut
       buckets[row.bucket].optedIn += row.optedIn
       totals.optedOut += row.optedOut

@@ -4,9 +4,9 @@ import type { Readable } from 'node:stream'
 import { ApiError } from '#core/http/api_error'
 import { idParam } from '#core/http/route_params'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
-import { ContactImports } from '#modules/messages/services/contact_imports'
-import { MAX_IMPORT_BYTES } from '#modules/messages/services/contact_import_file'
-import { startContactImportValidator } from '#modules/messages/validators/contact_import_validators'
+import { ContactImports } from '#modules/contacts/services/contact_imports'
+import { MAX_IMPORT_BYTES } from '#modules/contacts/services/contact_import_file'
+import { startContactImportValidator } from '#modules/contacts/validators/contact_import_validators'
 
 @inject()
 export default class ContactImportsController {

@@ -1,9 +1,9 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
-import { ContactBook } from '#modules/messages/services/contact_book'
-import { contactFieldKeys } from '#modules/messages/services/contact_field_keys'
-import { createContactValidator, listContactsValidator, updateContactValidator } from '#modules/messages/validators/contact_validators'
+import { ContactBook } from '#modules/contacts/services/contact_book'
+import { contactFieldKeys } from '#modules/contacts/services/contact_field_keys'
+import { createContactValidator, listContactsValidator, updateContactValidator } from '#modules/contacts/validators/contact_validators'
 
 @inject()
 export default class ContactsController {

@@ -1,5 +1,5 @@
 import type { Broadcastable } from '@boringnode/transmit/types'
-import type { ContactImports } from '#modules/messages/services/contact_imports'
+import type { ContactImports } from '#modules/contacts/services/contact_imports'
 
 /** The Transmit channel signed-in dashboards subscribe to for contact imports' progress. */
 export const IMPORTS_CHANNEL = 'imports'

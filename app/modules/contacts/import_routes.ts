@@ -1,13 +1,13 @@
-import { messagePermissions } from '#modules/messages/permissions'
+import { contactPermissions } from '#modules/contacts/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
-import { startContactImportValidator } from '#modules/messages/validators/contact_import_validators'
-import { MAX_IMPORT_ROWS } from '#modules/messages/services/contact_import_file'
-import { IMPORT_ENCODINGS } from '#modules/messages/services/contact_import_encoding'
+import { startContactImportValidator } from '#modules/contacts/validators/contact_import_validators'
+import { MAX_IMPORT_ROWS } from '#modules/contacts/services/contact_import_file'
+import { IMPORT_ENCODINGS } from '#modules/contacts/services/contact_import_encoding'
 
-const ContactImportsController = () => import('#modules/messages/controllers/contact_imports_controller')
+const ContactImportsController = () => import('#modules/contacts/controllers/contact_imports_controller')
 
 const count = { type: 'integer', minimum: 0 }
 const nullableDate = { type: ['string', 'null'], format: 'date-time' }
@@ -103,7 +103,7 @@ export function importRoutes(registry: RouteRegistry) {
         `Nothing is imported yet: map the columns with POST /contacts/imports/{id}/start. More than ${MAX_IMPORT_ROWS.toLocaleString('en')} rows ` +
         'or 20 MiB is refused (split the file).',
       tag: 'Contacts',
-      access: messagePermissions['contacts.change'],
+      access: contactPermissions['contacts.change'],
       upload: { field: 'file', maxBytes: 20 * 1024 * 1024 + 64 * 1024, description: 'The CSV file' },
       answer: { status: 201, description: 'The upload, waiting for its mapping', schema: contactImport },
       errors: ['VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
@@ -121,7 +121,7 @@ export function importRoutes(registry: RouteRegistry) {
         'values (tags added, custom fields merged; its opt-out is never changed). Progress: GET /contacts/imports/{id}, and live ' +
         'on the dashboards’ `imports` channel.',
       tag: 'Contacts',
-      access: messagePermissions['contacts.change'],
+      access: contactPermissions['contacts.change'],
       params: importId,
       body: startContactImportValidator,
       answer: { status: 202, description: 'Started', schema: contactImport },
@@ -134,7 +134,7 @@ export function importRoutes(registry: RouteRegistry) {
       operationId: 'listContactImports',
       summary: 'Contact imports, newest first',
       tag: 'Contacts',
-      access: messagePermissions['contacts.read'],
+      access: contactPermissions['contacts.read'],
       query: pageQueryValidator,
       answer: { status: 200, description: 'A page of imports', schema: pageOf(contactImport) },
       handler: [ContactImportsController, 'index'],
@@ -145,7 +145,7 @@ export function importRoutes(registry: RouteRegistry) {
       operationId: 'getContactImport',
       summary: 'One contact import and its progress',
       tag: 'Contacts',
-      access: messagePermissions['contacts.read'],
+      access: contactPermissions['contacts.read'],
       params: importId,
       answer: { status: 200, description: 'The import', schema: contactImport },
       errors: ['NOT_FOUND'],
@@ -158,7 +158,7 @@ export function importRoutes(registry: RouteRegistry) {
       summary: 'The rows an import refused, in file order, with the reason',
       description: 'row is the line in the file (the header is line 1). A reason never repeats the cell.',
       tag: 'Contacts',
-      access: messagePermissions['contacts.read'],
+      access: contactPermissions['contacts.read'],
       params: importId,
       query: pageQueryValidator,
       answer: {

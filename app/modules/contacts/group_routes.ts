@@ -1,19 +1,19 @@
-import { messagePermissions } from '#modules/messages/permissions'
+import { contactPermissions } from '#modules/contacts/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { messageSchemas } from '#modules/messages/schemas'
-import { listContactsValidator } from '#modules/messages/validators/contact_validators'
-import { createGroupValidator, groupMembersValidator, listGroupsValidator, updateGroupValidator } from '#modules/messages/validators/group_validators'
+import { contactSchemas } from '#modules/contacts/schemas'
+import { listContactsValidator } from '#modules/contacts/validators/contact_validators'
+import { createGroupValidator, groupMembersValidator, listGroupsValidator, updateGroupValidator } from '#modules/contacts/validators/group_validators'
 
-const GroupsController = () => import('#modules/messages/controllers/groups_controller')
+const GroupsController = () => import('#modules/contacts/controllers/groups_controller')
 
 const count = { type: 'integer', minimum: 0 }
 
 /** Contact groups and their members (docs/campaigns.md, Contact groups). */
 export function groupRoutes(registry: RouteRegistry) {
   registry.describeTag('Groups', 'Named sets of contacts that campaigns and rules target')
-  const { contact, group } = messageSchemas(registry)
+  const { contact, group } = contactSchemas(registry)
   const groupId = { id: 'Group identifier' }
   return defineRoutes([
     {
@@ -22,7 +22,7 @@ export function groupRoutes(registry: RouteRegistry) {
       operationId: 'listGroups',
       summary: 'Contact groups, newest first, with their member counts',
       tag: 'Groups',
-      access: messagePermissions['groups.read'],
+      access: contactPermissions['groups.read'],
       query: listGroupsValidator,
       answer: { status: 200, description: 'A page of groups', schema: pageOf(group) },
       handler: [GroupsController, 'index'],
@@ -33,7 +33,7 @@ export function groupRoutes(registry: RouteRegistry) {
       operationId: 'createGroup',
       summary: 'Create a group',
       tag: 'Groups',
-      access: messagePermissions['groups.change'],
+      access: contactPermissions['groups.change'],
       body: createGroupValidator,
       answer: { status: 201, description: 'The group', schema: group },
       errors: ['NAME_TAKEN'],
@@ -45,7 +45,7 @@ export function groupRoutes(registry: RouteRegistry) {
       operationId: 'getGroup',
       summary: 'One group',
       tag: 'Groups',
-      access: messagePermissions['groups.read'],
+      access: contactPermissions['groups.read'],
       params: groupId,
       answer: { status: 200, description: 'The group', schema: group },
       errors: ['NOT_FOUND'],
@@ -57,7 +57,7 @@ export function groupRoutes(registry: RouteRegistry) {
       operationId: 'updateGroup',
       summary: 'Rename a group or change its description',
       tag: 'Groups',
-      access: messagePermissions['groups.change'],
+      access: contactPermissions['groups.change'],
       params: groupId,
       body: updateGroupValidator,
       answer: { status: 200, description: 'The group', schema: group },
@@ -70,7 +70,7 @@ export function groupRoutes(registry: RouteRegistry) {
       operationId: 'deleteGroup',
       summary: 'Delete a group; its contacts are kept',
       tag: 'Groups',
-      access: messagePermissions['groups.change'],
+      access: contactPermissions['groups.change'],
       params: groupId,
       answer: { status: 204, description: 'Deleted (the contacts stay, without this group)' },
       errors: ['NOT_FOUND'],
@@ -83,7 +83,7 @@ export function groupRoutes(registry: RouteRegistry) {
       summary: "A group's contacts, newest contacts first",
       description: 'The filters of GET /contacts (q, blacklisted, tag, phone) apply within the group.',
       tag: 'Groups',
-      access: messagePermissions['groups.read'],
+      access: contactPermissions['groups.read'],
       params: groupId,
       query: listContactsValidator,
       answer: { status: 200, description: 'A page of contacts', schema: pageOf(contact) },
@@ -97,7 +97,7 @@ export function groupRoutes(registry: RouteRegistry) {
       summary: 'Add contacts to a group (up to 10,000 per call)',
       description: 'Contacts already in the group and ids of no contact are counted, not refused.',
       tag: 'Groups',
-      access: messagePermissions['groups.change'],
+      access: contactPermissions['groups.change'],
       params: groupId,
       body: groupMembersValidator,
       answer: {
@@ -119,7 +119,7 @@ export function groupRoutes(registry: RouteRegistry) {
       operationId: 'removeGroupMembers',
       summary: 'Remove contacts from a group (up to 10,000 per call); the contacts are kept',
       tag: 'Groups',
-      access: messagePermissions['groups.change'],
+      access: contactPermissions['groups.change'],
       params: groupId,
       body: groupMembersValidator,
       answer: {

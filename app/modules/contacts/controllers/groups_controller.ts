@@ -1,10 +1,10 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
-import { ContactGroups } from '#modules/messages/services/contact_groups'
-import { ContactBook } from '#modules/messages/services/contact_book'
-import { listContactsValidator } from '#modules/messages/validators/contact_validators'
-import { createGroupValidator, groupMembersValidator, listGroupsValidator, updateGroupValidator } from '#modules/messages/validators/group_validators'
+import { ContactGroups } from '#modules/contacts/services/contact_groups'
+import { ContactBook } from '#modules/contacts/services/contact_book'
+import { listContactsValidator } from '#modules/contacts/validators/contact_validators'
+import { createGroupValidator, groupMembersValidator, listGroupsValidator, updateGroupValidator } from '#modules/contacts/validators/group_validators'
 
 @inject()
 export default class GroupsController {

@@ -6,10 +6,9 @@ import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import Contact from '#modules/messages/models/contact'
-import { ContactGroups } from '#modules/messages/services/contact_groups'
-import { WITHDRAWABLE } from '#modules/messages/services/message_ledger'
-import { CHANGED_COLUMNS, announceChanges, changesOf, type ChangedRow } from '#modules/messages/services/message_changes'
+import Contact from '#modules/contacts/models/contact'
+import { ContactGroups } from '#modules/contacts/services/contact_groups'
+import { MessageLedger } from '#modules/messages/public'
 import { likeContaining } from '#core/database/like_pattern'
 import { transaction } from '#core/database/transaction'
 
@@ -41,7 +40,8 @@ function matchSearch(query: ReturnType<typeof Contact.query>, search: string) {
 /**
  * Contacts: one per number. Blacklisting (opting out) a number withdraws what is still waiting
  * for it and not yet with a phone: those messages end `cancelled` with errorCode
- * CONTACT_BLACKLISTED.
+ * CONTACT_BLACKLISTED. The messages module does both writes to its tables (the withdrawal, and
+ * linking the number's conversation to its contact) in the contact's transaction.
  */
 @inject()
 export class ContactBook {
@@ -49,7 +49,8 @@ export class ContactBook {
     private clock: Clock,
     private phoneNumbers: PhoneNumbers,
     private settings: SettingsStore,
-    private groups: ContactGroups
+    private groups: ContactGroups,
+    private ledger: MessageLedger
   ) {}
 
   async list(filters: PageRequest & { blacklisted?: boolean; tag?: string; phone?: string; q?: string; groupId?: number }) {
@@ -85,7 +86,7 @@ export class ContactBook {
   async create(fields: ContactFields): Promise<Contact> {
     const phone = await this.#normalise(fields.phone)
     const now = dateTimeOf(this.clock.now())
-    let withdrawn: ChangedRow[] = []
+    let announce = async () => {}
     const created = await transaction(async (trx) => {
       await this.#assertPhoneFree(phone, trx)
       const contact = await Contact.create(
@@ -104,33 +105,33 @@ export class ContactBook {
         },
         { client: trx }
       )
-      await trx.from('conversations').where('phone', phone).whereNull('contact_id').update({ contact_id: contact.id })
-      if (contact.blacklisted) withdrawn = await this.#withdrawWaiting(phone, trx)
+      await this.ledger.linkConversations(trx, [contact])
+      if (contact.blacklisted) ({ announce } = await this.#withdrawWaiting(phone, trx))
       return contact
     })
-    await announceChanges(changesOf(withdrawn))
+    await announce()
     return created
   }
 
   async update(id: number, change: Partial<ContactFields>): Promise<Contact> {
     const phone = change.phone === undefined ? undefined : await this.#normalise(change.phone)
-    let withdrawn: ChangedRow[] = []
+    let announce = async () => {}
     const updated = await transaction(async (trx) => {
       const contact = await Contact.query({ client: trx }).where('id', id).first()
       if (!contact) throw ApiError.notFound('Contact')
       if (phone !== undefined && phone !== contact.phone) {
         await this.#assertPhoneFree(phone, trx)
-        await trx.from('conversations').where('contact_id', contact.id).update({ contact_id: null })
-        await trx.from('conversations').where('phone', phone).whereNull('contact_id').update({ contact_id: contact.id })
+        await this.ledger.unlinkConversations(trx, contact.id)
+        await this.ledger.linkConversations(trx, [{ id: contact.id, phone }])
         contact.phone = phone
       }
       const { phone: _phone, ...rest } = change
       contact.merge({ ...rest, updatedAt: dateTimeOf(this.clock.now()) })
       await contact.useTransaction(trx).save()
-      if (contact.blacklisted) withdrawn = await this.#withdrawWaiting(contact.phone, trx)
+      if (contact.blacklisted) ({ announce } = await this.#withdrawWaiting(contact.phone, trx))
       return contact
     })
-    await announceChanges(changesOf(withdrawn))
+    await announce()
     return updated
   }
 
@@ -139,13 +140,8 @@ export class ContactBook {
     await contact.delete()
   }
 
-  async #withdrawWaiting(phone: string, trx: TransactionClientContract): Promise<ChangedRow[]> {
-    return trx.rawQuery(
-      `UPDATE messages SET status = 'cancelled', error_code = 'CONTACT_BLACKLISTED', updated_at = ?
-       WHERE phone = ? AND direction = 'out' AND ${WITHDRAWABLE}
-       RETURNING ${CHANGED_COLUMNS}`,
-      [this.clock.now().toISOString(), phone]
-    )
+  #withdrawWaiting(phone: string, trx: TransactionClientContract) {
+    return this.ledger.cancelWaitingTo(trx, phone, 'CONTACT_BLACKLISTED', this.clock.now())
   }
 
   async #assertPhoneFree(phone: string, trx: TransactionClientContract) {

@@ -15,7 +15,7 @@ import { DataFolder } from '#core/data_folder/data_folder'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { decodeCursor, encodeCursor, DEFAULT_PAGE_SIZE, type PageRequest } from '#core/pagination/keyset_page'
-import { MAX_FIELDS, MAX_FIELD_VALUE } from '#modules/messages/validators/contact_validators'
+import { MAX_FIELDS, MAX_FIELD_VALUE } from '#modules/contacts/validators/contact_validators'
 import {
   ImportFileProblem,
   MAX_IMPORT_BYTES,
@@ -24,10 +24,11 @@ import {
   summarizeImportFile,
   type ImportFileReading,
   type ImportRow,
-} from '#modules/messages/services/contact_import_file'
-import { checkMapping, suggestMapping, type ImportMapping } from '#modules/messages/services/contact_import_mapping'
-import { IMPORT_ENCODINGS, type ImportEncoding } from '#modules/messages/services/contact_import_encoding'
+} from '#modules/contacts/services/contact_import_file'
+import { checkMapping, suggestMapping, type ImportMapping } from '#modules/contacts/services/contact_import_mapping'
+import { IMPORT_ENCODINGS, type ImportEncoding } from '#modules/contacts/services/contact_import_encoding'
 import { transaction } from '#core/database/transaction'
+import { MessageLedger } from '#modules/messages/public'
 
 /** Rows written by one transaction: a restart loses at most this much work, never half of it. */
 export const IMPORT_CHUNK = 1000
@@ -88,7 +89,8 @@ export class ContactImports {
   constructor(
     private clock: Clock,
     private phoneNumbers: PhoneNumbers,
-    private settings: SettingsStore
+    private settings: SettingsStore,
+    private ledger: MessageLedger
   ) {}
 
   static get folder() {
@@ -334,14 +336,10 @@ export class ContactImports {
         updates.push({ id: found.id, values: merged })
       }
 
-      const ids = [...(await insertContacts(trx, inserts, now)), ...(await updateContacts(trx, updates, now))]
-      if (inserts.length) {
-        await trx.rawQuery(
-          `UPDATE conversations SET contact_id = (SELECT id FROM contacts WHERE contacts.phone = conversations.phone)
-           WHERE contact_id IS NULL AND phone IN (SELECT value FROM json_each(?))`,
-          [JSON.stringify(inserts.map((values) => values.phone))]
-        )
-      }
+      const created = await insertContacts(trx, inserts, now)
+      const ids = [...created.map((contact) => contact.id), ...(await updateContacts(trx, updates, now))]
+      // A number that already wrote or received a message gets its conversation linked.
+      await this.ledger.linkConversations(trx, created)
       if (ids.length) {
         await trx.rawQuery(`INSERT OR IGNORE INTO contact_import_contacts (import_id, contact_id) SELECT ?, value FROM json_each(?)`, [current.id, JSON.stringify(ids)])
         if (current.group_id) {
@@ -441,18 +439,18 @@ function mergeIntoContact(contact: any, values: ContactValues): ContactValues {
   )
 }
 
-async function insertContacts(trx: TransactionClientContract, contacts: ContactValues[], now: string): Promise<number[]> {
-  const ids: number[] = []
+async function insertContacts(trx: TransactionClientContract, contacts: ContactValues[], now: string): Promise<Array<{ id: number; phone: string }>> {
+  const created: Array<{ id: number; phone: string }> = []
   for (let start = 0; start < contacts.length; start += 200) {
     const chunk = contacts.slice(start, start + 200)
     const rows = await trx.rawQuery(
       `INSERT INTO contacts (phone, first_name, last_name, company, email, tags, fields, blacklisted, created_at, updated_at)
-       VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, 0, ?, ?)').join(', ')} RETURNING id`,
+       VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, 0, ?, ?)').join(', ')} RETURNING id, phone`,
       chunk.flatMap((values): any[] => [values.phone, values.firstName, values.lastName, values.company, values.email, JSON.stringify(values.tags), JSON.stringify(values.fields), now, now])
     )
-    ids.push(...rows.map((row: { id: number }) => row.id))
+    created.push(...rows.map((row: { id: number; phone: string }) => ({ id: row.id, phone: row.phone })))
   }
-  return ids
+  return created
 }
 
 async function updateContacts(trx: TransactionClientContract, updates: Array<{ id: number; values: ContactValues }>, now: string): Promise<number[]> {

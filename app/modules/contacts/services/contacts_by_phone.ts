@@ -1,53 +1,30 @@
 import { inject } from '@adonisjs/core'
-import { ApiError } from '#core/http/api_error'
 import type { TemplateRecipient } from '#core/sms/template_text'
-import Contact from '#modules/messages/models/contact'
-import { ContactBook } from '#modules/messages/services/contact_book'
-import { ContactGroups } from '#modules/messages/services/contact_groups'
-import { ConversationInbox } from '#modules/messages/services/conversation_inbox'
-import { SendMessages } from '#modules/messages/services/send_messages'
-import { IdempotentRequests, hashRequest } from '#modules/messages/services/idempotency'
+import Contact from '#modules/contacts/models/contact'
+import { ContactBook } from '#modules/contacts/services/contact_book'
+import { ContactGroups } from '#modules/contacts/services/contact_groups'
 
-/** What a rule may know about the sender of an SMS: their contact, if any. */
-export interface SenderProfile extends TemplateRecipient {
+/** What is known of a number: its contact, if any (what a rule may know about the sender of an SMS). */
+export interface ContactProfile extends TemplateRecipient {
   contactId: number | null
   optedOut: boolean
   tags: string[]
   groupIds: number[]
 }
 
-export interface AutomaticReply {
-  phone: string
-  body: string
-  deviceId: string | null
-  simSlot: number | null
-  /** Unique per reply: the same key twice queues one message (a run resumed after a crash). */
-  key: string
-  /** The confirmation of an opt-out goes to a number that has just opted out. */
-  evenIfOptedOut?: boolean
-}
-
-export type ReplyOutcome = { messageId: number } | { refused: string; reason: string }
-
-/** Replies are idempotent under this caller, apart from any API key's own keys. */
-const REPLY_CALLER = 'automation'
-
 /**
- * What automation rules do to the sender of an SMS, by number: the messages module's own
- * services do the work (opt-out withdraws waiting messages, sends go through the send queue).
- * A change that needs a contact creates one with the number alone.
+ * A contact read and changed by its number (what an automation rule does to the sender of an
+ * SMS): the contact book and groups do the work (an opt-out withdraws waiting messages). A
+ * change that needs a contact creates one with the number alone.
  */
 @inject()
-export class SenderActions {
+export class ContactsByPhone {
   constructor(
     private contacts: ContactBook,
-    private groups: ContactGroups,
-    private inbox: ConversationInbox,
-    private sender: SendMessages,
-    private idempotency: IdempotentRequests
+    private groups: ContactGroups
   ) {}
 
-  async profile(phone: string): Promise<SenderProfile> {
+  async profile(phone: string): Promise<ContactProfile> {
     const contact = await Contact.findBy('phone', phone)
     if (!contact) return { phone, contactId: null, optedOut: false, tags: [], groupIds: [] }
     const groups = (await this.groups.groupsOf([contact.id])).get(contact.id) ?? []
@@ -99,34 +76,6 @@ export class SenderActions {
     if (tags.length === contact.tags.length && tags.every((tag) => contact.tags.includes(tag))) return false
     await this.contacts.update(contact.id, { tags })
     return true
-  }
-
-  /** Assigns the conversation to a dashboard account, or to nobody with null. */
-  async assign(conversationId: number, accountId: string | null): Promise<void> {
-    await this.inbox.update(conversationId, { assignedTo: accountId })
-  }
-
-  /** Queues an automatic reply (category conversation); a refusal is answered, never thrown. */
-  async reply(reply: AutomaticReply): Promise<ReplyOutcome> {
-    const request = {
-      to: reply.phone,
-      body: reply.body,
-      category: 'conversation' as const,
-      ...(reply.deviceId ? { deviceId: reply.deviceId } : {}),
-      ...(reply.simSlot !== null ? { simSlot: reply.simSlot } : {}),
-    }
-    const claim = { caller: REPLY_CALLER, key: reply.key, requestHash: hashRequest(request) }
-    try {
-      const answer = await this.idempotency.run(claim, async () => {
-        const prepared = await this.sender.prepare(request, claim)
-        return this.sender.submit({ ...prepared, evenIfOptedOut: reply.evenIfOptedOut ?? false })
-      })
-      const accepted = (answer.body as { accepted: Array<{ id: string }> }).accepted
-      return { messageId: Number(accepted[0].id) }
-    } catch (error) {
-      if (error instanceof ApiError) return { refused: error.code, reason: error.message }
-      throw error
-    }
   }
 
   async #contactId(phone: string): Promise<number> {

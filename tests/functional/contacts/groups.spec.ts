@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import { ContactAudience } from '#modules/messages/public'
+import { ContactAudience } from '#modules/contacts/public'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging } from '#tests/helpers/messages'
 import type { ApiClient } from '@japa/api-client'

@@ -1,0 +1,109 @@
+import { contactPermissions } from '#modules/contacts/permissions'
+import { defineRoutes } from '#core/contract/route_contract'
+import { pageOf } from '#core/contract/schemas'
+import type { RouteRegistry } from '#core/contract/route_registry'
+import { contactSchemas } from '#modules/contacts/schemas'
+import { createContactValidator, listContactsValidator, updateContactValidator } from '#modules/contacts/validators/contact_validators'
+
+const ContactsController = () => import('#modules/contacts/controllers/contacts_controller')
+
+/** Contacts: one per number, with their custom fields and the opt-out flag. */
+export function contactRoutes(registry: RouteRegistry) {
+  registry.describeTag('Contacts', 'People behind numbers; blacklisted is the opt-out flag')
+  const { contact } = contactSchemas(registry)
+
+  return defineRoutes([
+    {
+      method: 'GET',
+      path: '/api/v1/contacts',
+      operationId: 'listContacts',
+      summary: 'Contacts, newest first',
+      tag: 'Contacts',
+      access: contactPermissions['contacts.read'],
+      query: listContactsValidator,
+      answer: { status: 200, description: 'A page of contacts', schema: pageOf(contact) },
+      errors: ['INVALID_PHONE'],
+      handler: [ContactsController, 'index'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/contacts',
+      operationId: 'createContact',
+      summary: 'Create a contact',
+      tag: 'Contacts',
+      access: contactPermissions['contacts.change'],
+      body: createContactValidator,
+      answer: { status: 201, description: 'The contact', schema: contact },
+      errors: ['INVALID_PHONE', 'NAME_TAKEN'],
+      handler: [ContactsController, 'store'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/contacts/fields',
+      operationId: 'listContactFields',
+      summary: 'The custom field keys contacts use, with how many contacts have each',
+      description: 'At most 200 keys, the most used first: the variables a template can use beside the built-in ones.',
+      tag: 'Contacts',
+      access: contactPermissions['contacts.read'],
+      answer: {
+        status: 200,
+        description: 'The keys in use',
+        schema: {
+          type: 'object',
+          required: ['data'],
+          additionalProperties: false,
+          properties: {
+            data: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['key', 'contacts'],
+                additionalProperties: false,
+                properties: { key: { type: 'string' }, contacts: { type: 'integer', minimum: 1 } },
+              },
+            },
+          },
+        },
+      },
+      handler: [ContactsController, 'fields'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/contacts/:id',
+      operationId: 'getContact',
+      summary: 'One contact',
+      tag: 'Contacts',
+      access: contactPermissions['contacts.read'],
+      params: { id: 'Contact identifier' },
+      answer: { status: 200, description: 'The contact', schema: contact },
+      errors: ['NOT_FOUND'],
+      handler: [ContactsController, 'show'],
+    },
+    {
+      method: 'PATCH',
+      path: '/api/v1/contacts/:id',
+      operationId: 'updateContact',
+      summary: 'Change a contact',
+      description: 'Partial. Setting blacklisted: true cancels its messages not sent yet (errorCode CONTACT_BLACKLISTED).',
+      tag: 'Contacts',
+      access: contactPermissions['contacts.change'],
+      body: updateContactValidator,
+      params: { id: 'Contact identifier' },
+      answer: { status: 200, description: 'The contact', schema: contact },
+      errors: ['NOT_FOUND', 'INVALID_PHONE', 'NAME_TAKEN'],
+      handler: [ContactsController, 'update'],
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/contacts/:id',
+      operationId: 'deleteContact',
+      summary: 'Delete a contact (its conversation stays, without a contact)',
+      tag: 'Contacts',
+      access: contactPermissions['contacts.change'],
+      params: { id: 'Contact identifier' },
+      answer: { status: 204, description: 'Deleted' },
+      errors: ['NOT_FOUND'],
+      handler: [ContactsController, 'destroy'],
+    },
+  ])
+}
