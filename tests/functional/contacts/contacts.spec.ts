@@ -92,6 +92,27 @@ test.group('Contacts', (group) => {
     assert.deepInclude(await status(handed), { status: 'queued', errorCode: null })
   })
 
+  test("a new contact takes its number's conversation; a new number moves it there; deleting it leaves the conversation", async ({ client, assert }) => {
+    const sent = await sendAs(client, { to: ['+33612345678', '+447911123456'], body: 'x' })
+    const [french, british] = sent.body().accepted.map((message: { conversationId: string }) => message.conversationId)
+    const contactOf = async (id: string) => (await client.get(`/api/v1/conversations/${id}`).header('x-api-key', testKeys.read)).body().contactId
+    assert.isNull(await contactOf(french))
+
+    const contact = await client.post('/api/v1/contacts').header('x-api-key', admin()).json({ phone: '+33612345678' })
+    contact.assertStatus(201)
+    assert.equal(await contactOf(french), contact.body().id)
+    assert.isNull(await contactOf(british))
+
+    ;(await client.patch(`/api/v1/contacts/${contact.body().id}`).header('x-api-key', admin()).json({ phone: '+447911123456' })).assertStatus(200)
+    assert.isNull(await contactOf(french))
+    assert.equal(await contactOf(british), contact.body().id)
+
+    ;(await client.delete(`/api/v1/contacts/${contact.body().id}`).header('x-api-key', admin())).assertStatus(204)
+    const conversation = await client.get(`/api/v1/conversations/${british}`).header('x-api-key', testKeys.read)
+    conversation.assertStatus(200)
+    assert.isNull(conversation.body().contactId)
+  })
+
   test('q searches names, full name, company, e-mail and the digits of a number', async ({ client, assert }) => {
     const create = (fields: Record<string, unknown>) => client.post('/api/v1/contacts').header('x-api-key', admin()).json(fields)
     await create({ phone: '+33612345678', firstName: 'Ada', lastName: 'Lovelace', company: 'Analytical Engines' })
