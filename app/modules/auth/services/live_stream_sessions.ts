@@ -5,7 +5,7 @@ import db from '@adonisjs/lucid/services/db'
 export interface TransmitStreams {
   on(event: 'connect' | 'disconnect', callback: (stream: { uid: string; context: unknown }) => void): unknown
   getManager(): {
-    getAllSubscribers(): Map<{ getUid(): string; end(): unknown }, Set<string>>
+    getAllSubscribers(): Map<{ getUid(): string; end(): unknown; on(event: 'error', listener: () => void): unknown }, Set<string>>
     verifyAccess(channel: string, context: unknown): Promise<boolean>
   }
 }
@@ -143,6 +143,10 @@ export class LiveStreamSessions {
     for (const [candidate, channels] of manager.getAllSubscribers()) {
       if (candidate.getUid() !== uid) continue
       channels.clear()
+      // Transmit keeps listing the stream, and pinging it, until the HTTP response has closed:
+      // a ping in between is a write after end, whose 'error' event would otherwise end the
+      // process. Nothing is lost by ignoring it: the stream is being closed on purpose.
+      candidate.on('error', () => {})
       candidate.end()
     }
   }
