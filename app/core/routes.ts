@@ -56,6 +56,15 @@ export function coreRoutes(registry: RouteRegistry) {
       createdAt: isoDateTimeSchema,
     },
   })
+  const activityTerms = {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['value', 'label'],
+      additionalProperties: false,
+      properties: { value: { type: 'string' }, label: { type: 'string' } },
+    },
+  }
   const technicalLogLine = registry.addSchema('TechnicalLogLine', {
     type: 'object',
     required: ['at', 'level', 'message', 'requestId', 'context'],
@@ -179,6 +188,28 @@ export function coreRoutes(registry: RouteRegistry) {
         },
       },
       handler: [ActivityController, 'actors'],
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/activity/vocabulary',
+      operationId: 'getActivityVocabulary',
+      summary: 'What Activity entries are about, in the operator\'s words (for its filters)',
+      description:
+        'The sources that write the log (`source`) and the kind families and kinds (`kind`: a family such as `webhook` takes every ' +
+        '`webhook.*`), each with its label, as the modules declare them; sorted by label.',
+      tag: 'Activity',
+      access: corePermissions['activity.read'],
+      answer: {
+        status: 200,
+        description: 'The sources and kinds, each with its label',
+        schema: {
+          type: 'object',
+          required: ['sources', 'kinds'],
+          additionalProperties: false,
+          properties: { sources: activityTerms, kinds: activityTerms },
+        },
+      },
+      handler: [ActivityController, 'vocabulary'],
     },
     {
       method: 'GET',

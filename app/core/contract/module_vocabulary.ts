@@ -2,6 +2,7 @@ import type { RouteAccess } from '#core/http/access'
 import { errorCatalogue, type ErrorKindDefinition } from '#core/http/api_error'
 import { permissionCatalogue } from '#core/http/permissions'
 import { publicEventCatalogue, type PublicEventDefinition } from '#core/events/public_events'
+import { activityCatalogue, type ActivityDeclaration } from '#core/activity/activity_vocabulary'
 import {
   settingsCatalogue,
   type SettingsFields,
@@ -24,7 +25,8 @@ export function sectionFields<Name extends SettingsSectionName>(
 
 /**
  * What a module brings to the gateway's shared vocabulary: its error kinds, its permissions, the
- * public events it emits and its settings. A module's provider calls this from `register()`,
+ * public events it emits, its settings and the Activity sources and kinds it writes (its
+ * `activity.ts`, `defineActivity`). A module's provider calls this from `register()`,
  * so that every route contract, validator and the OpenAPI document built later see all of it.
  * Core lists none of it (docs/modules.md).
  */
@@ -33,11 +35,13 @@ export interface ModuleVocabulary {
   permissions?: Record<string, RouteAccess>
   events?: Record<string, PublicEventDefinition>
   settings?: SectionFields[]
+  activity?: ActivityDeclaration
 }
 
 export function registerVocabulary(vocabulary: ModuleVocabulary): void {
   if (vocabulary.errors) errorCatalogue.add(vocabulary.errors)
   if (vocabulary.permissions) permissionCatalogue.add(vocabulary.permissions)
   if (vocabulary.events) publicEventCatalogue.add(vocabulary.events)
+  if (vocabulary.activity) activityCatalogue.add(vocabulary.activity)
   for (const { section, fields } of vocabulary.settings ?? []) settingsCatalogue.addFields(section, fields)
 }

@@ -13,6 +13,7 @@ import { Clock } from '#core/time/clock'
 import { signedInDashboard } from '#modules/auth/middleware/signed_in_dashboard'
 import { requireJsonBody } from '#core/http/body_guard_middleware'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
+import { authActivity } from '#modules/auth/activity'
 import { authErrors } from '#modules/auth/errors'
 import { authPermissions } from '#modules/auth/permissions'
 import { licenseEvents } from '#modules/auth/events'
@@ -28,7 +29,7 @@ export default class AuthProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    registerVocabulary({ errors: authErrors, permissions: authPermissions, events: licenseEvents })
+    registerVocabulary({ errors: authErrors, permissions: authPermissions, events: licenseEvents, activity: authActivity })
     const { container } = this.app
     // State shared by all requests (the keys recognised, the minute windows, sign-in tries).
     container.singleton(ApiKeyCache, () => new ApiKeyCache())

@@ -4,6 +4,7 @@ import { JobRunner } from '#core/jobs/job_runner'
 import { SettingsStore } from '#core/settings/settings_store'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
+import { automationActivity } from '#modules/automation/activity'
 import { ConversationActions, ReceivedSmsFeed } from '#modules/messages/public'
 import { ContactsByPhone } from '#modules/contacts/public'
 import { TemplateLibrary } from '#modules/campaigns/public'
@@ -27,7 +28,7 @@ export default class AutomationProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    registerVocabulary({ events: automationEvents, permissions: automationPermissions, errors: automationErrors, settings: automationSettings })
+    registerVocabulary({ events: automationEvents, permissions: automationPermissions, errors: automationErrors, settings: automationSettings, activity: automationActivity })
     // Not a singleton: each resolution reads the container's current clock (tests swap it).
     this.app.container.bind(RuleRunner, async (resolver) => {
       return new RuleRunner({

@@ -17,6 +17,7 @@ import { BACKUP_SCHEDULE_JOB, backupScheduleJob } from '#modules/backups/jobs/ba
 import { RestoreGate, RestorePreparation } from '#modules/backups/services/restore_preparation'
 import { reportRestoreOutcome } from '#modules/backups/services/restore_report'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
+import { backupActivity } from '#modules/backups/activity'
 import { backupErrors } from '#modules/backups/errors'
 import { backupPermissions } from '#modules/backups/permissions'
 import { backupEvents } from '#modules/backups/events'
@@ -28,7 +29,7 @@ export default class BackupsProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    registerVocabulary({ errors: backupErrors, permissions: backupPermissions, events: backupEvents, settings: backupSettings })
+    registerVocabulary({ errors: backupErrors, permissions: backupPermissions, events: backupEvents, settings: backupSettings, activity: backupActivity })
     const { container } = this.app
     container.singleton(BackupCatalogue, async (resolver) => new BackupCatalogue(await resolver.make('lucid.db'), DataFolder.current().backupsDir))
     container.singleton(BackupAlerts, async (resolver) => {

@@ -6,6 +6,7 @@ import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
+import { campaignActivity } from '#modules/campaigns/activity'
 import { BulkSends, MessageLedger } from '#modules/messages/public'
 import { campaignEvents } from '#modules/campaigns/events'
 import { campaignErrors } from '#modules/campaigns/errors'
@@ -33,7 +34,7 @@ export default class CampaignsProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    registerVocabulary({ events: campaignEvents, permissions: campaignPermissions, errors: campaignErrors, settings: campaignSettings })
+    registerVocabulary({ events: campaignEvents, permissions: campaignPermissions, errors: campaignErrors, settings: campaignSettings, activity: campaignActivity })
     const { container } = this.app
     container.singleton(LiveCampaigns, () => {
       return new LiveCampaigns(

@@ -16,6 +16,7 @@ import { ReportQueue } from '#modules/devices/services/report_queue'
 import { checkRoutingSettings } from '#modules/devices/services/routing_settings_check'
 import { SettingsStore } from '#core/settings/settings_store'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
+import { deviceActivity } from '#modules/devices/activity'
 import { deviceErrors } from '#modules/devices/errors'
 import { devicePermissions } from '#modules/devices/permissions'
 import { deviceEvents } from '#modules/devices/events'
@@ -28,7 +29,7 @@ export default class DevicesProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    registerVocabulary({ errors: deviceErrors, permissions: devicePermissions, events: deviceEvents, settings: deviceSettings })
+    registerVocabulary({ errors: deviceErrors, permissions: devicePermissions, events: deviceEvents, settings: deviceSettings, activity: deviceActivity })
     const { container } = this.app
     container.singleton(PairingFailures, () => new PairingFailures())
     container.singleton(PhonePresence, () => new PhonePresence())

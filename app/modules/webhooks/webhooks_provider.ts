@@ -17,6 +17,7 @@ import { recordPublicEvents } from '#modules/webhooks/listeners/record_public_ev
 import { broadcastDeliveryChanges } from '#modules/webhooks/listeners/live_webhooks'
 import '#modules/webhooks/events'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
+import { webhookActivity } from '#modules/webhooks/activity'
 import { webhookErrors } from '#modules/webhooks/errors'
 import { webhookPermissions } from '#modules/webhooks/permissions'
 
@@ -25,7 +26,7 @@ export default class WebhooksProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    registerVocabulary({ errors: webhookErrors, permissions: webhookPermissions })
+    registerVocabulary({ errors: webhookErrors, permissions: webhookPermissions, activity: webhookActivity })
     const { container } = this.app
     container.singleton(DestinationPolicy, () => {
       return new DestinationPolicy({ allowPrivateNetworks: env.get('GATEWAY_WEBHOOKS_ALLOW_PRIVATE_NETWORKS') ?? true })
