@@ -6,7 +6,6 @@ export const messageEvents = definePublicEvents({
   'message.delivered': { family: 'Messages', description: 'Carrier confirmed delivery' },
   'message.failed': { family: 'Messages', description: 'A message was given up after its last attempt' },
   'message.deleted': { family: 'Messages', description: 'An operator deleted a message' },
-  'link.clicked': { family: 'Automation and links', description: 'A short link was opened' },
 })
 
 declare module '#core/events/public_events' {

@@ -15,7 +15,10 @@ import { BulkSends } from '#modules/messages/services/bulk_sends'
 import { Clock } from '#core/time/clock'
 import { broadcastMessageChanges } from '#modules/messages/listeners/live_messages'
 
-/** Sending and reading messages, short links and conversations. */
+/**
+ * Sending and reading messages, and conversations. A send with shortenLinks has its addresses
+ * replaced inside its transaction by the links module (`#modules/links/public`).
+ */
 export default class MessagesProvider {
   constructor(protected app: ApplicationService) {}
 

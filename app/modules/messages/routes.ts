@@ -1,4 +1,3 @@
-import { access } from '#core/http/access'
 import { messagePermissions } from '#modules/messages/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { pageOf } from '#core/contract/schemas'
@@ -10,15 +9,13 @@ import { listConversationsValidator, updateConversationValidator } from '#module
 import { pageQueryValidator } from '#core/pagination/keyset_page'
 
 const MessagesController = () => import('#modules/messages/controllers/messages_controller')
-const LinksController = () => import('#modules/messages/controllers/links_controller')
 const ConversationsController = () => import('#modules/messages/controllers/conversations_controller')
 
-/** Sending and reading messages, short links and conversations. */
+/** Sending and reading messages, and conversations. */
 export function messageRoutes(registry: RouteRegistry) {
   registry.describeTag('Messages', 'Send SMS and read what was sent and received')
   registry.describeTag('Conversations', 'One per number, created by its first message either way')
-  registry.describeTag('Links', 'Short click-counting links made by sends with shortenLinks')
-  const { message, conversation, link } = messageSchemas(registry)
+  const { message, conversation } = messageSchemas(registry)
   const messageId = { id: 'Message identifier' }
 
   return defineRoutes([
@@ -95,46 +92,6 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 204, description: 'Deleted' },
       errors: ['NOT_FOUND'],
       handler: [MessagesController, 'destroy'],
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/links',
-      operationId: 'listLinks',
-      summary: 'Short links with their clicks',
-      tag: 'Links',
-      access: messagePermissions['links.read'],
-      query: pageQueryValidator,
-      answer: {
-        status: 200,
-        description: 'A page of links, newest first, with the length of every short link',
-        schema: {
-          type: 'object',
-          required: ['data', 'nextCursor', 'shortUrlLength'],
-          properties: {
-            data: { type: 'array', items: link },
-            nextCursor: { type: ['string', 'null'] },
-            shortUrlLength: { type: 'integer', description: 'Length of a short link, to compute a text length in advance' },
-          },
-        },
-      },
-      handler: [LinksController, 'index'],
-    },
-    {
-      method: 'GET',
-      path: '/l/:code',
-      operationId: 'followLink',
-      summary: 'Follow a short link (counts the click, emits link.clicked)',
-      tag: 'Links',
-      access: access.public(),
-      params: { code: 'Short link code' },
-      answer: {
-        status: 302,
-        description: 'Redirect to the target (Location header)',
-        contentType: 'text/plain',
-        schema: { type: 'string', description: 'Redirecting to {target}: for a client that does not follow Location' },
-      },
-      errors: ['NOT_FOUND'],
-      handler: [LinksController, 'follow'],
     },
     {
       method: 'GET',

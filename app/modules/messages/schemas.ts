@@ -60,17 +60,5 @@ export function messageSchemas(registry: RouteRegistry) {
       lastMessageAt: isoDateTimeSchema,
     },
   })
-  const link = registry.addSchema('Link', {
-    type: 'object',
-    required: ['id', 'code', 'url', 'shortUrl', 'clicks', 'createdAt'],
-    properties: {
-      id: { type: 'string' },
-      code: { type: 'string' },
-      url: { type: 'string', description: 'The target' },
-      shortUrl: { type: 'string', description: '{GATEWAY_PUBLIC_URL}/l/{code}' },
-      clicks: { type: 'integer' },
-      createdAt: isoDateTimeSchema,
-    },
-  })
-  return { message, conversation, link }
+  return { message, conversation }
 }

@@ -1,16 +1,15 @@
 import db from '@adonisjs/lucid/services/db'
 import { messageStatuses, type MessageCategory, type MessageDirection, type MessageStatus } from '#modules/messages/models/message'
-import { shortUrlOf } from '#modules/messages/models/link'
 
 /**
- * Reads of the counters the database keeps as messages and links change (migrations 0011, 0019
- * and 0020, docs/statistics.md), between bucket boundaries: the cost follows the number of
- * counter rows in the range, not the number of messages. (The opt-out counters of 0020 are the
- * contacts module's.)
+ * Reads of the counters the database keeps as messages change (migrations 0011 and 0019,
+ * docs/statistics.md), between bucket boundaries: the cost follows the number of counter rows in
+ * the range, not the number of messages. (The click and opt-out counters of 0020 are the links
+ * and contacts modules'.)
  */
 
-/** Resolution of the counters: volume, failures and clicks per quarter hour, latency per hour. */
-export const COUNTER_SLOT_SECONDS = { volume: 900, failures: 900, latency: 3600, clicks: 900 } as const
+/** Resolution of the counters: volume and failures per quarter hour, latency per hour. */
+export const COUNTER_SLOT_SECONDS = { volume: 900, failures: 900, latency: 3600 } as const
 
 /**
  * Upper bounds (seconds, excluded) of the latency histogram's buckets (migration 0019): bucket i
@@ -61,19 +60,6 @@ export interface LatencyRow {
   /** Index into LATENCY_BOUNDS_SECONDS (its length: a day or more). */
   latencyBucket: number
   count: number
-}
-
-export interface LinkClickRow {
-  bucket: number
-  clicks: number
-}
-
-export interface LinkClickTotal {
-  id: number
-  code: string
-  shortUrl: string
-  url: string
-  clicks: number
 }
 
 const groupColumns: Record<VolumeGroupBy, string[]> = {
@@ -178,32 +164,6 @@ export class MessageCounters {
       .map((row: any) => ({ bucket: Number(row.bucket), stage: row.g_stage, latencyBucket: Number(row.g_bucket), count: Number(row.count) }))
       .filter((row: LatencyRow) => row.count > 0)
   }
-
-  /** Clicks on short links per bucket (of one link, or all). */
-  async linkClicks(boundaries: Date[], linkId?: number): Promise<LinkClickRow[]> {
-    const rows = await sumPerBucket({
-      table: 'link_click_counts',
-      slotSeconds: COUNTER_SLOT_SECONDS.clicks,
-      boundaries,
-      filters: linkId === undefined ? [] : [['link_id', linkId]],
-      sums: ['clicks'],
-    })
-    return rows.map((row: any) => ({ bucket: Number(row.bucket), clicks: Number(row.clicks) }))
-  }
-
-  /** The links clicked most between the first and the last boundary, most clicked first. */
-  async topLinks(boundaries: Date[], limit: number, linkId?: number): Promise<LinkClickTotal[]> {
-    if (boundaries.length < 2) return []
-    const slot = (date: Date) => Math.floor(date.getTime() / 1000 / COUNTER_SLOT_SECONDS.clicks) * COUNTER_SLOT_SECONDS.clicks
-    const rows = await db.rawQuery(
-      `SELECT c.link_id AS id, SUM(c.clicks) AS clicks, links.code AS code, links.url AS url
-         FROM link_click_counts c JOIN links ON links.id = c.link_id
-        WHERE c.slot >= ? AND c.slot < ? ${linkId === undefined ? '' : 'AND c.link_id = ?'}
-        GROUP BY c.link_id HAVING SUM(c.clicks) > 0 ORDER BY 2 DESC, 1 LIMIT ?`,
-      [slot(boundaries[0]), slot(boundaries.at(-1)!), ...(linkId === undefined ? [] : [linkId]), limit]
-    )
-    return rows.map((row: any) => ({ id: Number(row.id), code: row.code, shortUrl: shortUrlOf(row.code), url: row.url, clicks: Number(row.clicks) }))
-  }
 }
 
 function groupKeyOf(row: any, columns: string[]): VolumeGroupKey {
@@ -216,14 +176,4 @@ function groupKeyOf(row: any, columns: string[]): VolumeGroupKey {
     if (column === 'category') key.category = value
   }
   return key
-}
-
-/** Counts one click of a link in its quarter hour (LinkClicks.follow, with links.clicks). */
-export function countClickSql(): string {
-  return `INSERT INTO link_click_counts (slot, link_id, clicks) VALUES (?, ?, 1)
-    ON CONFLICT (slot, link_id) DO UPDATE SET clicks = clicks + 1`
-}
-
-export function clickSlotOf(at: Date): number {
-  return Math.floor(at.getTime() / 1000 / COUNTER_SLOT_SECONDS.clicks) * COUNTER_SLOT_SECONDS.clicks
 }

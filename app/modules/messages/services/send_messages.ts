@@ -8,7 +8,7 @@ import { dateTimeOf } from '#core/database/utc_date_time'
 import type { MessageCategory } from '#modules/messages/models/message'
 import type { IdempotencyClaim, RecordedAnswer } from '#modules/messages/services/idempotency'
 import { SendQueue, type PreparedSend } from '#modules/messages/services/send_queue'
-import { assertShortLinksPossible } from '#modules/messages/services/link_shortener'
+import { assertShortLinksPossible } from '#modules/links/public'
 import { MAX_RECIPIENTS } from '#modules/messages/validators/send_validator'
 
 export interface SendRequest {

@@ -1,5 +1,5 @@
 import { inject } from '@adonisjs/core'
-import { MessageCounters, type LinkClickTotal } from '#modules/messages/public'
+import { LinkCounters, type LinkClickTotal } from '#modules/links/public'
 import { OptOutCounters } from '#modules/contacts/public'
 import { StatisticsRange, type RangeQuery } from '#modules/statistics/services/statistics_range'
 
@@ -30,12 +30,12 @@ export interface OptOutsAnswer extends RangeAnswer {
 export const DEFAULT_LINK_LIMIT = 20
 export const MAX_LINK_LIMIT = 100
 
-/** Link clicks and opt-outs over time, from the messages and contacts modules' counters (docs/statistics.md). */
+/** Link clicks and opt-outs over time, from the links and contacts modules' counters (docs/statistics.md). */
 @inject()
 export class EngagementStatistics {
   constructor(
     private range: StatisticsRange,
-    private statistics: MessageCounters,
+    private linkCounters: LinkCounters,
     private optOutCounters: OptOutCounters
   ) {}
 
@@ -44,11 +44,11 @@ export class EngagementStatistics {
     const linkId = query.linkId === undefined ? undefined : Number(query.linkId)
     const buckets = range.starts.map((start) => ({ start, clicks: 0 }))
     let clicks = 0
-    for (const row of await this.statistics.linkClicks(range.boundaries, linkId)) {
+    for (const row of await this.linkCounters.linkClicks(range.boundaries, linkId)) {
       buckets[row.bucket].clicks += row.clicks
       clicks += row.clicks
     }
-    const top = await this.statistics.topLinks(range.boundaries, query.limit ?? DEFAULT_LINK_LIMIT, linkId)
+    const top = await this.linkCounters.topLinks(range.boundaries, query.limit ?? DEFAULT_LINK_LIMIT, linkId)
     const links = top.map((link) => ({ ...link, id: String(link.id) }))
     return { from: range.from, to: range.to, interval: range.interval, timezone: range.timezone, buckets, totals: { clicks }, links }
   }

@@ -4,7 +4,7 @@ import type { DateTime } from 'luxon'
 import { ApiError } from '#core/http/api_error'
 import { publicBaseUrl } from '#core/http/public_url'
 import { findAddresses, replaceAddresses } from '#core/sms/links_in_text'
-import Link, { shortUrlOf } from '#modules/messages/models/link'
+import Link, { shortUrlOf } from '#modules/links/models/link'
 
 const CODE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 export const SHORT_CODE_LENGTH = 7

@@ -4,9 +4,9 @@ import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import Link from '#modules/messages/models/link'
-import { shortUrlLength } from '#modules/messages/services/link_shortener'
-import { clickSlotOf, countClickSql } from '#modules/messages/services/message_counters'
+import Link from '#modules/links/models/link'
+import { shortUrlLength } from '#modules/links/services/link_shortener'
+import { clickSlotOf, countClickSql } from '#modules/links/services/link_counters'
 import { transaction } from '#core/database/transaction'
 
 /** Short links: the list with their clicks, and following one. */

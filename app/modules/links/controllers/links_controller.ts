@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { inject } from '@adonisjs/core'
-import { LinkClicks } from '#modules/messages/services/link_clicks'
+import { LinkClicks } from '#modules/links/services/link_clicks'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
 
 @inject()
