@@ -56,15 +56,16 @@ export function coreRoutes(registry: RouteRegistry) {
       createdAt: isoDateTimeSchema,
     },
   })
-  const activityTerms = {
-    type: 'array',
-    items: {
-      type: 'object',
-      required: ['value', 'label'],
-      additionalProperties: false,
-      properties: { value: { type: 'string' }, label: { type: 'string' } },
+  const activityTerm = registry.addSchema('ActivityTerm', {
+    type: 'object',
+    required: ['value', 'label'],
+    additionalProperties: false,
+    properties: {
+      value: { type: 'string', description: 'A source (`backups`), a kind family (`webhook`) or a kind (`webhook.disabled`), as GET /activity filters by it' },
+      label: { type: 'string', description: "In the operator's words" },
     },
-  }
+  })
+  const activityTerms = { type: 'array', items: activityTerm }
   const technicalLogLine = registry.addSchema('TechnicalLogLine', {
     type: 'object',
     required: ['at', 'level', 'message', 'requestId', 'context'],

@@ -1,4 +1,4 @@
-import { reactive, watch } from 'vue'
+import { reactive, shallowRef, watch } from 'vue'
 import { api, answer } from '../../api/client'
 import type { components } from '../../api/schema'
 import { useCursorList } from '../../components/use_cursor_list'
@@ -6,34 +6,28 @@ import { useCursorList } from '../../components/use_cursor_list'
 export type ActivityEntry = components['schemas']['ActivityEntry']
 export type ActivityLevel = ActivityEntry['level']
 
-/** The modules that write the Activity log (`source`), in the operator's words. */
-export const activitySources: ReadonlyArray<{ value: string; label: string }> = [
-  { value: 'auth', label: 'Accounts and API keys' },
-  { value: 'backups', label: 'Backups' },
-  { value: 'devices', label: 'Phones' },
-  { value: 'license', label: 'License' },
-  { value: 'webhooks', label: 'Webhooks' },
-  { value: 'campaigns', label: 'Campaigns' },
-  { value: 'automation', label: 'Rules' },
-  { value: 'settings', label: 'Settings' },
-  { value: 'storage', label: 'Disk' },
-]
+export type ActivityTerm = components['schemas']['ActivityTerm']
 
-/** Families of entry kinds (`kind=webhook` takes every `webhook.*`), in the operator's words. */
-export const activityKinds: ReadonlyArray<{ value: string; label: string }> = [
-  { value: 'account', label: 'Dashboard accounts' },
-  { value: 'apikey', label: 'API keys' },
-  { value: 'device', label: 'Phones paired and unpaired' },
-  { value: 'webhook', label: 'Webhooks' },
-  { value: 'webhook.disabled', label: 'Webhooks switched off' },
-  { value: 'campaign', label: 'Campaigns' },
-  { value: 'rule', label: 'Rules' },
-  { value: 'backup', label: 'Backups' },
-  { value: 'restore', label: 'Restores' },
-  { value: 'settings', label: 'Settings changes' },
-  { value: 'license', label: 'License' },
-  { value: 'storage', label: 'Disk full' },
-]
+/**
+ * What the entries are about, in the operator's words, as the modules declare them (GET
+ * /activity/vocabulary): the sources that write the log (`source`) and the families of kinds
+ * (`kind=webhook` takes every `webhook.*`) or single kinds. Read once per visit of the app; until
+ * it answers, a source shows as its name.
+ */
+export const activityVocabulary = shallowRef<{ sources: ActivityTerm[]; kinds: ActivityTerm[] }>({ sources: [], kinds: [] })
+let vocabularyRead: Promise<void> | null = null
+
+/** Reads the vocabulary once (again after a failure); rejects with the failure for the page to show. */
+export function loadActivityVocabulary(): Promise<void> {
+  vocabularyRead ??= answer(api.GET('/api/v1/activity/vocabulary')).then(
+    (vocabulary) => void (activityVocabulary.value = vocabulary),
+    (error: unknown) => {
+      vocabularyRead = null
+      throw error
+    }
+  )
+  return vocabularyRead
+}
 
 /** Who wrote entries (GET /activity/actors), as the "By" filter offers them. */
 export async function activityActors() {
@@ -47,7 +41,7 @@ export function actorLabel(actor: string | null, name: string | null): string {
   return name ? `${name} (${what})` : `${what} ${actor.split(':')[1]}`
 }
 
-export const sourceLabel = (source: string) => activitySources.find((known) => known.value === source)?.label ?? source
+export const sourceLabel = (source: string) => activityVocabulary.value.sources.find((known) => known.value === source)?.label ?? source
 
 export interface ActivityFilters {
   /** An ActivityLevel, or '' for any. */
