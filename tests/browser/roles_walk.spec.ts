@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
@@ -7,28 +6,19 @@ import type { Browser, Page } from 'playwright-core'
 import type { Role } from '#core/http/access'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
+import { dashboardPages } from '#tests/unit/dashboard/dashboard_pages'
 import { DESKTOP, PHONE, gatewayUrl, launchChromium, signInToOverview } from './browser.js'
 
-interface DashboardPage {
-  name: string
-  path: string
-  title: string
-  needs: string
-  /** Listed in the menu (false: reached from another page). */
-  inMenu: boolean
-}
-
 /**
- * The dashboard's pages as its router knows them (dashboard/src/pages.ts, read as text: it is
- * the browser app's module, not the server's), so a page added there is walked without editing
- * this test.
+ * The dashboard's pages as its router knows them, in menu order: every page folder's pages.ts
+ * (dashboard/src/pages/<folder>/pages.ts, read as text: they are the browser app's modules, not
+ * the server's), so a page added there is walked without editing this test. An optional
+ * parameter (`settings/:section?`) is left out: the page opens on its first part.
  */
-function dashboardPages(): DashboardPage[] {
-  const source = readFileSync(app.makePath('dashboard', 'src', 'pages.ts'), 'utf8')
-  const entry = /\{\s*name: '([^']+)',\s*path: '([^']*)',\s*title: '([^']+)',\s*needs: '([^']+)'(,\s*menu: false)?/g
-  // An optional parameter (`settings/:section?`) is left out: the page opens on its first part.
-  return [...source.matchAll(entry)].map(([, name, path, title, needs, hidden]) => ({ name, path: path.replace(/\/:[^/]+\?/g, ''), title, needs, inMenu: !hidden }))
+function walkedPages() {
+  return dashboardPages(app.makePath()).map((entry) => ({ ...entry, path: entry.path.replace(/\/:[^/]+\?/g, '') }))
 }
+type DashboardPage = ReturnType<typeof walkedPages>[number]
 
 /** Which roles may call each operation, from the gateway's own OpenAPI document (`x-roles`). */
 async function rolesOfOperations(): Promise<Map<string, string[]>> {
@@ -84,8 +74,8 @@ test.group('Every page of the dashboard, for every role', (group) => {
 
   for (const role of ['superadmin', 'operator', 'readonly'] as const satisfies readonly Role[]) {
     test(`${role}: the menu lists exactly the pages the role may use, each opens without a refused call, the others are not reachable`, async ({ assert }) => {
-      const pages = dashboardPages()
-      assert.isAbove(pages.length, 1, 'pages.ts was read')
+      const pages = walkedPages()
+      assert.isAbove(pages.length, 1, 'the pages.ts of the page folders were read')
       const operations = await rolesOfOperations()
       const mayUse = (entry: DashboardPage) => {
         const roles = operations.get(entry.needs)
