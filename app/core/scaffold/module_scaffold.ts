@@ -7,8 +7,9 @@ import { migrationFolders, isMigrationFile } from '#core/database/migration_fold
  * docs/adding-a-module.md): a module that compiles, passes `npm run boundaries`, serves two
  * routes (list and create) behind its own permissions, and brings one error kind, one public
  * event, one settings section with one field, a model, a store, a validator, a controller, a
- * migration of its own table and its functional test. Core names no module: the module's
- * name is only text here.
+ * migration of its own table, its functional test, the documented defaults of its settings and
+ * the expected callers of its routes (which the permission matrix reads). Core names no module:
+ * the module's name is only text here.
  */
 export interface ModuleNames {
   /** snake_case, plural: the folder, the table, the settings section (`notes`, `price_lists`). */
@@ -357,6 +358,19 @@ Settings > ${Module} (\`GET\`/\`PATCH /api/v1/settings\`, section \`${module}\`)
 export default {
   ${module}: { ${limitField}: 1000 },
 }
+`,
+    [`tests/functional/${module}/expected_callers.ts`]: `import type { Role, Scope } from '#core/http/access'
+
+/**
+ * Who may call each route of the ${words} module, written by hand from its README (Routes), not
+ * derived from permissions.ts: the permission matrix (tests/functional/auth/permission_matrix.spec.ts)
+ * calls every route as every key scope and role and checks the permissions and the router
+ * against this. A new protected route of the module gets its line here.
+ */
+export default {
+  'GET /api/v1/${path}': ['key:read', 'key:send', 'key:admin', 'session:readonly', 'session:operator', 'session:superadmin'],
+  'POST /api/v1/${path}': ['key:admin', 'session:operator', 'session:superadmin'],
+} satisfies Record<string, Array<\`key:\${Scope}\` | \`session:\${Role}\`>>
 `,
     [`tests/functional/${module}/${module}.spec.ts`]: `import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'

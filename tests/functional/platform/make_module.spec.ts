@@ -31,13 +31,16 @@ async function waitForHealth(port: number, child: ChildProcess, output: () => st
 }
 
 /**
- * docs/adding-a-module.md, done for real: `node ace make:module notes` in a copy of the working
- * tree gives a module that type-checks, keeps the boundaries and serves, with its routes,
- * permission, error, event and settings in the document, and changes nothing outside its
- * folder and its tests but adonisrc.ts and docs/webhooks.md.
+ * docs/adding-a-module.md, done for real: `node ace make:module price_lists` in a copy of the
+ * working tree gives a module that type-checks, keeps the boundaries and serves, with its routes,
+ * permission, error, event and settings in the document; the tests that read every module (the
+ * unit suite, the permission matrix, the settings and the module's own) pass in the copy without
+ * an edit; and nothing changes outside its folder and its tests but adonisrc.ts and
+ * docs/webhooks.md. A name of two words checks the names the scaffold derives (path, classes,
+ * fields, error kind, event family).
  */
 test.group('make:module', () => {
-  test('a scaffolded module compiles, keeps the boundaries, serves its two routes and touches two files outside itself', async ({ assert }) => {
+  test('a scaffolded module compiles, keeps the boundaries, serves its two routes, passes the tests of every module and touches two files outside itself', async ({ assert }) => {
     const source = fileURLToPath(app.appRoot)
     const scratch = mkdtempSync(join(tmpdir(), 'gateway-make-module-'))
     const copy = join(scratch, 'gateway')
@@ -57,7 +60,7 @@ test.group('make:module', () => {
         assert.equal(done.code, 0, done.output)
       }
 
-      const made = await run(copy, process.execPath, ['ace.js', 'make:module', 'notes'])
+      const made = await run(copy, process.execPath, ['ace.js', 'make:module', 'price_lists'])
       assert.equal(made.code, 0, made.output)
 
       // The type check, the boundaries and the copy's gateway at once: they only read the copy.
@@ -76,42 +79,67 @@ test.group('make:module', () => {
       const base = `http://127.0.0.1:${port}`
       const key = await firstApiKey(port)
       const headers = { 'x-api-key': key, 'content-type': 'application/json' }
-      const created = await fetch(`${base}/api/v1/notes`, { method: 'POST', headers, body: JSON.stringify({ name: 'First note' }) })
+      const created = await fetch(`${base}/api/v1/price-lists`, { method: 'POST', headers, body: JSON.stringify({ name: 'Summer' }) })
       assert.equal(created.status, 201)
-      const note = (await created.json()) as { id: string; name: string }
-      assert.equal(note.name, 'First note')
-      const listed = await fetch(`${base}/api/v1/notes`, { headers: { 'x-api-key': key } })
+      const item = (await created.json()) as { id: string; name: string }
+      assert.equal(item.name, 'Summer')
+      const listed = await fetch(`${base}/api/v1/price-lists`, { headers: { 'x-api-key': key } })
       assert.equal(listed.status, 200)
-      assert.deepEqual(((await listed.json()) as { data: Array<{ id: string }> }).data.map(({ id }) => id), [note.id])
-      assert.equal((await fetch(`${base}/api/v1/notes`)).status, 401)
+      assert.deepEqual(((await listed.json()) as { data: Array<{ id: string }> }).data.map(({ id }) => id), [item.id])
+      assert.equal((await fetch(`${base}/api/v1/price-lists`)).status, 401)
 
       const document = (await (await fetch(`${base}/api-docs/openapi.json`)).json()) as any
-      const operations = document.paths['/api/v1/notes']
-      assert.equal(operations.get['x-permission'], 'notes.read')
-      assert.equal(operations.post['x-permission'], 'notes.change')
-      assert.include(operations.post['x-error-codes'], 'NOTES_LIMIT_REACHED')
-      assert.include(JSON.stringify(document.components.schemas.Settings ?? document), 'maxNotes')
+      const operations = document.paths['/api/v1/price-lists']
+      assert.equal(operations.get['x-permission'], 'price_lists.read')
+      assert.equal(operations.post['x-permission'], 'price_lists.change')
+      assert.include(operations.post['x-error-codes'], 'PRICE_LISTS_LIMIT_REACHED')
+      assert.include(JSON.stringify(document.components.schemas.Settings ?? document), 'maxPriceLists')
 
       const events = (await (await fetch(`${base}/api/v1/webhooks/events`, { headers: { 'x-api-key': key } })).json()) as { data: Array<{ name: string; family: string }> }
-      assert.deepInclude(events.data.map(({ name, family }) => ({ name, family })), { name: 'note.created', family: 'Notes' })
+      assert.deepInclude(events.data.map(({ name, family }) => ({ name, family })), { name: 'price_list.created', family: 'PriceLists' })
 
       const settings = (await (await fetch(`${base}/api/v1/settings`, { headers: { 'x-api-key': key } })).json()) as Record<string, unknown>
-      assert.deepEqual(settings.notes, { maxNotes: 1000 })
+      assert.deepEqual(settings.price_lists, { maxPriceLists: 1000 })
+      await stop(started, 'SIGTERM')
 
       const [typed, bounded] = await Promise.all([typecheck, boundaries])
       assert.equal(typed.code, 0, `npx tsc --noEmit in the copy:\n${typed.output}`)
       assert.equal(bounded.code, 0, `npm run boundaries in the copy:\n${bounded.output}`)
 
+      // The tests no module is listed in: the unit suite (events in docs/webhooks.md, migration
+      // names, boundaries), the permission matrix (the module's expected_callers.ts), the
+      // settings (its settings_defaults.ts) and its own. Each run has its own data folder and port.
+      const testEnv: NodeJS.ProcessEnv = { ...process.env }
+      delete testEnv.APP_KEY
+      const [unit, functional] = await Promise.all([
+        run(copy, process.execPath, ['ace.js', 'test', 'unit'], testEnv),
+        run(
+          copy,
+          process.execPath,
+          ['ace.js', 'test', 'functional', ...['tests/functional/price_lists/price_lists.spec.ts', 'tests/functional/auth/permission_matrix.spec.ts', 'tests/functional/platform/settings.spec.ts'].flatMap((file) => ['--files', file])],
+          testEnv
+        ),
+      ])
+      assert.equal(unit.code, 0, `node ace test unit in the copy:\n${unit.output}`)
+      assert.equal(functional.code, 0, `node ace test functional in the copy:\n${functional.output}`)
+      assert.include(functional.output, 'price_lists.spec.ts')
+      assert.include(functional.output, 'permission_matrix.spec.ts')
+
       const status = (await run(copy, 'git', ['status', '--porcelain', '--untracked-files=all'])).output
       const changed = status.split('\n').filter(Boolean).map((line) => line.slice(3))
-      assert.isTrue(changed.some((path) => path.startsWith('app/modules/notes/migrations/')), status)
-      assert.includeMembers(changed, ['tests/functional/notes/notes.spec.ts', 'adonisrc.ts'])
-      const outside = changed.filter((path) => !path.startsWith('app/modules/notes/') && !path.startsWith('tests/functional/notes/'))
+      assert.isTrue(changed.some((path) => path.startsWith('app/modules/price_lists/migrations/')), status)
+      assert.includeMembers(changed, [
+        'tests/functional/price_lists/price_lists.spec.ts',
+        'tests/functional/price_lists/expected_callers.ts',
+        'tests/functional/price_lists/settings_defaults.ts',
+        'adonisrc.ts',
+      ])
+      const outside = changed.filter((path) => !path.startsWith('app/modules/price_lists/') && !path.startsWith('tests/functional/price_lists/'))
       assert.isAtMost(outside.length, 2, `changed outside the module: ${outside.join(', ')}`)
       assert.sameMembers(outside, ['adonisrc.ts', 'docs/webhooks.md'])
     } finally {
       if (child && child.exitCode === null) await stop(child, 'SIGTERM')
       rmSync(scratch, { recursive: true, force: true })
     }
-  }).timeout(120_000)
+  }).timeout(240_000)
 })
