@@ -16,7 +16,7 @@ export const listActivityValidator = vine.compile(
     source: vine.string().maxLength(40).optional(),
     kind: vine
       .string()
-      .regex(/^[a-z_]+(\.[a-z_]+)?$/)
+      .regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_]+)?$/)
       .maxLength(60)
       .use(documentedAs({ description: 'A kind (webhook.disabled) or a family of kinds (webhook)' }))
       .optional(),

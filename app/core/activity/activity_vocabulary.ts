@@ -20,10 +20,10 @@ export interface ActivityDeclaration {
   kinds: Record<string, string>
 }
 
-/** A source name: lower-case letters and underscores, as GET /activity's `source` filter takes it. */
-const SOURCE_NAME = /^[a-z_]{1,40}$/
-/** A kind family or kind, as GET /activity's `kind` filter takes it. */
-const KIND_NAME = /^[a-z_]+(\.[a-z_]+)?$/
+/** A source name (a module's: `price_lists`), as GET /activity's `source` filter takes it. */
+const SOURCE_NAME = /^[a-z][a-z0-9_]{0,39}$/
+/** A kind family or kind, as GET /activity's `kind` filter takes it (activity_validators.ts). */
+const KIND_NAME = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)?$/
 
 export function defineActivity<Declaration extends ActivityDeclaration>(declaration: Declaration): Declaration {
   return declaration
@@ -41,7 +41,7 @@ class ActivityCatalogue {
 
   add(declaration: ActivityDeclaration): void {
     for (const [name, label] of Object.entries(declaration.sources)) {
-      if (!SOURCE_NAME.test(name)) throw new Error(`Activity source ${JSON.stringify(name)} is not lower-case letters and underscores`)
+      if (!SOURCE_NAME.test(name)) throw new Error(`Activity source ${JSON.stringify(name)} is not lower-case letters, digits and underscores`)
       if (this.#sources.has(name)) throw new Error(`Activity source ${name} is declared twice`)
       this.#sources.set(name, { label, declaration })
     }

@@ -6,7 +6,8 @@ import { migrationFolders, isMigrationFile } from '#core/database/migration_fold
  * The files `node ace make:module <name>` writes (commands/make_module.ts,
  * docs/adding-a-module.md): a module that compiles, passes `npm run boundaries`, serves two
  * routes (list and create) behind its own permissions, and brings one error kind, one public
- * event, one settings section with one field, a model, a store, a validator, a controller, a
+ * event, the Activity source and kind it writes (activity.ts), one settings section with one
+ * field (drawn by the dashboard's Settings page from its schema), a model, a store, a validator, a controller, a
  * migration of its own table, its functional test, the documented defaults of its settings and
  * the expected callers of its routes (which the permission matrix reads). Core names no module:
  * the module's name is only text here.
@@ -72,6 +73,8 @@ export function moduleFiles(names: ModuleNames, migrationNumber: string): Record
   const limitField = `max${Module}`
   const event = `${item}.created`
   const errorKind = `${MODULE}_LIMIT_REACHED`
+  const Words = words.charAt(0).toUpperCase() + words.slice(1)
+  const itemCamel = item.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase())
   return {
     [`${dir}/${module}_provider.ts`]: `import type { ApplicationService } from '@adonisjs/core/types'
 import { RouteRegistry } from '#core/contract/route_registry'
@@ -80,6 +83,7 @@ import { ${moduleCamel}Errors } from '#modules/${module}/errors'
 import { ${moduleCamel}Events } from '#modules/${module}/events'
 import { ${moduleCamel}Permissions } from '#modules/${module}/permissions'
 import { ${moduleCamel}Settings } from '#modules/${module}/settings'
+import { ${moduleCamel}Activity } from '#modules/${module}/activity'
 import { ${moduleCamel}Routes } from '#modules/${module}/routes'
 
 /** The ${words} module (app/modules/${module}/README.md). */
@@ -93,6 +97,7 @@ export default class ${Module}Provider {
       permissions: ${moduleCamel}Permissions,
       events: ${moduleCamel}Events,
       settings: ${moduleCamel}Settings,
+      activity: ${moduleCamel}Activity,
     })
   }
 
@@ -146,6 +151,17 @@ declare module '#core/events/public_events' {
   interface PublicEventNames extends NamesOf<typeof ${moduleCamel}Events> {}
 }
 `,
+    [`${dir}/activity.ts`]: `import { defineActivity } from '#core/activity/activity_vocabulary'
+
+/**
+ * What the ${words} module writes to the Activity log (source \`${module}\`, kinds \`${item}.*\`), in
+ * the operator's words: the Activity page offers them as filters (GET /api/v1/activity/vocabulary).
+ */
+export const ${moduleCamel}Activity = defineActivity({
+  sources: { ${module}: '${Words}' },
+  kinds: { ${item}: '${Words}' },
+})
+`,
     [`${dir}/settings.ts`]: `import vine from '@vinejs/vine'
 import { sectionFields } from '#core/contract/module_vocabulary'
 
@@ -196,6 +212,7 @@ import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { SettingsStore } from '#core/settings/settings_store'
+import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import ${Item} from '#modules/${module}/models/${item}'
@@ -209,7 +226,8 @@ export interface ${Item}Fields {
 export class ${Module}Store {
   constructor(
     private clock: Clock,
-    private settings: SettingsStore
+    private settings: SettingsStore,
+    private activity: ActivityLog
   ) {}
 
   async list(page: PageRequest) {
@@ -227,6 +245,8 @@ export class ${Module}Store {
     const created = await ${Item}.create({ ...fields, createdAt: now, updatedAt: now })
     // After the write: a public event carries identifiers only.
     await emitter.emit('${event}', { id: String(created.id), at: this.clock.now() })
+    // In the Activity log, in the caller's name (declared in activity.ts): no more than its name.
+    await this.activity.info('${module}', '${event}', \`${Item} "\${created.name}" created\`, { ${itemCamel}Id: String(created.id) })
     return created.serialize()
   }
 }

@@ -3,6 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import app from '@adonisjs/core/services/app'
 import { activityCatalogue } from '#core/activity/activity_vocabulary'
+import { moduleFiles, moduleNames } from '#core/scaffold/module_scaffold'
 import { asBrowser, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 
 interface Written {
@@ -26,11 +27,12 @@ function sourceFiles(folder: string): string[] {
  * string or as a constant exported with a string value (`LICENSE_SOURCE`), a kind as a string or
  * a template whose dynamic part is its second half (`campaign.${kind}`).
  */
-function writtenEntries(): Written[] {
-  const files = sourceFiles(app.makePath('app')).map((path) => ({ file: relative(app.appRoot.pathname, path), text: readFileSync(path, 'utf8') }))
+function writtenEntries(
+  files = sourceFiles(app.makePath('app')).map((path) => ({ file: relative(app.appRoot.pathname, path), text: readFileSync(path, 'utf8') }))
+): Written[] {
   const constants = new Map<string, string>()
   for (const { text } of files) {
-    for (const [, name, value] of text.matchAll(/export const ([A-Z][A-Z0-9_]*) = '([a-z_]+)'/g)) constants.set(name, value)
+    for (const [, name, value] of text.matchAll(/export const ([A-Z][A-Z0-9_]*) = '([a-z][a-z0-9_]*)'/g)) constants.set(name, value)
   }
   const sourceOf = (token: string) => (token.startsWith("'") ? token.slice(1, -1) : (constants.get(token) ?? `<unknown constant ${token}>`))
   const kindOf = (token: string) => {
@@ -41,8 +43,8 @@ function writtenEntries(): Written[] {
   const found: Written[] = []
   // Whoever the receiver is (`this.activity`, `(await this.activity())`, `deps.activity`): a
   // call of info/warning/error whose first two arguments read as a source and a kind.
-  const token = String.raw`('[a-z_]+'|[A-Z][A-Z0-9_]*)`
-  const kindToken = String.raw`('[a-z_]+\.[a-z_]+'|\x60[a-z_]+\.[^\x60\n]*\x60)`
+  const token = String.raw`('[a-z][a-z0-9_]*'|[A-Z][A-Z0-9_]*)`
+  const kindToken = String.raw`('[a-z][a-z0-9_]*\.[a-z0-9_]+'|\x60[a-z][a-z0-9_]*\.[^\x60\n]*\x60)`
   const call = new RegExp(String.raw`\.\s*(?:info|warning|error)\(\s*${token}\s*,\s*${kindToken}`, 'g')
   const record = new RegExp(String.raw`\.\s*record\(\{[^}]*?source:\s*${token},\s*kind:\s*${kindToken}`, 'gs')
   for (const { file, text } of files) {
@@ -108,6 +110,16 @@ test.group('Activity vocabulary', (group) => {
       ;(await asBrowser(client.get('/api/v1/activity/vocabulary'), session)).assertStatus(200)
     }
     ;(await client.get('/api/v1/activity/vocabulary')).assertStatus(401)
+  })
+
+  test('make:module writes a module whose Activity writes its activity.ts declares', async ({ assert }) => {
+    const files = moduleFiles(moduleNames('price_lists'), '0999')
+    const written = writtenEntries(Object.entries(files).filter(([file]) => file.endsWith('.ts')).map(([file, text]) => ({ file, text })))
+    assert.deepEqual(written.map(({ source, kind }) => [source, kind]), [['price_lists', 'price_list.created']])
+    const declaration = /defineActivity\(\{\s*sources: \{ (\w+): '([^']+)' \},\s*kinds: \{ (\w+): '([^']+)' \},?\s*\}\)/.exec(files['app/modules/price_lists/activity.ts'])
+    assert.isNotNull(declaration, 'activity.ts declares one source and one kind family')
+    assert.deepEqual(declaration!.slice(1), ['price_lists', 'Price lists', 'price_list', 'Price lists'])
+    assert.include(files['app/modules/price_lists/price_lists_provider.ts'], 'activity: priceListsActivity')
   })
 
   test('the catalogue refuses a source or kind declared twice, or named as the filters do not take it', ({ assert }) => {
