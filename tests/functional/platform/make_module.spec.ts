@@ -34,9 +34,9 @@ async function waitForHealth(port: number, child: ChildProcess, output: () => st
  * docs/adding-a-module.md, done for real: `node ace make:module price_lists` in a copy of the
  * working tree gives a module that type-checks, keeps the boundaries and serves, with its routes,
  * permission, error, event and settings in the document; the tests that read every module (the
- * unit suite, the permission matrix, the settings and the module's own) pass in the copy without
- * an edit; and nothing changes outside its folder and its tests but adonisrc.ts and
- * docs/webhooks.md. A name of two words checks the names the scaffold derives (path, classes,
+ * unit suite, the permission matrix, the settings, the Activity vocabulary and the module's own)
+ * pass in the copy without an edit; and nothing changes outside its folder and its tests but
+ * adonisrc.ts and docs/webhooks.md. A name of two words checks the names the scaffold derives (path, classes,
  * fields, error kind, event family).
  */
 test.group('make:module', () => {
@@ -108,7 +108,8 @@ test.group('make:module', () => {
 
       // The tests no module is listed in: the unit suite (events in docs/webhooks.md, migration
       // names, boundaries), the permission matrix (the module's expected_callers.ts), the
-      // settings (its settings_defaults.ts) and its own. Each run has its own data folder and port.
+      // settings (its settings_defaults.ts), the Activity vocabulary (its activity.ts) and its
+      // own. Each run has its own data folder and port.
       const testEnv: NodeJS.ProcessEnv = { ...process.env }
       delete testEnv.APP_KEY
       const [unit, functional] = await Promise.all([
@@ -116,7 +117,12 @@ test.group('make:module', () => {
         run(
           copy,
           process.execPath,
-          ['ace.js', 'test', 'functional', ...['tests/functional/price_lists/price_lists.spec.ts', 'tests/functional/auth/permission_matrix.spec.ts', 'tests/functional/platform/settings.spec.ts'].flatMap((file) => ['--files', file])],
+          ['ace.js', 'test', 'functional', ...[
+            'tests/functional/price_lists/price_lists.spec.ts',
+            'tests/functional/auth/permission_matrix.spec.ts',
+            'tests/functional/platform/settings.spec.ts',
+            'tests/functional/platform/activity_vocabulary.spec.ts',
+          ].flatMap((file) => ['--files', file])],
           testEnv
         ),
       ])
@@ -124,6 +130,7 @@ test.group('make:module', () => {
       assert.equal(functional.code, 0, `node ace test functional in the copy:\n${functional.output}`)
       assert.include(functional.output, 'price_lists.spec.ts')
       assert.include(functional.output, 'permission_matrix.spec.ts')
+      assert.include(functional.output, 'activity_vocabulary.spec.ts')
 
       const status = (await run(copy, 'git', ['status', '--porcelain', '--untracked-files=all'])).output
       const changed = status.split('\n').filter(Boolean).map((line) => line.slice(3))
