@@ -29,8 +29,23 @@ const NOT_SOURCE_FOLDERS = new Set(['node_modules', 'build', 'data', 'tmp', 'ben
 /** What the TypeScript compiler reads under the root (its default include, "**"). */
 const TYPESCRIPT = /\.(ts|tsx|mts|cts)$/
 
-/** Files the build writes into the sources itself (dashboard/scripts/generate_api.mjs). */
-const GENERATED = new Set(['dashboard/src/api/schema.d.ts', 'dashboard/src/api/operations.ts'])
+/**
+ * Files the build writes into the sources itself (dashboard/scripts/generate_api.mjs): the ones
+ * dashboard/.gitignore names, so the list of generated files is kept in one place.
+ */
+const GENERATED = generatedFiles()
+
+function generatedFiles() {
+  const ignore = join(fileURLToPath(new URL('..', import.meta.url)), 'dashboard', '.gitignore')
+  if (!existsSync(ignore)) return new Set()
+  return new Set(
+    readFileSync(ignore, 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#') && !line.includes('*') && !line.endsWith('/'))
+      .map((line) => `dashboard/${line.replace(/^\//, '')}`)
+  )
+}
 
 /**
  * Every file the build reads, as paths relative to root with '/', sorted:
