@@ -116,7 +116,6 @@ const handWritten: Record<string, CallerName[]> = {
   'GET /api/v1/messages/:id': readers,
   'POST /api/v1/messages/:id/retry': senders,
   'DELETE /api/v1/messages/:id': adminOrOperator,
-  'GET /api/v1/links': readers,
   // Statistics: every read (docs/statistics.md).
   'GET /api/v1/statistics/messages': readers,
   'GET /api/v1/statistics/messages/breakdown': readers,
