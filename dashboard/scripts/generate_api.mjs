@@ -2,10 +2,10 @@
  * Types the dashboard's API client from the gateway's own OpenAPI document: dumps it with
  * `node ace openapi:dump` (on a throwaway data folder, so ./data is never touched), then writes
  *   src/api/schema.d.ts       paths and schemas (openapi-typescript)
- *   src/api/operations.ts     the roles each operationId is open to (the document's x-roles)
- *   src/api/settings_schema.ts  the JSON schema of each settings section (the document's Settings),
+ *   src/api/operations.ts     the roles each operationId is open to (the document's x-roles), and
+ *                             the JSON schema of each settings section (the document's Settings),
  *                             which draws a section that has no component of its own
- * All are generated at build time and before the type check, never committed: a contract change
+ * Both are generated at build time and before the type check, never committed: a contract change
  * that breaks the dashboard breaks `npm test`.
  */
 import { execFileSync } from 'node:child_process'
@@ -37,13 +37,6 @@ try {
       if (operation && typeof operation === 'object' && operation.operationId) roles[operation.operationId] = operation['x-roles'] ?? null
     }
   }
-  writeFileSync(
-    join(apiFolder, 'operations.ts'),
-    banner +
-      '/** The dashboard roles each operation is open to; null: a public operation. */\n' +
-      `export const operationRoles = ${JSON.stringify(roles, null, 2)} as const\n\n` +
-      'export type OperationId = keyof typeof operationRoles\n'
-  )
   // Each settings section's fields, their $refs resolved, for the generic section form.
   const resolve = (schema) => {
     if (Array.isArray(schema)) return schema.map(resolve)
@@ -53,9 +46,12 @@ try {
   }
   const settings = resolve(document.components?.schemas?.Settings ?? { properties: {} })
   writeFileSync(
-    join(apiFolder, 'settings_schema.ts'),
+    join(apiFolder, 'operations.ts'),
     banner +
       "import type { SectionSchema } from '../pages/settings/schema_fields'\n\n" +
+      '/** The dashboard roles each operation is open to; null: a public operation. */\n' +
+      `export const operationRoles = ${JSON.stringify(roles, null, 2)} as const\n\n` +
+      'export type OperationId = keyof typeof operationRoles\n\n' +
       '/** The JSON schema of each settings section, as the OpenAPI document gives it (components.schemas.Settings). */\n' +
       `export const settingsSchema: Record<string, SectionSchema> = ${JSON.stringify(settings.properties ?? {}, null, 2)}\n`
   )
