@@ -1,16 +1,26 @@
-import type { Broadcastable } from '@boringnode/transmit/types'
+import { defineLiveChannel, type LivePayload, type LiveTransmit } from '#core/live/live_channels'
 
-/** The channel every signed-in dashboard subscribes to. */
-export const NOTICES_CHANNEL = 'notices'
+/** The channel every signed-in dashboard subscribes to: administrator notices (docs/live-channels.md, `notices`). */
+export const noticesChannel = defineLiveChannel('notices', {
+  type: 'object',
+  required: ['type', 'message', 'at'],
+  additionalProperties: false,
+  properties: {
+    type: { type: 'string', description: 'What happened, e.g. `backup.failed`, `storage.full`, `storage.recovered`' },
+    message: { type: 'string', description: 'One sentence for the operator. Never SMS text, a full phone number or a secret' },
+    at: { type: 'string', format: 'date-time' },
+    details: {
+      type: 'object',
+      additionalProperties: { type: ['string', 'number', 'null'] },
+      description: 'For `backup.failed`: `{backup, reason}`',
+    },
+  },
+} as const)
 
-export interface LiveNotice {
-  /** What happened, e.g. `backup.failed`. */
-  type: string
-  /** One sentence for the operator. Never SMS text, a full phone number or a secret. */
-  message: string
-  at: string
-  details?: Record<string, string | number | null>
-}
+/** The channel's name. */
+export const NOTICES_CHANNEL = noticesChannel.name
+
+export type LiveNotice = LivePayload<typeof noticesChannel>
 
 /**
  * Live notices to signed-in dashboards (@adonisjs/transmit, Server-Sent Events): the browser
@@ -18,9 +28,9 @@ export interface LiveNotice {
  * dashboard sessions only (the auth module registers the routes).
  */
 export class LiveNotices {
-  constructor(private transmit: () => Promise<{ broadcast(channel: string, payload?: Broadcastable): void }>) {}
+  constructor(private transmit: () => Promise<LiveTransmit>) {}
 
   async publish(notice: LiveNotice): Promise<void> {
-    ;(await this.transmit()).broadcast(NOTICES_CHANNEL, notice as unknown as Broadcastable)
+    noticesChannel.broadcast(await this.transmit(), notice)
   }
 }

@@ -1,21 +1,27 @@
-import type { Broadcastable } from '@boringnode/transmit/types'
+import { defineLiveChannel, type LivePayload, type LiveTransmit } from '#core/live/live_channels'
 import type { BackupProgress } from '#modules/backups/services/backup_engine'
 
-/** The Transmit channel of backup attempts, open to superadmin dashboards only (backups hold accounts). */
-export const BACKUPS_CHANNEL = 'backups'
+/** The channel of backup attempts, open to superadmin dashboards only (backups hold accounts; docs/live-channels.md, `backups`). */
+export const backupsChannel = defineLiveChannel('backups', {
+  type: 'object',
+  required: ['type', 'step', 'name', 'origin', 'outcome', 'at'],
+  additionalProperties: false,
+  properties: {
+    type: { const: 'backup.progress' },
+    step: { enum: ['copying', 'verifying', 'saving', 'finished'], description: 'copying, verifying, saving, then finished (with its outcome)' },
+    name: { type: 'string', description: "The backup file's name" },
+    origin: { enum: ['scheduled', 'manual'] },
+    outcome: { enum: ['success', 'failed', null], description: 'On `finished`; null on the other steps' },
+    at: { type: 'string', format: 'date-time', description: 'When the step began' },
+  },
+} as const)
 
-export interface LiveBackupStep {
-  type: 'backup.progress'
-  /** copying, verifying, saving, then finished (with its outcome). */
-  step: BackupProgress['step']
-  name: string
-  origin: BackupProgress['origin']
-  outcome: 'success' | 'failed' | null
-  at: string
-}
+/** The channel's name. */
+export const BACKUPS_CHANNEL = backupsChannel.name
 
-type Transmit = {
-  broadcast(channel: string, payload?: Broadcastable): void
+export type LiveBackupStep = LivePayload<typeof backupsChannel>
+
+type Transmit = LiveTransmit & {
   authorize(channel: string, callback: (ctx: { auth?: unknown }) => boolean | Promise<boolean>): void
 }
 
@@ -35,7 +41,7 @@ export function backupProgressBroadcaster(transmit: () => Promise<Transmit>, now
         outcome: progress.step === 'finished' ? progress.outcome : null,
         at: (await now()).toISOString(),
       }
-      ;(await transmit()).broadcast(BACKUPS_CHANNEL, payload as unknown as Broadcastable)
+      backupsChannel.broadcast(await transmit(), payload)
     })().catch(() => {
       // A dashboard missing a step reads the attempts again on its next visit; the backup goes on.
     })

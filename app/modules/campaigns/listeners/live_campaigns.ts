@@ -1,10 +1,59 @@
-import type { Broadcastable } from '@boringnode/transmit/types'
+import { defineLiveChannel, type LivePayload, type LiveTransmit } from '#core/live/live_channels'
 import type { Clock, Timer } from '#core/time/clock'
 import type { CampaignBook } from '#modules/campaigns/services/campaign_book'
 import Campaign from '#modules/campaigns/models/campaign'
 
-/** The Transmit channel of campaigns' progress, open to every signed-in role (campaigns.read). */
-export const CAMPAIGNS_CHANNEL = 'campaigns'
+const count = { type: 'integer', minimum: 0 } as const
+const instantOrNull = { type: ['string', 'null'], format: 'date-time' } as const
+
+/** The channel of campaigns' progress, open to every signed-in role (docs/live-channels.md, `campaigns`). */
+export const campaignsChannel = defineLiveChannel('campaigns', {
+  type: 'object',
+  required: ['type', 'campaign'],
+  additionalProperties: false,
+  properties: {
+    type: { const: 'campaign.changed' },
+    campaign: {
+      type: 'object',
+      required: ['id', 'status', 'counts', 'ratePerMinute', 'estimatedEndAt', 'resumesAt'],
+      additionalProperties: false,
+      properties: {
+        id: { type: 'string' },
+        status: { enum: ['draft', 'scheduled', 'running', 'paused', 'completed', 'cancelled'] },
+        counts: {
+          type: 'object',
+          required: ['total', 'excluded', 'pending', 'queued', 'dispatched', 'sent', 'delivered', 'failed', 'paused', 'cancelled'],
+          additionalProperties: false,
+          properties: {
+            total: count,
+            excluded: {
+              type: 'object',
+              required: ['optedOut', 'duplicates', 'invalid'],
+              additionalProperties: false,
+              properties: { optedOut: count, duplicates: count, invalid: count },
+            },
+            pending: count,
+            queued: count,
+            dispatched: count,
+            sent: count,
+            delivered: count,
+            failed: count,
+            paused: count,
+            cancelled: count,
+          },
+        },
+        ratePerMinute: { type: 'number', minimum: 0, description: 'Recipients sent in the last minute' },
+        estimatedEndAt: instantOrNull,
+        resumesAt: instantOrNull,
+      },
+    },
+  },
+} as const)
+
+/** The channel's name. */
+export const CAMPAIGNS_CHANNEL = campaignsChannel.name
+
+export type LiveCampaignChanged = LivePayload<typeof campaignsChannel>
 /** At most one progress broadcast per campaign per this long; a status change goes at once. */
 export const LIVE_EVERY_MS = 1000
 
@@ -18,7 +67,7 @@ export class LiveCampaigns {
   #trailing = new Map<number, Timer>()
 
   constructor(
-    private transmit: () => Promise<{ broadcast(channel: string, payload?: Broadcastable): void }>,
+    private transmit: () => Promise<LiveTransmit>,
     private book: () => Promise<CampaignBook>,
     private clock: () => Promise<Clock>
   ) {}
@@ -55,7 +104,7 @@ export class LiveCampaigns {
     const campaign = await Campaign.find(campaignId)
     if (!campaign) return
     const resource = await (await this.book()).present(campaign)
-    ;(await this.transmit()).broadcast(CAMPAIGNS_CHANNEL, {
+    campaignsChannel.broadcast(await this.transmit(), {
       type: 'campaign.changed',
       campaign: {
         id: resource.id,
@@ -65,7 +114,7 @@ export class LiveCampaigns {
         estimatedEndAt: resource.estimatedEndAt,
         resumesAt: resource.resumesAt,
       },
-    } as unknown as Broadcastable)
+    })
   }
 
   stop() {

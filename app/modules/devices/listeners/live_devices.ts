@@ -1,7 +1,21 @@
-import type { Broadcastable } from '@boringnode/transmit/types'
+import { defineLiveChannel, type LivePayload, type LiveTransmit } from '#core/live/live_channels'
 
-/** The Transmit channel signed-in dashboards subscribe to for phones' changes. */
-export const DEVICES_CHANNEL = 'devices'
+/** The channel signed-in dashboards subscribe to for phones' changes (docs/live-channels.md, `devices`). */
+export const devicesChannel = defineLiveChannel('devices', {
+  type: 'object',
+  required: ['type', 'deviceId', 'at'],
+  additionalProperties: false,
+  properties: {
+    type: { enum: ['device.online', 'device.offline', 'device.low_battery', 'device.status', 'device.unpaired'] },
+    deviceId: { type: 'string' },
+    at: { type: 'string', format: 'date-time' },
+  },
+} as const)
+
+/** The channel's name. */
+export const DEVICES_CHANNEL = devicesChannel.name
+
+export type LiveDeviceChange = LivePayload<typeof devicesChannel>
 
 interface DeviceEvent {
   deviceId: string
@@ -22,10 +36,10 @@ type DeviceEvents = {
  */
 export function broadcastDeviceEvents(
   emitter: { on<Name extends keyof DeviceEvents>(name: Name, listener: (event: DeviceEvents[Name]) => void): unknown },
-  transmit: () => Promise<{ broadcast(channel: string, payload?: Broadcastable): void }>,
+  transmit: () => Promise<LiveTransmit>,
   now: () => Promise<Date>
 ) {
-  const send = async (payload: { type: string; deviceId: string; at: string }) => (await transmit()).broadcast(DEVICES_CHANNEL, payload)
+  const send = async (payload: LiveDeviceChange) => devicesChannel.broadcast(await transmit(), payload)
   for (const type of ['device.online', 'device.offline', 'device.low_battery'] as const) {
     emitter.on(type, (event) => send({ type, deviceId: event.deviceId, at: event.at instanceof Date ? event.at.toISOString() : String(event.at) }))
   }

@@ -1,8 +1,37 @@
-import type { Broadcastable } from '@boringnode/transmit/types'
+import { defineLiveChannel, type LivePayload, type LiveTransmit } from '#core/live/live_channels'
 import type { DeliveriesChanged, DeliveriesRecorded, WebhooksChanged } from '#modules/webhooks/events'
 
-/** The Transmit channel signed-in dashboards subscribe to for deliveries' outcomes. */
-export const WEBHOOKS_CHANNEL = 'webhooks'
+const ids = { type: 'array', items: { type: 'string' } } as const
+const at = { type: 'string', format: 'date-time' } as const
+
+/** The channel signed-in dashboards subscribe to for deliveries' outcomes (docs/live-channels.md, `webhooks`). */
+export const webhooksChannel = defineLiveChannel('webhooks', {
+  oneOf: [
+    {
+      type: 'object',
+      required: ['type', 'at', 'webhookIds', 'count'],
+      additionalProperties: false,
+      properties: { type: { const: 'delivery.created' }, at, webhookIds: ids, count: { type: 'integer', minimum: 0 } },
+    },
+    {
+      type: 'object',
+      required: ['type', 'at', 'deliveryIds', 'webhookIds'],
+      additionalProperties: false,
+      properties: { type: { const: 'delivery.changed' }, at, deliveryIds: ids, webhookIds: ids },
+    },
+    {
+      type: 'object',
+      required: ['type', 'at', 'webhookIds'],
+      additionalProperties: false,
+      properties: { type: { const: 'webhook.changed' }, at, webhookIds: ids },
+    },
+  ],
+} as const)
+
+/** The channel's name. */
+export const WEBHOOKS_CHANNEL = webhooksChannel.name
+
+export type LiveWebhooksChange = LivePayload<typeof webhooksChannel>
 
 type WebhookEvents = {
   'webhooks:changed': WebhooksChanged
@@ -18,10 +47,10 @@ type WebhookEvents = {
  */
 export function broadcastDeliveryChanges(
   emitter: { on<Name extends keyof WebhookEvents>(name: Name, listener: (event: WebhookEvents[Name]) => void): unknown },
-  transmit: () => Promise<{ broadcast(channel: string, payload?: Broadcastable): void }>,
+  transmit: () => Promise<LiveTransmit>,
   now: () => Promise<Date>
 ) {
-  const send = async (payload: Broadcastable) => (await transmit()).broadcast(WEBHOOKS_CHANNEL, payload)
+  const send = async (payload: LiveWebhooksChange) => webhooksChannel.broadcast(await transmit(), payload)
   emitter.on('webhooks:deliveries_recorded', async ({ webhookIds, count }) => {
     await send({ type: 'delivery.created', at: (await now()).toISOString(), webhookIds, count })
   })
