@@ -1,6 +1,6 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import { Settings as LuxonSettings } from 'luxon'
-import { Clock, SystemClock } from '#core/time/clock'
+import { Clock, GatewayClock } from '#core/time/clock'
 import { DataFolder } from '#core/data_folder/data_folder'
 import { Secrets } from '#core/secrets/secrets'
 import { RouteRegistry } from '#core/contract/route_registry'
@@ -20,15 +20,15 @@ import { logRotationJob } from '#core/logging/log_rotation_job'
 import { coreRoutes } from '#core/routes'
 
 /**
- * The shared kernel's services. Every module resolves these from the container; tests swap
- * the clock for a ManualClock.
+ * The shared kernel's services. Every module resolves these from the container; the clock is
+ * bound once, and tests point it at a ManualClock (tests/helpers/clock.ts).
  */
 export default class CoreProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
     const { container } = this.app
-    container.singleton(Clock, () => new SystemClock())
+    container.singleton(Clock, () => new GatewayClock())
     container.singleton(RouteRegistry, () => new RouteRegistry())
     container.singleton(AccessGuard, () => new NoCredentialsGuard())
     container.singleton(Secrets, () => new Secrets(DataFolder.current().deriveKey('stored-secrets-v1')))

@@ -1,12 +1,18 @@
 import app from '@adonisjs/core/services/app'
-import { Clock, ManualClock } from '#core/time/clock'
+import { Clock, GatewayClock, ManualClock } from '#core/time/clock'
+
+/** The container's one clock (bound once by the core provider, taken once by every service). */
+const bound = await app.container.make(Clock)
+if (!(bound instanceof GatewayClock)) throw new Error("The container's Clock is not the GatewayClock")
+const gatewayClock: GatewayClock = bound
 
 /**
- * Swaps the container's clock for a ManualClock for the rest of a test group; services resolved
- * after the swap read time from it. Returns the clock and the function that restores the real one.
+ * Points the gateway's clock at a new ManualClock until `restore()`: every service, whenever it
+ * was resolved, reads time from it and arms its timers on it. Returns the clock and the function
+ * that gives the gateway the system's time back.
  */
 export function useManualClock(start?: Date | string): { clock: ManualClock; restore: () => void } {
   const clock = new ManualClock(start)
-  app.container.swap(Clock, () => clock)
-  return { clock, restore: () => app.container.restore(Clock) }
+  gatewayClock.use(clock)
+  return { clock, restore: () => gatewayClock.useSystemTime() }
 }

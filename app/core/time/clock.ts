@@ -1,6 +1,7 @@
 /**
- * The only source of "now" for business code. Tests swap in a ManualClock and move time
- * instead of sleeping (retry waits, schedules, quotas, phone silence).
+ * The only source of "now" for business code. The container holds one GatewayClock, taken once
+ * by every service; tests point it at a ManualClock and move time instead of sleeping (retry
+ * waits, schedules, quotas, phone silence).
  */
 export interface Timer {
   cancel(): void
@@ -53,6 +54,44 @@ export class SystemClock extends Clock {
     }
     arm()
     return { cancel: () => clearTimeout(handle) }
+  }
+}
+
+/**
+ * The gateway's one clock, bound once in the container: the system's time, unless a test points
+ * it at a ManualClock (tests/helpers/clock.ts, useManualClock) and back. Services take it once;
+ * what they read and arm follows the source of the moment (a timer stays on the source it was
+ * armed on).
+ */
+export class GatewayClock extends Clock {
+  readonly #system: Clock
+  #source: Clock
+
+  constructor(system: Clock = new SystemClock()) {
+    super()
+    this.#system = system
+    this.#source = system
+  }
+
+  /** Reads and arms time on `source` until `useSystemTime()`. */
+  use(source: Clock): void {
+    this.#source = source
+  }
+
+  useSystemTime(): void {
+    this.#source = this.#system
+  }
+
+  now(): Date {
+    return this.#source.now()
+  }
+
+  setTimer(delayMs: number, callback: () => void): Timer {
+    return this.#source.setTimer(delayMs, callback)
+  }
+
+  track(work: Promise<unknown>): void {
+    this.#source.track(work)
   }
 }
 
