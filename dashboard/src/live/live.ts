@@ -1,6 +1,16 @@
 import { Transmit } from '@adonisjs/transmit-client'
 import { onBeforeUnmount } from 'vue'
 import { withXsrfHeader } from '../api/client'
+import type { live } from '../api/schema'
+
+/**
+ * Each live channel's payload, by channel name, generated from the schemas the gateway's modules
+ * declare (defineLiveChannel; dashboard/scripts/generate_api.mjs): a payload changed on the
+ * server fails this dashboard's type check.
+ */
+export type LivePayloads = live.components['schemas']
+export type LiveChannelName = keyof LivePayloads
+export type LivePayload<Channel extends LiveChannelName> = LivePayloads[Channel]
 
 /**
  * The gateway's Transmit (Server-Sent Events) stream, opened once after sign-in. Subscribing is
@@ -26,9 +36,13 @@ function stream(): Transmit {
  * cost nothing, while unsubscribing as one page leaves and subscribing as the next arrives
  * races (the next page's handler would hang on a subscription being deleted).
  */
-export function useLiveChannel<Message>(channel: string, handler: (message: Message) => void, onSubscribed?: () => void) {
+export function useLiveChannel<Channel extends LiveChannelName>(
+  channel: Channel,
+  handler: (message: LivePayload<Channel>) => void,
+  onSubscribed?: () => void
+) {
   const subscription = stream().subscription(channel)
-  const stop = subscription.onMessage<Message>(handler)
+  const stop = subscription.onMessage<LivePayload<Channel>>(handler)
   subscription.create().then(
     () => onSubscribed?.(),
     () => {

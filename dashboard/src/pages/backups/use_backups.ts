@@ -1,7 +1,7 @@
 import { shallowRef } from 'vue'
 import { api, answer } from '../../api/client'
 import type { components } from '../../api/schema'
-import { useLiveChannel } from '../../live/live'
+import { useLiveChannel, type LivePayload } from '../../live/live'
 import { useLoaded } from '../../components/use_loaded'
 import { useCursorList } from '../../components/use_cursor_list'
 
@@ -9,14 +9,7 @@ export type BackupFile = components['schemas']['BackupFile']
 export type BackupAttempt = components['schemas']['BackupAttempt']
 
 /** What the gateway broadcasts on `backups` (app/modules/backups/listeners/live_backups.ts). */
-export interface BackupStep {
-  type: 'backup.progress'
-  step: 'copying' | 'verifying' | 'saving' | 'finished'
-  name: string
-  origin: 'scheduled' | 'manual'
-  outcome: 'success' | 'failed' | null
-  at: string
-}
+export type BackupStep = LivePayload<'backups'>
 
 /**
  * Everything the Backups page shows, read again when an attempt finishes (scheduled or made
@@ -33,7 +26,7 @@ export function useBackups() {
   const readAll = () => Promise.all([files.reload(), attempts.reload(), restore.reload(), schedule.reload()])
   void attempts.reload()
 
-  useLiveChannel<BackupStep>(
+  useLiveChannel(
     'backups',
     (step) => {
       current.value = step

@@ -1,5 +1,5 @@
 import { api, answer } from '../../api/client'
-import { useLiveChannel } from '../../live/live'
+import { useLiveChannel, type LivePayload } from '../../live/live'
 import type { components, paths } from '../../api/schema'
 
 export type Campaign = components['schemas']['Campaign']
@@ -93,13 +93,10 @@ export async function listFinishedImports() {
 }
 
 /** What the `campaigns` live channel says: a campaign's status and counts changed. */
-export interface CampaignChanged {
-  type: 'campaign.changed'
-  campaign: Pick<Campaign, 'id' | 'status' | 'counts' | 'ratePerMinute' | 'estimatedEndAt' | 'resumesAt'>
-}
+export type CampaignChanged = LivePayload<'campaigns'>
 
 export function useCampaignChanges(handler: (change: CampaignChanged['campaign']) => void, onSubscribed?: () => void) {
-  useLiveChannel<CampaignChanged>(
+  useLiveChannel(
     'campaigns',
     (message) => {
       if (message?.type === 'campaign.changed') handler(message.campaign)

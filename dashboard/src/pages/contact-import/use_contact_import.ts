@@ -1,5 +1,5 @@
 import { api, answer, ApiProblem, withXsrfHeader } from '../../api/client'
-import { useLiveChannel } from '../../live/live'
+import { useLiveChannel, type LivePayload } from '../../live/live'
 import type { components } from '../../api/schema'
 
 export type ContactImport = components['schemas']['ContactImport']
@@ -79,8 +79,11 @@ export function mappingFromUses(columns: string[], uses: Array<{ use: ColumnUse;
   return { ...mapping, ...(Object.keys(fields).length ? { fields } : {}) }
 }
 
-export function useImportProgress(handler: (entry: Partial<ContactImport> & { id: string }) => void) {
-  useLiveChannel<{ type: string; import: Partial<ContactImport> & { id: string } }>('imports', (message) => {
+/** An import as `imports` broadcasts it: as the API answers it, without `sample` and `previews`. */
+export type ImportProgress = LivePayload<'imports'>['import']
+
+export function useImportProgress(handler: (entry: ImportProgress) => void) {
+  useLiveChannel('imports', (message) => {
     if (message?.type === 'import.progress') handler(message.import)
   })
 }

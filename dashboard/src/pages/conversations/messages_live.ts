@@ -1,23 +1,11 @@
 import { onBeforeUnmount } from 'vue'
-import { useLiveChannel } from '../../live/live'
+import { useLiveChannel, type LivePayload } from '../../live/live'
+
+/** What the gateway broadcasts on `messages`, once per batch it records (`more`: anything may have changed). */
+export type MessagesChanged = LivePayload<'messages'>
 
 /** One entry of a `messages.changed` broadcast: what changed, never a number or text. */
-export interface MessageChange {
-  id: string
-  conversationId: string
-  direction: 'in' | 'out'
-  /** The new status, or `deleted`. */
-  status: string
-}
-
-/** What the gateway broadcasts on `messages`, once per batch it records. */
-export interface MessagesChanged {
-  type: 'messages.changed'
-  at: string
-  messages: MessageChange[]
-  /** The batch had more changes than listed: anything may have changed. */
-  more: boolean
-}
+export type MessageChange = MessagesChanged['messages'][number]
 
 /**
  * Calls `reread` at most once per `waitMs` while `messages` broadcasts keep coming, when
@@ -34,7 +22,7 @@ export function useMessagesChanged(concerns: (change: MessagesChanged) => boolea
     }, waitMs)
   }
   onBeforeUnmount(() => clearTimeout(timer))
-  useLiveChannel<MessagesChanged>('messages', (change) => {
+  useLiveChannel('messages', (change) => {
     if (change.more || concerns(change)) later()
   }, reread)
 }

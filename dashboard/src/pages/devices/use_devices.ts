@@ -1,18 +1,14 @@
 import { computed } from 'vue'
 import { api, answer } from '../../api/client'
 import type { components, operations } from '../../api/schema'
-import { useLiveChannel } from '../../live/live'
+import { useLiveChannel, type LivePayload } from '../../live/live'
 import { useLoaded } from '../../components/use_loaded'
 
 export type Device = components['schemas']['Device']
 
 /** What the gateway broadcasts on `devices` (app/modules/devices/listeners/live_devices.ts). */
-export interface DeviceChange {
-  /** device.status: its battery or signal changed; device.unpaired: it left the list. */
-  type: 'device.online' | 'device.offline' | 'device.low_battery' | 'device.status' | 'device.unpaired'
-  deviceId: string
-  at: string
-}
+/** device.status: its battery or signal changed; device.unpaired: it left the list. */
+export type DeviceChange = LivePayload<'devices'>
 
 /**
  * The paired phones as GET /devices answers them (newest first, up to 200), read again whenever
@@ -20,7 +16,7 @@ export interface DeviceChange {
  */
 export function useDevices(onChange?: (change: DeviceChange) => void) {
   const loaded = useLoaded(async () => (await answer(api.GET('/api/v1/devices', { params: { query: { limit: 200 } } }))).data)
-  useLiveChannel<DeviceChange>(
+  useLiveChannel(
     'devices',
     async (change) => {
       await loaded.reload()

@@ -2,19 +2,14 @@ import { onBeforeUnmount, watch, type Ref } from 'vue'
 import { api, answer } from '../../api/client'
 import type { components } from '../../api/schema'
 import { useCursorList } from '../../components/use_cursor_list'
-import { useLiveChannel } from '../../live/live'
+import { useLiveChannel, type LivePayload } from '../../live/live'
 import { listQueryOf, type MessageFilters } from './use_message_filters'
 
 export type Message = components['schemas']['Message']
 
 /** What the gateway broadcasts on `messages` (app/modules/messages/listeners/live_messages.ts). */
-export interface MessagesChanged {
-  type: 'messages.changed'
-  at: string
-  messages: Array<{ id: string; conversationId: string; direction: 'in' | 'out'; status: string }>
-  /** The batch changed more messages than listed. */
-  more: boolean
-}
+/** (`more`: the batch changed more messages than listed.) */
+export type MessagesChanged = LivePayload<'messages'>
 
 export const PAGE_SIZE = 50
 /** The API's largest page: a live re-read keeps up to this many rows already shown. */
@@ -36,7 +31,7 @@ export function useMessageChanges(concerns: (change: MessagesChanged) => boolean
       reread()
     }, DEBOUNCE_MS)
   }
-  useLiveChannel<MessagesChanged>('messages', (change) => concerns(change) && schedule(), reread)
+  useLiveChannel('messages', (change) => concerns(change) && schedule(), reread)
   onBeforeUnmount(() => clearTimeout(timer))
 }
 

@@ -14,7 +14,7 @@ export function useBackupStatus() {
     ])
     return { schedule, lastAttempt: attempts.data[0] ?? null }
   })
-  useLiveChannel<{ type: string }>('notices', (notice) => {
+  useLiveChannel('notices', (notice) => {
     if (notice.type.startsWith('backup.')) void loaded.reload()
   })
   return loaded

@@ -12,7 +12,7 @@ const HEALTH_POLL_MS = 15_000
  */
 export function useGatewayHealth() {
   const loaded = useLoaded(() => answer(api.GET('/health')))
-  useLiveChannel<{ type: string }>('notices', (notice) => {
+  useLiveChannel('notices', (notice) => {
     if (notice.type.startsWith('storage.')) void loaded.reload()
   })
   const timer = window.setInterval(() => void loaded.reload(), HEALTH_POLL_MS)

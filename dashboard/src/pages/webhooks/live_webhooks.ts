@@ -1,10 +1,7 @@
-import { useLiveChannel } from '../../live/live'
+import { useLiveChannel, type LivePayload } from '../../live/live'
 
 /** What the gateway broadcasts on `webhooks` (app/modules/webhooks/listeners/live_webhooks.ts). */
-export type DeliveryChange =
-  | { type: 'delivery.created'; at: string; webhookIds: string[]; count: number }
-  | { type: 'delivery.changed'; at: string; deliveryIds: string[]; webhookIds: string[] }
-  | { type: 'webhook.changed'; at: string; webhookIds: string[] }
+export type DeliveryChange = LivePayload<'webhooks'>
 
 /**
  * Reads again whenever the delivery engine announces a write or a webhook changes, and once
@@ -32,6 +29,6 @@ export function useDeliveryChanges(read: () => Promise<unknown>) {
     } while (again)
   }
 
-  useLiveChannel<DeliveryChange>('webhooks', () => void readSoon(), () => void readSoon())
+  useLiveChannel('webhooks', () => void readSoon(), () => void readSoon())
   return readSoon
 }
