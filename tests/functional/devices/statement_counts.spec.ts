@@ -14,6 +14,7 @@ import { PhoneChannels } from '#modules/devices/channels/phone_channels'
 import { Dispatcher } from '#modules/devices/services/dispatcher'
 import { PhoneReportStore } from '#modules/devices/services/phone_report_store'
 import { ReportQueue } from '#modules/devices/services/report_queue'
+import { onStatement } from '#tests/helpers/sql_trace'
 
 /**
  * Every statement waits its turn on the one SQLite connection, so the hot paths are held to
@@ -40,7 +41,7 @@ async function statementsRunBy(work: () => Promise<unknown>): Promise<{ count: n
     traced.add(connection)
     // Lines starting with `--` are trigger programs (the message volume counters) running
     // inside the statement before them: not statements the gateway sends.
-    connection.on('trace', (sql: string) => {
+    onStatement(connection, (sql: string) => {
       if (!sql.startsWith('--')) onTrace?.(sql.replace(/\s+/g, ' ').slice(0, 80))
     })
   }

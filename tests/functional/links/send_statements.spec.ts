@@ -4,6 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import { SendQueue, type PreparedSend } from '#modules/messages/services/send_queue'
 import { clearMessaging } from '#tests/helpers/messages'
+import { onStatement } from '#tests/helpers/sql_trace'
 
 const traced = new WeakSet<object>()
 let onTrace: ((sql: string) => void) | null = null
@@ -20,7 +21,7 @@ async function transactionOf(work: () => Promise<unknown>): Promise<string[]> {
   if (!traced.has(connection)) {
     traced.add(connection)
     // Lines starting with `--` are trigger programs running inside the statement before them.
-    connection.on('trace', (sql: string) => {
+    onStatement(connection, (sql: string) => {
       if (!sql.startsWith('--')) onTrace?.(sql.replace(/\s+/g, ' ').slice(0, 40))
     })
   }
