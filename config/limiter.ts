@@ -6,8 +6,8 @@ import { ClockedMemoryStore } from '#core/http/clocked_memory_store'
 
 /**
  * Brute-force throttles (sign-in, pairing): @adonisjs/limiter limiters in this process's
- * memory. Their store reads time from the gateway's Clock (the one the container holds at each
- * call, so tests move it instead of sleeping) and keeps at most MAX_KEYS keys per limiter, so a
+ * memory. Their store reads time from the gateway's Clock (taken once; tests point it at a
+ * ManualClock and move time instead of sleeping) and keeps at most MAX_KEYS keys per limiter, so a
  * flood of distinct addresses cannot grow memory without bound (a few hundred bytes a key:
  * a few MB per limiter at most).
  */
@@ -17,7 +17,8 @@ const limiterConfig = defineConfig({
   default: 'memory',
   stores: {
     memory: configProvider.create(async (app) => {
-      const now = async () => (await app.container.make(Clock)).nowMs()
+      const clock = await app.container.make(Clock)
+      const now = async () => clock.nowMs()
       return (consumption) => new ClockedMemoryStore(consumption, { now, maxKeys: MAX_KEYS })
     }),
   },

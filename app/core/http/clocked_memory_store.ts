@@ -9,7 +9,7 @@ interface Entry {
 }
 
 export interface ClockedMemoryStoreOptions {
-  /** Now on the gateway's clock, in ms (the container's Clock, which tests swap). */
+  /** Now on the gateway's clock, in ms (the container's Clock, which tests point at a ManualClock). */
   now: () => number | Promise<number>
   /** Most keys kept; past it, expired keys are swept, then the least recently written go. */
   maxKeys: number

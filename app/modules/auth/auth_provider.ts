@@ -9,7 +9,6 @@ import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { setupLicense } from '#modules/auth/license/license_setup'
 import { GatewayAccessGuard } from '#modules/auth/services/gateway_access_guard'
 import { LicenseService } from '#modules/auth/license/license_service'
-import { Clock } from '#core/time/clock'
 import { signedInDashboard } from '#modules/auth/middleware/signed_in_dashboard'
 import { requireJsonBody } from '#core/http/body_guard_middleware'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
@@ -38,12 +37,11 @@ export default class AuthProvider {
     container.singleton(LiveStreamSessions, () => new LiveStreamSessions())
     // The guard keeps nothing of a request, and building it (with its services) on every call
     // was a sizeable share of an API-key call (README, Benchmarks): it is built again only when
-    // the clock or the license service the container holds changes (tests swap in a ManualClock
-    // or their own license).
-    let built: { clock: Clock; license: LicenseService; guard: GatewayAccessGuard } | null = null
+    // the license service the container holds changes (tests swap in their own license).
+    let built: { license: LicenseService; guard: GatewayAccessGuard } | null = null
     container.bind(AccessGuard, async (resolver) => {
-      const [clock, license] = await Promise.all([resolver.make(Clock), resolver.make(LicenseService)])
-      if (built?.clock !== clock || built.license !== license) built = { clock, license, guard: await resolver.make(GatewayAccessGuard) }
+      const license = await resolver.make(LicenseService)
+      if (built?.license !== license) built = { license, guard: await resolver.make(GatewayAccessGuard) }
       return built.guard
     })
   }

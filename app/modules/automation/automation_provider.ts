@@ -29,7 +29,6 @@ export default class AutomationProvider {
 
   register() {
     registerVocabulary({ events: automationEvents, permissions: automationPermissions, errors: automationErrors, settings: automationSettings, activity: automationActivity })
-    // Not a singleton: each resolution reads the container's current clock (tests swap it).
     this.app.container.bind(RuleRunner, async (resolver) => {
       return new RuleRunner({
         clock: await resolver.make(Clock),

@@ -43,7 +43,7 @@ export default class BackupsProvider {
       const [catalogue, gate] = await Promise.all([resolver.make(BackupCatalogue), resolver.make(RestoreGate)])
       return new RestorePreparation(catalogue, gate, DataFolder.current().restoreDir, this.app.migrationsPath(), () => clock.now())
     })
-    // Resolved per use: the clock and engine are the container's at that moment (tests swap them).
+    // Resolved per use: the engine is the container's at that moment (tests swap it).
     container.bind(BackupSchedule, async (resolver) => {
       return new BackupSchedule(await resolver.make('lucid.db'), await resolver.make(Clock), () => container.make(SettingsStore), () => container.make(BackupEngine))
     })
@@ -51,9 +51,10 @@ export default class BackupsProvider {
       const catalogue = await resolver.make(BackupCatalogue)
       const alerts = await resolver.make(BackupAlerts)
       const emitter = await resolver.make('emitter')
+      const clock = await resolver.make(Clock)
       return new BackupEngine({
         db: await resolver.make('lucid.db'),
-        clock: await resolver.make(Clock),
+        clock,
         logger: await resolver.make('logger'),
         activity: await resolver.make(ActivityLog),
         databaseFile: DataFolder.current().databaseFile,
@@ -65,8 +66,7 @@ export default class BackupsProvider {
           await catalogue.applyRetention(retention)
         },
         alert: (attempt) => alerts.backupFailed(attempt),
-        // The clock is read from the container at each step: tests swap in a ManualClock.
-        progress: backupProgressBroadcaster(() => container.make('transmit'), async () => (await container.make(Clock)).now()),
+        progress: backupProgressBroadcaster(() => container.make('transmit'), async () => clock.now()),
       })
     })
   }

@@ -18,7 +18,7 @@ import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
 import { TemplateLibrary } from '#modules/campaigns/services/template_library'
 import { CAMPAIGN_JOB, campaignJob } from '#modules/campaigns/jobs/campaign_job'
 import { LiveCampaigns } from '#modules/campaigns/listeners/live_campaigns'
-import { followMessageChanges } from '#modules/campaigns/listeners/recipient_statuses'
+import { followMessageChanges, RecipientStatusFollower } from '#modules/campaigns/listeners/recipient_statuses'
 
 /**
  * Campaigns and message templates (bulk sending). Contacts and their groups belong to the
@@ -27,23 +27,34 @@ import { followMessageChanges } from '#modules/campaigns/listeners/recipient_sta
  * docs/campaigns.md).
  */
 export default class CampaignsProvider {
-  /** The running instance, for restart tests that stop and start its listeners. */
-  static current: CampaignsProvider | null = null
-  #stopFollowing: (() => void) | null = null
-
   constructor(protected app: ApplicationService) {}
 
   register() {
     registerVocabulary({ events: campaignEvents, permissions: campaignPermissions, errors: campaignErrors, settings: campaignSettings, activity: campaignActivity })
     const { container } = this.app
-    container.singleton(LiveCampaigns, () => {
+    container.singleton(LiveCampaigns, async (resolver) => {
+      const clock = await resolver.make(Clock)
       return new LiveCampaigns(
         () => container.make('transmit'),
         () => container.make(CampaignBook),
-        () => container.make(Clock)
+        async () => clock
       )
     })
-    // Not a singleton: each resolution reads the container's current clock and runner (tests swap them).
+    // Recipients follow their messages' changes (stopped and started again by restart tests).
+    container.singleton(RecipientStatusFollower, async (resolver) => {
+      const [emitter, live, clock] = await Promise.all([resolver.make('emitter'), resolver.make(LiveCampaigns), resolver.make(Clock)])
+      return new RecipientStatusFollower(() =>
+        followMessageChanges(
+          emitter as any,
+          async () => clock.now(),
+          (campaignIds) => {
+            for (const id of campaignIds) live.changed(id, false)
+            void this.#wake()
+          }
+        )
+      )
+    })
+    // Built per use; it wakes the runner the container holds at that moment (tests swap it).
     container.bind(CampaignEngine, async (resolver) => {
       const live = await resolver.make(LiveCampaigns)
       return new CampaignEngine({
@@ -67,8 +78,7 @@ export default class CampaignsProvider {
     registry.add(campaignsModuleRoutes(registry))
     const runner = await container.make(JobRunner)
     runner.register(campaignJob(() => container.make(CampaignEngine), (await container.make(Clock)).now()))
-    await this.follow()
-    CampaignsProvider.current = this
+    ;(await container.make(RecipientStatusFollower)).start()
     // A send window or night pause changed: held campaigns look at it now, not at their old opening.
     const emitter = await container.make('emitter')
     emitter.on('settings:changed', ({ sections }) => {
@@ -76,29 +86,8 @@ export default class CampaignsProvider {
     })
   }
 
-  /** Recipients follow their messages' changes (stopped and started again by restart tests). */
-  async follow() {
-    const { container } = this.app
-    const emitter = await container.make('emitter')
-    const live = await container.make(LiveCampaigns)
-    this.#stopFollowing?.()
-    this.#stopFollowing = followMessageChanges(
-      emitter as any,
-      async () => (await container.make(Clock)).now(),
-      (campaignIds) => {
-        for (const id of campaignIds) live.changed(id, false)
-        void this.#wake()
-      }
-    )
-  }
-
-  stopFollowing() {
-    this.#stopFollowing?.()
-    this.#stopFollowing = null
-  }
-
   async shutdown() {
-    this.stopFollowing()
+    ;(await this.app.container.make(RecipientStatusFollower)).stop()
     ;(await this.app.container.make(LiveCampaigns)).stop()
   }
 

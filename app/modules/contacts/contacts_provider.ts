@@ -22,12 +22,13 @@ export default class ContactsProvider {
 
   register() {
     registerVocabulary({ errors: contactErrors, permissions: contactPermissions })
-    this.app.container.singleton(LiveImports, () => {
+    this.app.container.singleton(LiveImports, async (resolver) => {
       const { container } = this.app
+      const clock = await resolver.make(Clock)
       return new LiveImports(
         () => container.make('transmit'),
         () => container.make(ContactImports),
-        async () => (await container.make(Clock)).now()
+        async () => clock.now()
       )
     })
   }
@@ -55,6 +56,7 @@ export default class ContactsProvider {
     }
     emitter.on('contacts:import_started', () => wakeImports())
     // An upload is looked at again when it would be dropped.
-    emitter.on('contacts:import_uploaded', async () => wakeImports(new Date((await container.make(Clock)).nowMs() + UNSTARTED_UPLOAD_KEPT_MS)))
+    const clock = await container.make(Clock)
+    emitter.on('contacts:import_uploaded', () => wakeImports(new Date(clock.nowMs() + UNSTARTED_UPLOAD_KEPT_MS)))
   }
 }

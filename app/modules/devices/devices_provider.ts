@@ -66,8 +66,8 @@ export default class DevicesProvider {
     ;(await container.make(SettingsStore)).addCheck('sending', checkRoutingSettings)
 
     const emitter = await container.make('emitter')
-    // The clock is read from the container at each event: tests swap in a ManualClock.
-    broadcastDeviceEvents(emitter, () => container.make('transmit'), async () => (await container.make(Clock)).now())
+    const clock = await container.make(Clock)
+    broadcastDeviceEvents(emitter, () => container.make('transmit'), async () => clock.now())
     emitter.on('messages:queued', () => this.#wakeDispatcher())
     emitter.on('devices:available', () => this.#wakeDispatcher())
     emitter.on('devices:retry_due', ({ at }) => this.#wakeDispatcher(at))

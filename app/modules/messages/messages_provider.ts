@@ -36,9 +36,7 @@ export default class MessagesProvider {
     registry.add(messageRoutes(registry))
     const runner = await this.app.container.make(JobRunner)
     runner.register(idempotencyExpiryJob(() => this.app.container.make(IdempotentRequests)))
-    // The clock is read from the container at each batch: tests swap in a ManualClock.
-    broadcastMessageChanges(await this.app.container.make('emitter'), () => this.app.container.make('transmit'), async () =>
-      (await this.app.container.make(Clock)).now()
-    )
+    const clock = await this.app.container.make(Clock)
+    broadcastMessageChanges(await this.app.container.make('emitter'), () => this.app.container.make('transmit'), async () => clock.now())
   }
 }

@@ -65,8 +65,8 @@ export default class WebhooksProvider {
     runner.register(deliveryLogPurgeJob(() => container.make('lucid.db')))
     const emitter = await container.make('emitter')
     recordPublicEvents(emitter, () => container.make(DeliveryRecorder))
-    // The clock is read from the container at each batch: tests swap in a ManualClock.
-    broadcastDeliveryChanges(emitter, () => container.make('transmit'), async () => (await container.make(Clock)).now())
+    const clock = await container.make(Clock)
+    broadcastDeliveryChanges(emitter, () => container.make('transmit'), async () => clock.now())
   }
 
   /** Recorded deliveries are written and calls in flight abandoned before the database closes. */

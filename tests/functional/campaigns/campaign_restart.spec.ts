@@ -1,13 +1,14 @@
 import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { useManualClock } from '#tests/helpers/clock'
 import { clearCampaigns, createContacts, useCampaignJob } from '#tests/functional/campaigns/campaign_helpers'
-import CampaignsProvider from '#modules/campaigns/campaigns_provider'
+import { RecipientStatusFollower } from '#modules/campaigns/listeners/recipient_statuses'
 
-/** The running provider: its listeners are stopped and started again like a server restart's. */
-function provider(): CampaignsProvider {
-  return CampaignsProvider.current!
+/** The running gateway's recipients following their messages: stopped and started again like a server restart's. */
+function follower(): Promise<RecipientStatusFollower> {
+  return app.container.make(RecipientStatusFollower)
 }
 
 async function messagesOf(campaignId: string) {
@@ -43,9 +44,9 @@ test.group('Campaigns: a restart loses and duplicates nothing', (group) => {
 
       // Stop everything the process runs, then start it again on the same database.
       await jobs.stop()
-      provider().stopFollowing()
+      ;(await follower()).stop()
       await clock.advance(5_000)
-      await provider().follow()
+      ;(await follower()).start()
       jobs = await useCampaignJob(clock)
       await jobs.settle()
       await clock.advance(60_000)
@@ -77,7 +78,7 @@ test.group('Campaigns: a restart loses and duplicates nothing', (group) => {
       )
     } finally {
       await jobs.stop()
-      await provider().follow()
+      ;(await follower()).start()
       restore()
     }
   })

@@ -23,3 +23,24 @@ export function followMessageChanges(
   emitter.on('messages:changed', listener)
   return () => emitter.off('messages:changed', listener)
 }
+
+/**
+ * The running gateway's recipients following their messages (the container's singleton, started
+ * by the campaigns provider): `stop()` and `start()` again are what a restart does to it.
+ */
+export class RecipientStatusFollower {
+  #stop: (() => void) | null = null
+
+  /** `follow` starts listening and returns the function that stops it (followMessageChanges). */
+  constructor(private follow: () => () => void) {}
+
+  start(): void {
+    this.#stop?.()
+    this.#stop = this.follow()
+  }
+
+  stop(): void {
+    this.#stop?.()
+    this.#stop = null
+  }
+}
