@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { stat } from 'node:fs'
-import { ManualClock, SystemClock } from '#core/time/clock'
+import { GatewayClock, ManualClock, SystemClock } from '#core/time/clock'
 
 test.group('ManualClock', () => {
   test('fires timers in time order as time is advanced, and only those due', async ({ assert }) => {
@@ -82,5 +82,21 @@ test.group('SystemClock', () => {
     const started = Date.now()
     const firedAfter = await new Promise<number>((resolve) => clock.setTimer(20, () => resolve(Date.now() - started)))
     assert.isAtLeast(firedAfter, 19)
+  })
+})
+
+test.group('GatewayClock', () => {
+  test('reads and arms time on the source it is told to use, then on the system time again', async ({ assert }) => {
+    const clock = new GatewayClock()
+    const manual = new ManualClock('2026-03-01T00:00:00.000Z')
+    clock.use(manual)
+    assert.equal(clock.now().toISOString(), '2026-03-01T00:00:00.000Z')
+    let fired = false
+    clock.setTimer(1000, () => (fired = true))
+    await manual.advance(1000)
+    assert.isTrue(fired, 'a timer armed through the gateway clock runs on the manual time')
+
+    clock.useSystemTime()
+    assert.isBelow(Math.abs(clock.nowMs() - Date.now()), 1000)
   })
 })
