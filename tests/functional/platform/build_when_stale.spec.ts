@@ -4,7 +4,6 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import app from '@adonisjs/core/services/app'
-// @ts-ignore: plain JavaScript, run by `npm start` before anything is compiled
 import { build, buildState, sourceFiles, STAMP } from '../../../bin/build_when_stale.js'
 import { freePort } from '#tests/helpers/gateway_process'
 
