@@ -16,5 +16,3 @@ export { type MessageChange } from '#modules/messages/services/message_changes'
 export { ReceivedSmsFeed, type ReceivedSms } from '#modules/messages/services/received_sms_feed'
 /** A reply queued once per key, and a conversation assigned (what an automation rule does). */
 export { ConversationActions, type AutomaticReply, type ReplyOutcome } from '#modules/messages/services/conversation_actions'
-/** Reads of the message counters: volume by SIM and campaign, failures, latency. */
-export { MessageCounters, LATENCY_BOUNDS_SECONDS, COUNTER_SLOT_SECONDS, type CounterFilters, type VolumeGroupBy, type VolumeGroupKey, type VolumeRow, type FailureRow, type LatencyRow, type LatencyStage } from '#modules/messages/services/message_counters'

@@ -5,8 +5,9 @@ import { statisticsPermissions } from '#modules/statistics/permissions'
 import { statisticsRoutes } from '#modules/statistics/routes'
 
 /**
- * Read-only figures over other modules' data, reached through their public services (message
- * volume from the messages module). It owns no table (docs/statistics.md).
+ * Read-only figures over the gateway's data. The message counters are its own tables (kept by
+ * the triggers of its migrations as messages change); link clicks and opt-outs are read through
+ * the links and contacts modules' public files (docs/statistics.md).
  */
 export default class StatisticsProvider {
   constructor(protected app: ApplicationService) {}

@@ -1,12 +1,6 @@
 import { inject } from '@adonisjs/core'
-import {
-  MessageCounters,
-  messageStatuses,
-  type CounterFilters,
-  type MessageStatus,
-  type VolumeGroupBy,
-  type VolumeGroupKey,
-} from '#modules/messages/public'
+import { messageStatuses, type MessageStatus } from '#modules/messages/public'
+import { MessageCounters, type CounterFilters, type VolumeGroupBy, type VolumeGroupKey } from '#modules/statistics/services/message_counters'
 import { StatisticsRange, type RangeQuery, type VolumeInterval } from '#modules/statistics/services/statistics_range'
 
 export { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, bucketBoundaries, type VolumeInterval } from '#modules/statistics/services/statistics_range'
@@ -95,7 +89,7 @@ export function deliveryOf(out: OutCounts): DeliveryCounts {
 
 /**
  * Message volume per local day or hour, its breakdown per phone, SIM, campaign or category, and
- * the delivery rate: the range rules are StatisticsRange's, the counting the messages module's
+ * the delivery rate: the range rules are StatisticsRange's, the counting this module's own counters
  * (MessageCounters).
  */
 @inject()

@@ -1,5 +1,5 @@
 import { inject } from '@adonisjs/core'
-import { LATENCY_BOUNDS_SECONDS, MessageCounters, type LatencyStage } from '#modules/messages/public'
+import { LATENCY_BOUNDS_SECONDS, MessageCounters, type LatencyStage } from '#modules/statistics/services/message_counters'
 import { StatisticsRange, type RangeQuery } from '#modules/statistics/services/statistics_range'
 import { counterFilters, type FilterQuery } from '#modules/statistics/services/message_volume_statistics'
 
@@ -71,7 +71,7 @@ function figuresOf(histogram: number[]): LatencyFigures {
   return { count: histogram.reduce((total, n) => total + n, 0), p50: quantileOf(histogram, 0.5), p95: quantileOf(histogram, 0.95) }
 }
 
-/** Failure reasons and latency, read from the messages module's counters (docs/statistics.md). */
+/** Failure reasons and latency, read from this module's message counters (docs/statistics.md). */
 @inject()
 export class QualityStatistics {
   constructor(

@@ -1,19 +1,25 @@
 import db from '@adonisjs/lucid/services/db'
-import { messageStatuses, type MessageCategory, type MessageDirection, type MessageStatus } from '#modules/messages/models/message'
+import { messageStatuses, type messageCategories, type MessageStatus } from '#modules/messages/public'
 
 /**
- * Reads of the counters the database keeps as messages change (migrations 0011 and 0019,
- * docs/statistics.md), between bucket boundaries: the cost follows the number of counter rows in
- * the range, not the number of messages. (The click and opt-out counters of 0020 are the links
- * and contacts modules'.)
+ * Reads of the statistics module's own tables, the message counters (`message_volume`,
+ * `message_failures`, `message_latency`), between bucket boundaries: the cost follows the number
+ * of counter rows in the range, not the number of messages. SQLite triggers on `messages` keep
+ * them as messages change; the tables were made by migrations 0011 and 0019, the triggers are
+ * defined by this module's migration 0024 (docs/statistics.md). The click and opt-out counters
+ * are the links and contacts modules', read through their public files.
  */
+
+type MessageCategory = (typeof messageCategories)[number]
+type MessageDirection = 'out' | 'in'
 
 /** Resolution of the counters: volume and failures per quarter hour, latency per hour. */
 export const COUNTER_SLOT_SECONDS = { volume: 900, failures: 900, latency: 3600 } as const
 
 /**
- * Upper bounds (seconds, excluded) of the latency histogram's buckets (migration 0019): bucket i
- * holds latencies in [bounds[i - 1], bounds[i]), the last one (index bounds.length) a day or more.
+ * Upper bounds (seconds, excluded) of the latency histogram's buckets, as the triggers of
+ * migration 0024 write them (it keeps its own copy): bucket i holds latencies in
+ * [bounds[i - 1], bounds[i]), the last one (index bounds.length) a day or more.
  */
 export const LATENCY_BOUNDS_SECONDS = [
   1, 2, 3, 5, 7, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 450, 600, 900, 1200, 1800, 2700, 3600, 5400, 7200, 10800, 21600, 43200, 86400,
