@@ -17,6 +17,8 @@ import { AlertMailer } from '#core/notifications/alert_mailer'
 import { LiveNotices } from '#core/notifications/live_notices'
 import { StorageFullAlerts, storageAlertSettings } from '#core/notifications/storage_alerts'
 import { logRotationJob } from '#core/logging/log_rotation_job'
+import { IdempotencyLocks, IdempotentRequests } from '#core/idempotency/idempotent_requests'
+import { idempotencyExpiryJob } from '#core/idempotency/idempotency_expiry_job'
 import { coreRoutes } from '#core/routes'
 
 /**
@@ -42,6 +44,7 @@ export default class CoreProvider {
     container.singleton(JobRunner, async (resolver) => {
       return new JobRunner(await resolver.make(Clock), await resolver.make('lucid.db'), await resolver.make('logger'))
     })
+    container.singleton(IdempotencyLocks, () => new IdempotencyLocks())
     settingsCatalogue.addFields('notifications', storageAlertSettings)
     container.singleton(StorageHealth, async (resolver) => {
       const logger = await resolver.make('logger')
@@ -63,6 +66,7 @@ export default class CoreProvider {
     registry.add(coreRoutes(registry))
     const runner = await this.app.container.make(JobRunner)
     runner.register(logRotationJob())
+    runner.register(idempotencyExpiryJob(() => this.app.container.make(IdempotentRequests)))
 
     // `npm start` on a fresh machine: the database is created and brought up to date before
     // anything else touches it. Tests start on a fresh database the same way.

@@ -32,7 +32,7 @@ export function defineErrorKinds<Name extends string>(kinds: Record<Name, ErrorK
 
 /**
  * The platform's own refusals: the access layer, validation, the body guard, unknown routes
- * and identifiers, rate limits, settings. A module registers its own from its provider.
+ * and identifiers, rate limits, idempotency, settings. A module registers its own from its provider.
  */
 const coreErrors = defineErrorKinds({
   MISSING_API_KEY: { status: 401, code: 'MISSING_API_KEY', description: 'X-API-KEY header absent' },
@@ -51,6 +51,7 @@ const coreErrors = defineErrorKinds({
   NOT_FOUND: { status: 404, code: 'NOT_FOUND', description: 'Identifier or route unknown' },
   PAYLOAD_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', description: 'Body over 2 MiB' },
   RATE_LIMITED: { status: 429, code: 'RATE_LIMITED', description: 'Per-minute limit or daily quota exceeded; Retry-After in seconds' },
+  IDEMPOTENCY_CONFLICT: { status: 409, code: 'IDEMPOTENCY_CONFLICT', description: 'Idempotency-Key already used with a different body' },
   INTERNAL_ERROR: { status: 500, code: 'INTERNAL_ERROR', description: 'Unexpected problem' },
   STORAGE_FULL: {
     status: 503,

@@ -1,9 +1,7 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import { RouteRegistry } from '#core/contract/route_registry'
-import { JobRunner } from '#core/jobs/job_runner'
 import { messageRoutes } from '#modules/messages/routes'
-import { IdempotencyLocks, IdempotentRequests } from '#modules/messages/services/idempotency'
-import { idempotencyExpiryJob } from '#modules/messages/jobs/idempotency_expiry_job'
+import { IdempotentRequests } from '#core/idempotency/idempotent_requests'
 import { SendQueue } from '#modules/messages/services/send_queue'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
 import { messageErrors } from '#modules/messages/errors'
@@ -24,7 +22,6 @@ export default class MessagesProvider {
 
   register() {
     registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings })
-    this.app.container.singleton(IdempotencyLocks, () => new IdempotencyLocks())
     this.app.container.singleton(SendQueue, () => new SendQueue(() => this.app.container.make(IdempotentRequests)))
     // Stateless; one instance spares a construction per phone frame and dispatch pass.
     this.app.container.singleton(MessageLedger, () => new MessageLedger())
@@ -34,8 +31,6 @@ export default class MessagesProvider {
   async start() {
     const registry = await this.app.container.make(RouteRegistry)
     registry.add(messageRoutes(registry))
-    const runner = await this.app.container.make(JobRunner)
-    runner.register(idempotencyExpiryJob(() => this.app.container.make(IdempotentRequests)))
     const clock = await this.app.container.make(Clock)
     broadcastMessageChanges(await this.app.container.make('emitter'), () => this.app.container.make('transmit'), async () => clock.now())
   }

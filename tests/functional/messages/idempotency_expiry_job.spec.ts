@@ -3,8 +3,8 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import logger from '@adonisjs/core/services/logger'
 import { JobRunner } from '#core/jobs/job_runner'
-import { IdempotentRequests } from '#modules/messages/services/idempotency'
-import { idempotencyExpiryJob } from '#modules/messages/jobs/idempotency_expiry_job'
+import { IdempotentRequests } from '#core/idempotency/idempotent_requests'
+import { idempotencyExpiryJob } from '#core/idempotency/idempotency_expiry_job'
 import { useManualClock } from '#tests/helpers/clock'
 
 test.group('Idempotency key expiry job', (group) => {

@@ -4,7 +4,7 @@ import { ApiError } from '#core/http/api_error'
 import { idParam } from '#core/http/route_params'
 import { SendMessages } from '#modules/messages/services/send_messages'
 import { MessageQueries } from '#modules/messages/services/message_queries'
-import { IdempotentRequests, hashRequest, type IdempotencyClaim } from '#modules/messages/services/idempotency'
+import { IdempotentRequests, hashRequest, type IdempotencyClaim } from '#core/idempotency/idempotent_requests'
 import { sendValidator } from '#modules/messages/validators/send_validator'
 import { listMessagesValidator } from '#modules/messages/validators/message_validators'
 

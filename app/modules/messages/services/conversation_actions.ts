@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import { ApiError } from '#core/http/api_error'
 import { ConversationInbox } from '#modules/messages/services/conversation_inbox'
 import { SendMessages } from '#modules/messages/services/send_messages'
-import { IdempotentRequests, hashRequest } from '#modules/messages/services/idempotency'
+import { IdempotentRequests, hashRequest } from '#core/idempotency/idempotent_requests'
 
 export interface AutomaticReply {
   phone: string

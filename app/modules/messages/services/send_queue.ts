@@ -9,7 +9,7 @@ import { messageResource, type MessageCategory } from '#modules/messages/models/
 import { countSegments } from '#core/sms/segment_counter'
 import { shortenLinks } from '#modules/links/public'
 import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
-import { IdempotentRequests, type IdempotencyClaim, type RecordedAnswer } from '#modules/messages/services/idempotency'
+import { IdempotentRequests, type IdempotencyClaim, type RecordedAnswer } from '#core/idempotency/idempotent_requests'
 import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
 

@@ -47,6 +47,10 @@ function canonicalJson(value: unknown): string {
  * original answer and does nothing; another body is 409 IDEMPOTENCY_CONFLICT; an error answer does
  * not consume the key; keys belong to their caller. The work records its answer in its own
  * transaction (`record`), so the answer and what it did commit together or not at all.
+ *
+ * Generic, so core's (docs/modules.md): a caller and its key map to the stored answer of the
+ * first request, whatever the request does. Core owns `idempotency_keys`; a module hands in
+ * its work and its own caller names (a send, an automation rule's reply).
  */
 @inject()
 export class IdempotentRequests {
