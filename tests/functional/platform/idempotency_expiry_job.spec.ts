@@ -4,7 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import logger from '@adonisjs/core/services/logger'
 import { JobRunner } from '#core/jobs/job_runner'
 import { IdempotentRequests } from '#core/idempotency/idempotent_requests'
-import { idempotencyExpiryJob } from '#core/idempotency/idempotency_expiry_job'
+import { IDEMPOTENCY_EXPIRY_JOB, idempotencyExpiryJob } from '#core/idempotency/idempotency_expiry_job'
 import { useManualClock } from '#tests/helpers/clock'
 
 test.group('Idempotency key expiry job', (group) => {
@@ -40,5 +40,11 @@ test.group('Idempotency key expiry job', (group) => {
     } finally {
       restore()
     }
+  })
+
+  test('the gateway runs it under the name existing databases recorded its due time with', async ({ assert }) => {
+    // Registered by the core provider; the name is the one scheduled_jobs has held since the job was the messages module's.
+    assert.equal(IDEMPOTENCY_EXPIRY_JOB, 'messages.idempotency-expiry')
+    assert.isTrue((await app.container.make(JobRunner)).has(IDEMPOTENCY_EXPIRY_JOB))
   })
 })
