@@ -5,27 +5,27 @@ import type { ApiClient } from '@japa/api-client'
 import { JobRunner } from '#core/jobs/job_runner'
 import type { ManualClock } from '#core/time/clock'
 import { PhoneChannels } from '#modules/devices/channels/phone_channels'
-import { Dispatcher } from '#modules/devices/services/dispatcher'
 import { PhonePresence } from '#modules/devices/services/phone_presence'
-import { dispatchJob, livenessJob, quotaDayJob } from '#modules/devices/jobs/device_jobs'
-import { SettingsStore } from '#core/settings/settings_store'
+import { OrderBook } from '#modules/devices/services/order_book'
+import { livenessJob } from '#modules/devices/jobs/liveness_job'
+import { dispatchJobs } from '#modules/messages/messages_provider'
 import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver, type SimulatorOptions } from '../../agent/src/drivers/simulator.js'
 import { pairingCode } from '#tests/helpers/devices'
 
 /**
- * The background jobs of the devices module on a runner driven by a test's ManualClock, put in
- * the container so the module wakes this one.
+ * The background jobs that move messages to phones (the messages module's dispatcher, the
+ * devices module's liveness) on a runner driven by a test's ManualClock, put in the container
+ * so the modules wake this one.
  */
 export async function useDeviceJobs(clock: ManualClock, shared?: JobRunner) {
   if (!shared) await db.from('scheduled_jobs').delete()
   // With `shared`, the jobs join a runner another helper made and swapped in (the webhook engine's).
   const runner = shared ?? new JobRunner(clock, db, logger)
-  runner.register(dispatchJob(() => app.container.make(Dispatcher)))
+  for (const job of dispatchJobs(app.container)) runner.register(job)
   // Every kind of phone (the agent's socket, and any a test registers): `hub.settled()` waits for all.
   const hub = await app.container.make(PhoneChannels)
-  runner.register(livenessJob({ phones: async () => hub, presence: () => app.container.make(PhonePresence), dispatcher: () => app.container.make(Dispatcher) }))
-  runner.register(quotaDayJob({ dispatcher: () => app.container.make(Dispatcher), settings: () => app.container.make(SettingsStore) }))
+  runner.register(livenessJob({ phones: async () => hub, presence: () => app.container.make(PhonePresence), orderBook: () => app.container.make(OrderBook) }))
   if (!shared) {
     app.container.swap(JobRunner, () => runner)
     await runner.start()

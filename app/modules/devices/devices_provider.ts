@@ -10,9 +10,8 @@ import { AgentSocketChannel } from '#modules/devices/channels/agent_socket/agent
 import { ReportInlet } from '#modules/devices/services/report_inlet'
 import { PhonePresence } from '#modules/devices/services/phone_presence'
 import { PhoneReportStore } from '#modules/devices/services/phone_report_store'
-import { Dispatcher, RoutingCursor } from '#modules/devices/services/dispatcher'
-import { DISPATCH_JOB, dispatchJob, livenessJob, quotaDayJob } from '#modules/devices/jobs/device_jobs'
-import { ReportQueue } from '#modules/devices/services/report_queue'
+import { livenessJob } from '#modules/devices/jobs/liveness_job'
+import { OrderBook } from '#modules/devices/services/order_book'
 import { checkRoutingSettings } from '#modules/devices/services/routing_settings_check'
 import { SettingsStore } from '#core/settings/settings_store'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
@@ -21,10 +20,13 @@ import { deviceErrors } from '#modules/devices/errors'
 import { devicePermissions } from '#modules/devices/permissions'
 import { deviceEvents } from '#modules/devices/events'
 import { deviceSettings } from '#modules/devices/settings'
-import { MessageLedger } from '#modules/messages/public'
 import { broadcastDeviceEvents } from '#modules/devices/listeners/live_devices'
 
-/** Paired phones: pairing and management, the kinds of phone (channels), the dispatcher, liveness. */
+/**
+ * Paired phones: pairing and management, the kinds of phone (channels), their SIMs and what each
+ * was handed (the fleet), liveness. What phones report about messages goes to the `OrderBook`
+ * the messages module binds; this module never names a message.
+ */
 export default class DevicesProvider {
   constructor(protected app: ApplicationService) {}
 
@@ -33,15 +35,10 @@ export default class DevicesProvider {
     const { container } = this.app
     container.singleton(PairingFailures, () => new PairingFailures())
     container.singleton(PhonePresence, () => new PhonePresence())
-    container.singleton(RoutingCursor, () => new RoutingCursor())
-    container.singleton(ReportQueue, (resolver) => new ReportQueue(() => resolver.make(MessageLedger), () => resolver.make(SettingsStore)))
     container.singleton(PhoneChannels, () => {
       const inlet = new ReportInlet(
         () => container.make(PhoneReportStore),
-        async (deviceId) => {
-          await (await container.make(Dispatcher)).resendOrders(deviceId)
-          await this.#wakeDispatcher()
-        }
+        async (deviceId) => (await container.make(OrderBook)).phoneConnected(deviceId)
       )
       return new PhoneChannels(inlet)
     })
@@ -58,38 +55,19 @@ export default class DevicesProvider {
     const phones = await container.make(PhoneChannels)
     phones.register(await container.make(AgentSocketChannel))
 
-    const dispatcher = () => container.make(Dispatcher)
-    runner.register(dispatchJob(dispatcher))
-    runner.register(livenessJob({ phones: async () => phones, presence: () => container.make(PhonePresence), dispatcher }))
-    runner.register(quotaDayJob({ dispatcher, settings: () => container.make(SettingsStore) }))
+    runner.register(livenessJob({ phones: async () => phones, presence: () => container.make(PhonePresence), orderBook: () => container.make(OrderBook) }))
 
     ;(await container.make(SettingsStore)).addCheck('sending', checkRoutingSettings)
 
     const emitter = await container.make('emitter')
     const clock = await container.make(Clock)
     broadcastDeviceEvents(emitter, () => container.make('transmit'), async () => clock.now())
-    emitter.on('messages:queued', () => this.#wakeDispatcher())
-    emitter.on('devices:available', () => this.#wakeDispatcher())
-    emitter.on('devices:retry_due', ({ at }) => this.#wakeDispatcher(at))
     emitter.on('devices:unpaired', async ({ deviceId }) => {
       // The phone's last frames (an `accepted` on its way) are stored first: an order it took
       // is not handed to another phone, and one it reported sent is not failed.
       await phones.disconnect(deviceId, 'unpaired')
       await phones.settled()
-      await (await dispatcher()).requeueOrdersOf(deviceId)
-      await (await dispatcher()).failTakenOrdersOf(deviceId)
-      // What waited for this phone alone (never ordered: it was disabled, offline or at its
-      // quota) fails now, and what it was ordered goes to another phone.
-      await this.#wakeDispatcher()
-    })
-    // A raised quota frees the messages waiting for one; new routing settings apply at once.
-    emitter.on('devices:quota_changed', async () => {
-      if (await (await dispatcher()).releaseQuotaWaits()) await this.#wakeDispatcher()
-    })
-    emitter.on('settings:changed', async ({ sections }) => {
-      if (!sections.includes('sending')) return
-      await (await dispatcher()).releaseHolds()
-      await this.#wakeDispatcher()
+      await (await container.make(OrderBook)).phoneUnpaired(deviceId)
     })
   }
 
@@ -100,14 +78,5 @@ export default class DevicesProvider {
    */
   async ready() {
     this.app.terminating(async () => (await this.app.container.make(PhoneChannels)).close())
-  }
-
-  /**
-   * Jobs run with the HTTP server only; in Ace commands nothing is dispatched. The runner is
-   * resolved each time so a test can put its own (on a ManualClock) in the container.
-   */
-  async #wakeDispatcher(at?: Date) {
-    const runner = await this.app.container.make(JobRunner)
-    if (runner.started && runner.has(DISPATCH_JOB)) runner.wake(DISPATCH_JOB, at)
   }
 }

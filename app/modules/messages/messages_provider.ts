@@ -1,5 +1,6 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import { RouteRegistry } from '#core/contract/route_registry'
+import { JobRunner } from '#core/jobs/job_runner'
 import { messageRoutes } from '#modules/messages/routes'
 import { IdempotentRequests } from '#core/idempotency/idempotent_requests'
 import { SendQueue } from '#modules/messages/services/send_queue'
@@ -11,11 +12,20 @@ import { messageSettings } from '#modules/messages/settings'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
 import { BulkSends } from '#modules/messages/services/bulk_sends'
 import { Clock } from '#core/time/clock'
+import { SettingsStore } from '#core/settings/settings_store'
+import { OrderBook, PhoneFleet } from '#modules/devices/public'
+import { Dispatcher, RoutingCursor } from '#modules/messages/dispatch/dispatcher'
+import { OrderReportQueue } from '#modules/messages/dispatch/order_report_queue'
+import { MessageOrderBook } from '#modules/messages/dispatch/message_order_book'
+import { DISPATCH_JOB, dispatchJob, quotaDayJob } from '#modules/messages/dispatch/dispatch_jobs'
 import { broadcastMessageChanges } from '#modules/messages/listeners/live_messages'
 
 /**
- * Sending and reading messages, and conversations. A send with shortenLinks has its addresses
- * replaced inside its transaction by the links module (`#modules/links/public`).
+ * Sending and reading messages, and conversations, and a message's way to a phone: the
+ * dispatcher decides which phone and SIM take it and when (docs/sending.md, How a message
+ * leaves), through the devices module's `PhoneFleet`, and this module keeps the `OrderBook` the
+ * phones report to. A send with shortenLinks has its addresses replaced inside its transaction
+ * by the links module (`#modules/links/public`).
  */
 export default class MessagesProvider {
   constructor(protected app: ApplicationService) {}
@@ -26,12 +36,57 @@ export default class MessagesProvider {
     // Stateless; one instance spares a construction per phone frame and dispatch pass.
     this.app.container.singleton(MessageLedger, () => new MessageLedger())
     this.app.container.singleton(BulkSends, () => new BulkSends())
+    const { container } = this.app
+    container.singleton(RoutingCursor, () => new RoutingCursor())
+    container.singleton(OrderReportQueue, (resolver) => new OrderReportQueue(() => resolver.make(MessageLedger), () => resolver.make(PhoneFleet)))
+    container.singleton(
+      OrderBook,
+      () =>
+        new MessageOrderBook({
+          reports: () => container.make(OrderReportQueue),
+          ledger: () => container.make(MessageLedger),
+          dispatcher: () => container.make(Dispatcher),
+          wakeDispatcher: () => this.#wakeDispatcher(),
+        })
+    )
   }
 
   async start() {
     const registry = await this.app.container.make(RouteRegistry)
     registry.add(messageRoutes(registry))
+    const runner = await this.app.container.make(JobRunner)
+    for (const job of dispatchJobs(this.app.container)) runner.register(job)
     const clock = await this.app.container.make(Clock)
-    broadcastMessageChanges(await this.app.container.make('emitter'), () => this.app.container.make('transmit'), async () => clock.now())
+    const emitter = await this.app.container.make('emitter')
+    broadcastMessageChanges(emitter, () => this.app.container.make('transmit'), async () => clock.now())
+
+    const dispatcher = () => this.app.container.make(Dispatcher)
+    emitter.on('messages:queued', () => this.#wakeDispatcher())
+    emitter.on('messages:retry_due', ({ at }) => this.#wakeDispatcher(at))
+    emitter.on('devices:available', () => this.#wakeDispatcher())
+    // A raised quota frees the messages waiting for one; new routing settings apply at once.
+    emitter.on('devices:quota_changed', async () => {
+      if (await (await dispatcher()).releaseQuotaWaits()) await this.#wakeDispatcher()
+    })
+    emitter.on('settings:changed', async ({ sections }) => {
+      if (!sections.includes('sending')) return
+      await (await dispatcher()).releaseHolds()
+      await this.#wakeDispatcher()
+    })
   }
+
+  /**
+   * Jobs run with the HTTP server only; in Ace commands nothing is dispatched. The runner is
+   * resolved each time so a test can put its own (on a ManualClock) in the container.
+   */
+  async #wakeDispatcher(at?: Date) {
+    const runner = await this.app.container.make(JobRunner)
+    if (runner.started && runner.has(DISPATCH_JOB)) runner.wake(DISPATCH_JOB, at)
+  }
+}
+
+/** The dispatcher's jobs, on whichever runner is given them (a test's own, too). */
+export function dispatchJobs(container: ApplicationService['container']) {
+  const dispatcher = () => container.make(Dispatcher)
+  return [dispatchJob(dispatcher), quotaDayJob({ dispatcher, settings: () => container.make(SettingsStore) })]
 }

@@ -11,9 +11,9 @@ import { clearDevices, pairingCode } from '#tests/helpers/devices'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
 import { eventually } from '#tests/helpers/phones'
 import { PhoneChannels } from '#modules/devices/channels/phone_channels'
-import { Dispatcher } from '#modules/devices/services/dispatcher'
+import { Dispatcher } from '#modules/messages/dispatch/dispatcher'
 import { PhoneReportStore } from '#modules/devices/services/phone_report_store'
-import { ReportQueue } from '#modules/devices/services/report_queue'
+import { OrderReportQueue } from '#modules/messages/dispatch/order_report_queue'
 import { onStatement } from '#tests/helpers/sql_trace'
 
 /**
@@ -152,7 +152,7 @@ test.group('Statements per dispatch pass and per report batch', (group) => {
     await (await app.container.make(Dispatcher)).pass()
     await eventually(() => phone.orders.length === 40)
     const ids = phone.orders.map(Number)
-    const reports = await app.container.make(ReportQueue)
+    const reports = await app.container.make(OrderReportQueue)
     const at = new Date('2026-06-10T10:00:05.000Z')
     const deviceId = phone.deviceId
     const { count, statements } = await statementsRunBy(() =>

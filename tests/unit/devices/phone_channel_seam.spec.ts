@@ -19,16 +19,18 @@ function importsOf(file: string): string[] {
 }
 
 /**
- * The dispatcher talks to "a phone" only through the channel contract (docs/phone-channels.md):
- * one kind of phone's code is reached from its own folder and from the provider that registers
- * it, nowhere else. `routes.ts` names the agent's socket address in the API's description.
+ * The dispatcher talks to "a phone" only through the devices module's fleet and order book, and
+ * the devices module to a kind of phone only through the channel contract
+ * (docs/phone-channels.md): one kind of phone's code is reached from its own folder and from the
+ * provider that registers it, nowhere else. `routes.ts` names the agent's socket address in the
+ * API's description.
  */
 test.group('The phone channel seam', () => {
   const mayNameAChannel = (file: string) => file.startsWith('channels/agent_socket/') || file === 'devices_provider.ts'
 
   test('no file outside a channel folder and the provider imports the agent socket channel', ({ assert }) => {
     const files = moduleFiles()
-    assert.include(files, 'services/dispatcher.ts')
+    assert.include(files, 'services/phone_fleet.ts')
     const crossing = files
       .filter((file) => !mayNameAChannel(file))
       .flatMap((file) =>
@@ -39,8 +41,8 @@ test.group('The phone channel seam', () => {
     assert.deepEqual(crossing, [])
   })
 
-  test('the dispatcher and the jobs reach phones through PhoneChannels only', ({ assert }) => {
-    for (const file of ['services/dispatcher.ts', 'jobs/device_jobs.ts']) {
+  test('the fleet and the liveness job reach phones through PhoneChannels only', ({ assert }) => {
+    for (const file of ['services/phone_fleet.ts', 'jobs/liveness_job.ts']) {
       const channelImports = importsOf(file).filter((path) => path.includes('/channels/'))
       assert.deepEqual(
         channelImports.filter((path) => !/channels\/phone_channels?$/.test(path)),
@@ -48,5 +50,10 @@ test.group('The phone channel seam', () => {
         `${file} imports a channel's own code`
       )
     }
+  })
+
+  test('the devices module never names a message: it imports nothing of the messages module', ({ assert }) => {
+    const crossing = moduleFiles().flatMap((file) => importsOf(file).filter((path) => path.startsWith('#modules/messages/')).map((path) => `${file} imports ${path}`))
+    assert.deepEqual(crossing, [])
   })
 })

@@ -4,10 +4,9 @@ import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
-import { MessageLedger } from '#modules/messages/public'
 import { PhonePresence, LAST_SEEN_RESOLUTION_MS } from '#modules/devices/services/phone_presence'
 import { affectedRows } from '#core/database/affected_rows'
-import { ReportQueue } from '#modules/devices/services/report_queue'
+import { OrderBook } from '#modules/devices/services/order_book'
 import type { InboundSms, PhoneStatus, Taken } from '#modules/devices/channels/phone_reports'
 
 /**
@@ -25,8 +24,8 @@ function changed(result: unknown): boolean {
 /**
  * Stores what phones report, whatever their channel (docs/phone-channels.md): each report is
  * stored before it is announced, and a report repeated after a reconnect changes nothing twice
- * (every update is guarded by the state it moves from). Reports about orders go through the
- * report queue, which stores those of every phone together; the rest is stored here, one by one.
+ * (every update is guarded by the state it moves from). Reports about orders and received SMS
+ * go to the order book (the messages' owner); the phone's own state is stored here, one by one.
  * Resolved from the container for each report (it reads the container's clock), through the
  * inlet every channel is given (`ReportInlet`).
  */
@@ -37,8 +36,7 @@ export class PhoneReportStore {
     private presence: PhonePresence,
     private settings: SettingsStore,
     private phoneNumbers: PhoneNumbers,
-    private queue: ReportQueue,
-    private ledger: MessageLedger
+    private orderBook: OrderBook
   ) {}
 
   async connected(deviceId: number) {
@@ -67,10 +65,10 @@ export class PhoneReportStore {
     return STORED
   }
 
-  /** Taken, sent or delivered: stored with other phones' reports (the report queue). */
+  /** Taken, sent or delivered: the order book stores it (with other phones' reports). */
   async order(kind: 'accepted' | 'sent' | 'delivered', deviceId: number, messageId: number): Promise<Taken> {
     await this.#seen(deviceId, false)
-    return { stored: this.queue.add({ kind, deviceId, messageId, at: this.clock.now() }) }
+    return { stored: this.orderBook.record({ kind, deviceId, messageId, at: this.clock.now() }) }
   }
 
   async failed(deviceId: number, messageId: number, reason: string): Promise<Taken> {
@@ -78,7 +76,7 @@ export class PhoneReportStore {
     const at = this.clock.now()
     const { maxAttempts } = await this.settings.get('sending')
     const errorCode = reason.replace(/[^A-Z0-9_]/gi, '_').slice(0, 40).toUpperCase() || 'GENERIC_FAILURE'
-    return { stored: this.queue.add({ kind: 'failed', deviceId, messageId, at, errorCode, maxAttempts }) }
+    return { stored: this.orderBook.record({ kind: 'failed', deviceId, messageId, at, errorCode, maxAttempts }) }
   }
 
   async inbound(deviceId: number, sms: InboundSms): Promise<Taken> {
@@ -139,7 +137,7 @@ export class PhoneReportStore {
     // stay at the top of every list.
     const reported = sms.receivedAt?.getTime() ?? Number.NaN
     const receivedAt = Number.isNaN(reported) || reported > now.getTime() ? now : new Date(reported)
-    await this.ledger.storeInbound({
+    await this.orderBook.storeInbound({
       deviceId,
       ref: sms.ref.slice(0, 100),
       phone,
@@ -159,8 +157,6 @@ declare module '@adonisjs/core/types' {
   interface EventsList {
     /** A phone can take orders (it connected or came back): the dispatcher wakes. */
     'devices:available': { deviceId: number }
-    /** A failed attempt is due again at `at`. */
-    'devices:retry_due': { at: Date }
     /** Battery or signal changed (the dashboards' Phones page shows them live). */
     'devices:status_changed': { deviceId: number }
   }

@@ -4,8 +4,8 @@ import type { PhoneReportStore } from '#modules/devices/services/phone_report_st
 /**
  * The one `PhoneReports` every channel is given (docs/phone-channels.md). Each report goes to a
  * `PhoneReportStore` resolved at that moment (it reads the container's clock, which tests swap);
- * a device that connects is also sent again the orders it never accepted, and the dispatcher
- * wakes (`onConnected`).
+ * a device that connects is then announced to the order book (`onConnected`), which sends it
+ * again the orders it never accepted.
  */
 export class ReportInlet implements PhoneReports {
   constructor(

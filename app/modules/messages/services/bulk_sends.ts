@@ -5,6 +5,7 @@ import { countSegments } from '#core/sms/segment_counter'
 import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
 import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
+import { forcedDeviceId, insertQueued } from '#modules/messages/services/message_inserts'
 
 /** One message of a bulk send: a number and its text, already rendered. */
 export interface BulkSend {
@@ -22,9 +23,6 @@ export interface BulkBatch {
   sends: BulkSend[]
   at: Date
 }
-
-/** Rows per multi-row statement: far below SQLite's bound-variable limit. */
-const CHUNK = 200
 
 /**
  * Queues many messages at once on behalf of a campaign (category campaign, campaignId set), each
@@ -46,26 +44,35 @@ export class BulkSends {
         conversations.get(send.phone)?.optedOut ? { refused: 'CONTACT_BLACKLISTED' as const } : { messageId: 0 }
       )
       const accepted = batch.sends.flatMap((send, index) => ('messageId' in results[index] ? [{ send, index }] : []))
-      for (let start = 0; start < accepted.length; start += CHUNK) {
-        const chunk = accepted.slice(start, start + CHUNK)
-        const rows = chunk.map(({ send }) => {
+      const forced = forcedDeviceId(batch.deviceId)
+      // Each message its own group: a campaign's texts are rendered per recipient.
+      const ids = await insertQueued(
+        trx,
+        accepted.map(({ send }) => {
           const { encoding, segments } = countSegments(send.body)
-          const forced = batch.deviceId === null ? null : /^\d{1,15}$/.test(batch.deviceId) ? Number(batch.deviceId) : -1
-          return [conversations.get(send.phone)!.id, send.phone, send.body, encoding, segments, batch.deviceId, batch.simSlot, forced, batch.simSlot, batch.campaignId, at, at]
+          return [
+            {
+              conversation_id: conversations.get(send.phone)!.id,
+              phone: send.phone,
+              category: 'campaign' as const,
+              body: send.body,
+              encoding,
+              segments,
+              device_id: batch.deviceId,
+              sim_slot: batch.simSlot,
+              forced_device_id: forced,
+              forced_sim_slot: batch.simSlot,
+              scheduled_at: null,
+              campaign_id: batch.campaignId,
+              created_at: at,
+            },
+          ]
         })
-        // Rows of one VALUES list get increasing rowids in list order (as send_queue.ts relies on).
-        const inserted = await trx.rawQuery(
-          `INSERT INTO messages (conversation_id, direction, category, phone, body, encoding, segments, status, attempts,
-             device_id, sim_slot, forced_device_id, forced_sim_slot, campaign_id, created_at, updated_at)
-           VALUES ${rows.map(() => `(?, 'out', 'campaign', ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?, ?, ?, ?)`).join(', ')} RETURNING id`,
-          rows.flat() as any[]
-        )
-        const ids = inserted.map((row: { id: number }) => row.id).sort((a: number, b: number) => a - b)
-        chunk.forEach(({ send, index }, position) => {
-          results[index] = { messageId: ids[position] }
-          changes.push({ id: ids[position], conversationId: conversations.get(send.phone)!.id, direction: 'out', status: 'queued', campaignId: batch.campaignId })
-        })
-      }
+      )
+      accepted.forEach(({ send, index }, position) => {
+        results[index] = { messageId: ids[position] }
+        changes.push({ id: ids[position], conversationId: conversations.get(send.phone)!.id, direction: 'out', status: 'queued', campaignId: batch.campaignId })
+      })
       await inTransaction(trx, results)
       return results
     })

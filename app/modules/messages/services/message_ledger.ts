@@ -6,6 +6,8 @@ import { countSegments } from '#core/sms/segment_counter'
 import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
 import { CHANGED_COLUMNS, announceChanges, changesOf, type ChangedRow, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
+import type { InboundReport } from '#modules/devices/public'
+import { insertReceived } from '#modules/messages/services/message_inserts'
 
 /** Waits before attempts 2, 3, 4, ... of a message whose attempt failed. */
 export const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 1_800_000]
@@ -66,18 +68,6 @@ export interface RecordedReports {
   /** The earliest retry the batch scheduled. */
   retryAt: Date | null
   announce(): Promise<void>
-}
-
-/** An SMS a phone received. */
-export interface InboundSms {
-  deviceId: number
-  /** The phone's own reference: a repeated report stores the SMS once. */
-  ref: string
-  phone: string
-  body: string
-  simSlot: number
-  receivedAt: Date
-  at: Date
 }
 
 type Announcement =
@@ -494,7 +484,7 @@ export class MessageLedger {
    * Stores an SMS a phone received, in its number's conversation (created by the first message
    * either way): once per phone reference. Answers null for a repeated report.
    */
-  async storeInbound(sms: InboundSms): Promise<{ id: number; conversationId: number } | null> {
+  async storeInbound(sms: InboundReport): Promise<{ id: number; conversationId: number } | null> {
     const exists = await db.from('messages').where('device_id', String(sms.deviceId)).where('inbound_ref', sms.ref).first()
     if (exists) return null
     const now = sms.at.toISOString()
@@ -504,13 +494,8 @@ export class MessageLedger {
         await recordConversationActivity(trx, [{ phone: sms.phone, direction: 'in', category: 'conversation', at: now }])
       ).get(sms.phone)!
       // An inbound SMS takes the category of the last message sent to the number, or conversation.
-      const [message] = await trx.rawQuery(
-        `INSERT INTO messages (conversation_id, direction, category, phone, body, encoding, segments, status, attempts,
-           device_id, sim_slot, created_at, updated_at, inbound_ref)
-         VALUES (?, 'in', ?, ?, ?, ?, ?, 'delivered', 0, ?, ?, ?, ?, ?) RETURNING id`,
-        [conversation.id, conversation.category, sms.phone, sms.body, encoding, segments, String(sms.deviceId), sms.simSlot, sms.receivedAt.toISOString(), now, sms.ref]
-      )
-      return { id: message.id as number, conversationId: conversation.id }
+      const id = await insertReceived(trx, sms, conversation, { encoding, segments })
+      return { id, conversationId: conversation.id }
     })
     await emitter.emit('message.received', { id: String(stored.id), conversationId: String(stored.conversationId), deviceId: String(sms.deviceId), at: sms.at })
     await announceChanges([{ id: stored.id, conversationId: stored.conversationId, direction: 'in', status: 'delivered' }])

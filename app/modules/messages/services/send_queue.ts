@@ -12,6 +12,7 @@ import { recordConversationActivity } from '#modules/messages/services/conversat
 import { IdempotentRequests, type IdempotencyClaim, type RecordedAnswer } from '#core/idempotency/idempotent_requests'
 import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
+import { forcedDeviceId, insertQueued } from '#modules/messages/services/message_inserts'
 
 /** A send checked and normalised, waiting to be written. */
 export interface PreparedSend {
@@ -96,7 +97,7 @@ export class SendQueue {
     const texts = new Map<PreparedSend, string>()
     for (const send of accepted) texts.set(send, send.shortenLinks ? await shortenLinks(send.body, trx, send.createdAt) : send.body)
     const rowsPerSend = accepted.map((send) => messageRows(send, texts.get(send)!, conversations.ids))
-    const ids = await this.#insertMessages(rowsPerSend, trx)
+    const ids = await insertQueued(trx, rowsPerSend)
     const rows = rowsPerSend.flat()
 
     let next = 0
@@ -131,81 +132,7 @@ export class SendQueue {
     }
     return { ids, optedOut }
   }
-
-  /**
-   * Writes the sends' rows, in order, and answers their ids. Up to ROWS_PER_STATEMENT recipients
-   * per statement, whole sends where they fit: each recipient binds its number and
-   * conversation, each send its shared columns once (a 500-recipient send binds about 1,000
-   * values instead of 12,000: binding and parsing them was a large share of the bulk path's time).
-   */
-  async #insertMessages(rowsPerSend: QueuedRow[][], trx: TransactionClientContract): Promise<number[]> {
-    const pieces = rowsPerSend.flatMap((rows) => chunksOf(rows, ROWS_PER_STATEMENT))
-    const ids: number[] = []
-    let statement: QueuedRow[][] = []
-    let recipients = 0
-    for (const piece of pieces) {
-      if (recipients + piece.length > ROWS_PER_STATEMENT) {
-        ids.push(...(await this.#insertStatement(statement, trx)))
-        statement = []
-        recipients = 0
-      }
-      statement.push(piece)
-      recipients += piece.length
-    }
-    if (statement.length) ids.push(...(await this.#insertStatement(statement, trx)))
-    return ids
-  }
-
-  async #insertStatement(groups: QueuedRow[][], trx: TransactionClientContract): Promise<number[]> {
-    const perRecipient: unknown[] = []
-    const perSend: unknown[] = []
-    let ordinal = 0
-    groups.forEach((rows, group) => {
-      perSend.push(group, ...SHARED_COLUMNS.map((column) => rows[0][column]))
-      for (const row of rows) perRecipient.push(ordinal++, group, row.conversation_id, row.phone)
-    })
-    const sendColumn = (index: number) => `s.column${index + 2}`
-    // Rows get increasing rowids in the SELECT's order; RETURNING's order is unspecified, so
-    // the ids are sorted.
-    const inserted = await trx.rawQuery(
-      `INSERT INTO messages (conversation_id, phone, direction, status, attempts, ${SHARED_COLUMNS.join(', ')}, updated_at)
-       SELECT r.column3, r.column4, 'out', 'queued', 0, ${SHARED_COLUMNS.map((_, index) => sendColumn(index)).join(', ')},
-         ${sendColumn(SHARED_COLUMNS.indexOf('created_at'))}
-       FROM (VALUES ${groups.flat().map(() => '(?, ?, ?, ?)').join(', ')}) AS r
-       JOIN (VALUES ${groups.map(() => `(?, ${SHARED_COLUMNS.map(() => '?').join(', ')})`).join(', ')}) AS s ON s.column1 = r.column2
-       ORDER BY r.column1
-       RETURNING id`,
-      [...perRecipient, ...perSend] as any[]
-    )
-    return inserted.map((row: { id: number }) => row.id).sort((a: number, b: number) => a - b)
-  }
 }
-
-/** What every recipient of one send shares (messageRows makes them equal within a send). */
-const SHARED_COLUMNS = [
-  'category',
-  'body',
-  'encoding',
-  'segments',
-  'device_id',
-  'sim_slot',
-  'forced_device_id',
-  'forced_sim_slot',
-  'scheduled_at',
-  'created_at',
-] as const
-
-/** Recipients per INSERT: 4 values each plus 11 per send stays far below SQLite's 32,766. */
-const ROWS_PER_STATEMENT = 1000
-
-function chunksOf<T>(items: T[], size: number): T[][] {
-  const chunks: T[][] = []
-  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size))
-  return chunks
-}
-
-/** A queued message row as written (the model's MessageRow is one read back, with its id). */
-type QueuedRow = ReturnType<typeof messageRows>[number]
 
 /** Thrown inside a batch's transaction to roll it back: these numbers opted out. */
 class OptedOutFound extends Error {
@@ -234,7 +161,7 @@ function messageRows(send: PreparedSend, text: string, conversations: Map<string
     device_id: send.deviceId,
     sim_slot: send.simSlot,
     // deviceId/simSlot force the phone and SIM and bypass routing (docs/sending.md, How a message leaves).
-    forced_device_id: send.deviceId !== null && /^\d{1,15}$/.test(send.deviceId) ? Number(send.deviceId) : send.deviceId === null ? null : -1,
+    forced_device_id: forcedDeviceId(send.deviceId),
     forced_sim_slot: send.simSlot,
     scheduled_at: send.scheduledAt ? toIso(send.scheduledAt) : null,
     // Campaigns queue theirs through BulkSends; an API or dashboard send names none.

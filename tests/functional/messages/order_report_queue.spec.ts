@@ -4,7 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import { useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
-import { ReportQueue } from '#modules/devices/services/report_queue'
+import { OrderReportQueue } from '#modules/messages/dispatch/order_report_queue'
 import { RETRY_WAITS_MS } from '#modules/messages/services/message_ledger'
 
 const PHONE = 7
@@ -19,7 +19,7 @@ test.group('Report queue (reports of every phone stored together)', (group) => {
   group.setup(() => useTestKeys())
   group.each.setup(async () => {
     await clearMessaging()
-    events = emitter.fake(['message.sent', 'message.delivered', 'message.failed', 'devices:retry_due'])
+    events = emitter.fake(['message.sent', 'message.delivered', 'message.failed', 'messages:retry_due'])
     return () => emitter.restore()
   })
 
@@ -36,7 +36,7 @@ test.group('Report queue (reports of every phone stored together)', (group) => {
 
   test('acceptance and sending in one batch: sent with one attempt, announced once; a lost acceptance too', async ({ client, assert }) => {
     const [both, acceptedOnly, sentOnly, otherPhone] = await orderedMessages(client, 4)
-    const queue = await app.container.make(ReportQueue)
+    const queue = await app.container.make(OrderReportQueue)
     const at = (seconds: number) => new Date(AT.getTime() + seconds * 1000)
     // Handed in together, as frames of several phones arriving at once: one batch.
     await Promise.all([
@@ -72,7 +72,7 @@ test.group('Report queue (reports of every phone stored together)', (group) => {
   test('a failure after the acceptance in the same batch: queued again for a retry, one attempt spent', async ({ client, assert }) => {
     const [retried, lastAttempt] = await orderedMessages(client, 2)
     await db.from('messages').where('id', lastAttempt).update({ attempts: 3 })
-    const queue = await app.container.make(ReportQueue)
+    const queue = await app.container.make(OrderReportQueue)
     await Promise.all([
       queue.add({ kind: 'accepted', deviceId: PHONE, messageId: retried, at: AT }),
       queue.add({ kind: 'failed', deviceId: PHONE, messageId: retried, at: AT, errorCode: 'RADIO_OFF', maxAttempts: 4 }),
@@ -86,7 +86,7 @@ test.group('Report queue (reports of every phone stored together)', (group) => {
       held_until: new Date(AT.getTime() + RETRY_WAITS_MS[0]).toISOString(),
     })
     assert.deepInclude(await row(lastAttempt), { status: 'failed', attempts: 4, error_code: 'NO_SERVICE' })
-    events.assertEmitted('devices:retry_due', ({ data }) => data.at.getTime() === AT.getTime() + RETRY_WAITS_MS[0])
+    events.assertEmitted('messages:retry_due', ({ data }) => data.at.getTime() === AT.getTime() + RETRY_WAITS_MS[0])
     events.assertEmittedCount('message.failed', 1)
     events.assertEmitted('message.failed', ({ data }) => data.id === String(lastAttempt))
   })

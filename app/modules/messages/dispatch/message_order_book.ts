@@ -1,0 +1,50 @@
+import { OrderBook, type InboundReport, type OrderReport } from '#modules/devices/public'
+import type { MessageLedger } from '#modules/messages/services/message_ledger'
+import type { Dispatcher } from '#modules/messages/dispatch/dispatcher'
+import type { OrderReportQueue } from '#modules/messages/dispatch/order_report_queue'
+
+/**
+ * What this module does with what the phones report (bound as the devices module's `OrderBook`):
+ * reports about orders go through the report queue, received SMS to the ledger, and a phone
+ * that comes, goes away or is unpaired has its orders sent again, requeued or failed by the
+ * dispatcher, which is then woken. A container singleton; the services behind it are resolved
+ * at each call, so a test's clock is the one they read.
+ */
+export class MessageOrderBook extends OrderBook {
+  constructor(
+    private services: {
+      reports: () => Promise<OrderReportQueue>
+      ledger: () => Promise<MessageLedger>
+      dispatcher: () => Promise<Dispatcher>
+      wakeDispatcher: () => Promise<void>
+    }
+  ) {
+    super()
+  }
+
+  async record(report: OrderReport): Promise<void> {
+    return (await this.services.reports()).add(report)
+  }
+
+  async storeInbound(sms: InboundReport): Promise<void> {
+    await (await this.services.ledger()).storeInbound(sms)
+  }
+
+  async phoneConnected(deviceId: number): Promise<void> {
+    await (await this.services.dispatcher()).resendOrders(deviceId)
+    await this.services.wakeDispatcher()
+  }
+
+  async phoneAway(deviceId: number, since: Date): Promise<void> {
+    await (await this.services.dispatcher()).requeueOrdersOf(deviceId, since)
+  }
+
+  async phoneUnpaired(deviceId: number): Promise<void> {
+    const dispatcher = await this.services.dispatcher()
+    await dispatcher.requeueOrdersOf(deviceId)
+    await dispatcher.failTakenOrdersOf(deviceId)
+    // What waited for this phone alone (never ordered: it was disabled, offline or at its
+    // quota) fails now, and what it was ordered goes to another phone.
+    await this.services.wakeDispatcher()
+  }
+}
