@@ -49,8 +49,8 @@ function canonicalJson(value: unknown): string {
  * transaction (`record`), so the answer and what it did commit together or not at all.
  *
  * Generic, so core's (docs/modules.md): a caller and its key map to the stored answer of the
- * first request, whatever the request does. Core owns `idempotency_keys`; a module hands in
- * its work and its own caller names (a send, an automation rule's reply).
+ * first request, whatever the request does. Core owns `idempotency_keys`; the code that calls
+ * it hands in the work and names its callers.
  */
 @inject()
 export class IdempotentRequests {
