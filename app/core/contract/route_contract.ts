@@ -69,6 +69,15 @@ export function defineRoutes<const T extends readonly RouteContract[]>(contracts
   return contracts
 }
 
+/**
+ * A body the contract documents with `validator` but the handler's service checks itself, where
+ * the check is more than one validator can say (settings: section by section, some answering
+ * 422). The router passes it on as sent.
+ */
+export function checkedByHandler(validator: VineValidator<any, any>) {
+  return { validate: async (data: unknown): Promise<unknown> => data, toJSONSchema: () => validator.toJSONSchema() }
+}
+
 type ValidatedBy<V> = V extends VineValidator<infer S, any> ? Infer<S> : V extends { validate(...args: any[]): Promise<infer O> } ? O : undefined
 
 /** What the router validated for a route: its body and query, typed by their validators. */
