@@ -1,6 +1,6 @@
 import { access } from '#core/http/access'
 import { corePermissions } from '#core/http/permissions'
-import { defineRoutes } from '#core/contract/route_contract'
+import { checkedByHandler, defineRoutes } from '#core/contract/route_contract'
 import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { settingsCatalogue } from '#core/settings/settings_catalogue'
@@ -145,7 +145,7 @@ export function coreRoutes(registry: RouteRegistry) {
         'within a minute, without restart.',
       tag: 'Settings',
       access: corePermissions['settings.change'],
-      body: settingsChangeValidator,
+      body: checkedByHandler(settingsChangeValidator),
       answer: { status: 200, description: 'Settings in force, every section', schema: settingsSchema },
       errors: ['SETTING_OUT_OF_RANGE'],
       handler: [SettingsController, 'update'],

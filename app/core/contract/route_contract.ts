@@ -1,9 +1,14 @@
 import type { VineValidator } from '@vinejs/vine'
+import type { Infer } from '@vinejs/vine/types'
+import type { HttpContext } from '@adonisjs/core/http'
 import type { LazyImport, Constructor } from '@adonisjs/core/types/http'
 import type { RouteAccess } from '#core/http/access'
 import type { ApiErrorKind } from '#core/http/api_error'
 
 export type JsonSchema = Record<string, unknown>
+
+/** A VineJS validator, or one wrapped by `withRefusals` (refusals.ts). */
+export type InputValidator = VineValidator<any, any> | { validate(data: unknown, options: any): Promise<unknown>; toJSONSchema(): unknown }
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 export interface RouteAnswer {
@@ -30,9 +35,17 @@ export interface RouteContract {
   description?: string
   tag: string
   access: RouteAccess
-  /** Validators the controller applies; their JSON schema documents the request. */
-  body?: VineValidator<any, any>
-  query?: VineValidator<any, any>
+  /**
+   * Validators of the body and the query string, applied once by the router before the handler
+   * runs (it reads the result with `routeInputs`); their JSON schema documents the request.
+   */
+  body?: InputValidator
+  query?: InputValidator
+  /**
+   * The metadata a validator declared with `vine.withMetaData` needs (a setting, the clock),
+   * resolved for each request.
+   */
+  validationMeta?: (ctx: HttpContext) => Promise<object>
   /** Description of each `:param` in the path. */
   params?: Record<string, string>
   /**
@@ -44,10 +57,53 @@ export interface RouteContract {
   headers?: Record<string, { description: string; schema: JsonSchema }>
   answer: RouteAnswer
   /** Refusals specific to this route; the common ones (auth, body, 500) are added for all. */
-  errors?: ApiErrorKind[]
-  handler: [LazyImport<Constructor<any>>, string]
+  errors?: readonly ApiErrorKind[]
+  handler: readonly [LazyImport<Constructor<any>>, string]
 }
 
-export function defineRoutes(contracts: RouteContract[]): RouteContract[] {
+/**
+ * A module's route contracts, their types kept (each `operationId`, each validator), so a
+ * handler reads its validated input typed from its own contract (`routeInputs`).
+ */
+export function defineRoutes<const T extends readonly RouteContract[]>(contracts: T): T {
   return contracts
+}
+
+/**
+ * A body the contract documents with `validator` but the handler's service checks itself, where
+ * the check is more than one validator can say (settings: section by section, some answering
+ * 422). The router passes it on as sent.
+ */
+export function checkedByHandler(validator: VineValidator<any, any>) {
+  return { validate: async (data: unknown): Promise<unknown> => data, toJSONSchema: () => validator.toJSONSchema() }
+}
+
+type ValidatedBy<V> = V extends VineValidator<infer S, any> ? Infer<S> : V extends { validate(...args: any[]): Promise<infer O> } ? O : undefined
+
+/** What the router validated for a route: its body and query, typed by their validators. */
+export interface RouteInput<C> {
+  body: C extends { body: infer V } ? ValidatedBy<V> : undefined
+  query: C extends { query: infer V } ? ValidatedBy<V> : undefined
+}
+
+declare module '@adonisjs/core/http' {
+  interface HttpContext {
+    /** Set by the router once the route contract's validators passed (route_registry.ts). */
+    routeInput?: { body: unknown; query: unknown }
+  }
+}
+
+/**
+ * The reader of a module's validated input: `const input = routeInputs<MessageRoutes>()` in a
+ * controller, then `input(ctx, 'sendMessages').body` in the handler, typed from that contract.
+ * The name is checked against the route answering, so a handler cannot read another route's
+ * input by mistake.
+ */
+export function routeInputs<Routes extends readonly RouteContract[]>() {
+  return <Id extends Routes[number]['operationId']>(ctx: HttpContext, operationId: Id): RouteInput<Extract<Routes[number], { operationId: Id }>> => {
+    if (ctx.route?.name !== operationId || !ctx.routeInput) {
+      throw new Error(`The handler of ${ctx.route?.name ?? 'an unnamed route'} asked for the input of ${operationId}`)
+    }
+    return ctx.routeInput as RouteInput<Extract<Routes[number], { operationId: Id }>>
+  }
 }

@@ -8,6 +8,7 @@ import { refuseUnknownFields } from '#core/contract/unknown_fields'
 import { refuseIllFormedText } from '#core/contract/well_formed_text'
 import { refuseMisplacedNulls } from '#core/contract/null_fields'
 import type { JsonSchema, RouteContract } from '#core/contract/route_contract'
+import type { SchemaRef } from '#core/contract/typed_schema'
 
 export type RouteMiddleware = (ctx: HttpContext, next: NextFn) => Promise<unknown>
 
@@ -31,7 +32,7 @@ export class RouteRegistry {
     ['ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'An API key secret. Never put it in a URL' }],
   ])
 
-  add(contracts: RouteContract[]): void {
+  add(contracts: readonly RouteContract[]): void {
     for (const contract of contracts) {
       const clash = this.#contracts.find((known) => known.method === contract.method && known.path === contract.path)
       if (clash) throw new Error(`Two route contracts for ${contract.method} ${contract.path}`)
@@ -43,7 +44,7 @@ export class RouteRegistry {
   }
 
   /** A named schema published under components.schemas (referenced as #/components/schemas/Name). */
-  addSchema(name: string, schema: JsonSchema): { $ref: string } {
+  addSchema<const S extends JsonSchema>(name: string, schema: S): SchemaRef<S> {
     this.#schemas.set(name, schema)
     return { $ref: `#/components/schemas/${name}` }
   }
@@ -107,13 +108,30 @@ export class RouteRegistry {
       }
       if (contract.upload) {
         allowUpload(contract.method, contract.path, contract.upload.maxBytes)
-        route.use([requireMultipartBody, bodyParser])
+        route.use([requireMultipartBody, bodyParser, validateInput(contract)])
         continue
       }
       route.use([requireJsonBody, bodyParser, refuseIllFormedText])
       const bodySchema = contract.body ? (contract.body.toJSONSchema() as JsonSchema) : NO_FIELDS
-      route.use([refuseUnknownFields(bodySchema), refuseMisplacedNulls(bodySchema)])
+      route.use([refuseUnknownFields(bodySchema), refuseMisplacedNulls(bodySchema), validateInput(contract)])
     }
+  }
+}
+
+/**
+ * Applies the contract's validators once, after the body guards, and hands the typed result to
+ * the handler (`routeInputs` in route_contract.ts). The query is validated before the body. An
+ * upload's body is the file part, which its handler streams: only its query is validated here.
+ */
+function validateInput(contract: RouteContract): RouteMiddleware {
+  const { body, query, validationMeta } = contract
+  return async (ctx, next) => {
+    const options = validationMeta ? { meta: await validationMeta(ctx) } : {}
+    ctx.routeInput = {
+      query: query ? await query.validate(ctx.request.qs(), options) : undefined,
+      body: body && !contract.upload ? await body.validate(ctx.request.body(), options) : undefined,
+    }
+    return next()
   }
 }
 

@@ -18,7 +18,7 @@ export const documentedAs = vine.createRule<JsonSchema | (() => JsonSchema)>(() 
   },
 })
 
-export const isoDateTimeSchema: JsonSchema = { type: 'string', format: 'date-time', examples: ['2026-05-04T09:30:00.000Z'] }
+export const isoDateTimeSchema = { type: 'string', format: 'date-time', examples: ['2026-05-04T09:30:00.000Z'] } as const
 
 export const errorObjectSchema: JsonSchema = {
   type: 'object',

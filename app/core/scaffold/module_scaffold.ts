@@ -216,9 +216,15 @@ import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import ${Item} from '#modules/${module}/models/${item}'
+import type { ${Item}Resource } from '#modules/${module}/routes'
 
 export interface ${Item}Fields {
   name: string
+}
+
+/** The ${Item} resource, typed by its schema in routes.ts: a field left out or added fails the type check. */
+export function ${itemCamel}Resource(row: ${Item}): ${Item}Resource {
+  return { id: String(row.id), name: row.name, createdAt: toIso(row.createdAt), updatedAt: toIso(row.updatedAt) }
 }
 
 /** The ${words}: listed newest first, created up to the limit of Settings > ${Module}. */
@@ -232,7 +238,7 @@ export class ${Module}Store {
 
   async list(page: PageRequest) {
     const found = await keysetPage(${Item}.query(), page, 'created_at', (row) => toIso(row.createdAt))
-    return { data: found.data.map((row) => row.serialize()), nextCursor: found.nextCursor }
+    return { data: found.data.map(${itemCamel}Resource), nextCursor: found.nextCursor }
   }
 
   async create(fields: ${Item}Fields) {
@@ -247,7 +253,7 @@ export class ${Module}Store {
     await emitter.emit('${event}', { id: String(created.id), at: this.clock.now() })
     // In the Activity log, in the caller's name (declared in activity.ts): no more than its name.
     await this.activity.info('${module}', '${event}', \`${Item} "\${created.name}" created\`, { ${itemCamel}Id: String(created.id) })
-    return created.serialize()
+    return ${itemCamel}Resource(created)
   }
 }
 `,
@@ -259,21 +265,25 @@ export const list${Module}Validator = vine.compile(vine.object({ ...pageQueryFie
 `,
     [`${dir}/controllers/${module}_controller.ts`]: `import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
+import { routeInputs } from '#core/contract/route_contract'
 import { ${Module}Store } from '#modules/${module}/services/${module}_store'
-import { create${Item}Validator, list${Module}Validator } from '#modules/${module}/validators/${item}_validators'
+import type { ${Module}Routes } from '#modules/${module}/routes'
 
-/** Thin: validate, call the store, shape the answer. */
+/** Each route's input, validated by the router from its contract in routes.ts and typed from it. */
+const input = routeInputs<${Module}Routes>()
+
+/** Thin: take the validated input, call the store, shape the answer. */
 @inject()
 export default class ${Module}Controller {
   constructor(private items: ${Module}Store) {}
 
-  async index({ request }: HttpContext) {
-    return this.items.list(await request.validateUsing(list${Module}Validator, { data: request.qs() }))
+  async index(ctx: HttpContext) {
+    return this.items.list(input(ctx, 'list${Module}').query)
   }
 
-  async store({ request, response }: HttpContext) {
-    const created = await this.items.create(await request.validateUsing(create${Item}Validator, { data: request.body() }))
-    response.status(201)
+  async store(ctx: HttpContext) {
+    const created = await this.items.create(input(ctx, 'create${Item}').body)
+    ctx.response.status(201)
     return created
   }
 }
@@ -281,25 +291,30 @@ export default class ${Module}Controller {
     [`${dir}/routes.ts`]: `import { defineRoutes } from '#core/contract/route_contract'
 import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
+import type { JsonOf } from '#core/contract/typed_schema'
 import { ${moduleCamel}Permissions } from '#modules/${module}/permissions'
 import { create${Item}Validator, list${Module}Validator } from '#modules/${module}/validators/${item}_validators'
 
 const ${Module}Controller = () => import('#modules/${module}/controllers/${module}_controller')
 
+/** The ${Item} resource as published; \`${itemCamel}Resource\` (services/${module}_store.ts) answers it, typed by it. */
+export const ${itemCamel}Schema = {
+  type: 'object',
+  required: ['id', 'name', 'createdAt', 'updatedAt'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    createdAt: isoDateTimeSchema,
+    updatedAt: isoDateTimeSchema,
+  },
+} as const
+export type ${Item}Resource = JsonOf<typeof ${itemCamel}Schema>
+
 /** What the ${words} module offers over HTTP: one route contract per endpoint. */
 export function ${moduleCamel}Routes(registry: RouteRegistry) {
   registry.describeTag('${Module}', 'The ${words} module')
-  const ${moduleCamel}Item = registry.addSchema('${Item}', {
-    type: 'object',
-    required: ['id', 'name', 'createdAt', 'updatedAt'],
-    additionalProperties: false,
-    properties: {
-      id: { type: 'string' },
-      name: { type: 'string' },
-      createdAt: isoDateTimeSchema,
-      updatedAt: isoDateTimeSchema,
-    },
-  })
+  const ${moduleCamel}Item = registry.addSchema('${Item}', ${itemCamel}Schema)
 
   return defineRoutes([
     {
@@ -327,6 +342,9 @@ export function ${moduleCamel}Routes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The contracts as typed, for the handlers' input (\`routeInputs<${Module}Routes>()\`). */
+export type ${Module}Routes = ReturnType<typeof ${moduleCamel}Routes>
 `,
     [`${dir}/migrations/${migrationNumber}_${module}_create_${module}.ts`]: `import { BaseSchema } from '@adonisjs/lucid/schema'
 

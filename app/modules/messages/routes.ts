@@ -3,7 +3,7 @@ import { defineRoutes } from '#core/contract/route_contract'
 import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { messageSchemas } from '#modules/messages/schemas'
-import { sendValidator } from '#modules/messages/validators/send_validator'
+import { sendCheckMeta, sendValidator } from '#modules/messages/validators/send_validator'
 import { listMessagesValidator } from '#modules/messages/validators/message_validators'
 import { listConversationsValidator, updateConversationValidator } from '#modules/messages/validators/conversation_validators'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
@@ -33,6 +33,7 @@ export function messageRoutes(registry: RouteRegistry) {
       tag: 'Messages',
       access: messagePermissions['messages.send'],
       body: sendValidator,
+      validationMeta: sendCheckMeta,
       headers: {
         'Idempotency-Key': { description: '8 to 128 characters; belongs to the caller; kept 24 hours', schema: { type: 'string', minLength: 8, maxLength: 128 } },
       },
@@ -144,3 +145,6 @@ export function messageRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The module's contracts as typed, for its handlers' input (`routeInputs<MessageRoutes>()`). */
+export type MessageRoutes = ReturnType<typeof messageRoutes>

@@ -1,64 +1,73 @@
 import type { RouteRegistry } from '#core/contract/route_registry'
+import type { JsonOf } from '#core/contract/typed_schema'
 import { isoDateTimeSchema } from '#core/contract/schemas'
 import { messageCategories, messageStatuses } from '#modules/messages/models/message'
 import { conversationStates } from '#modules/messages/models/conversation'
 
-const nullableDate = { type: ['string', 'null'], format: 'date-time' }
-const nullableId = { type: ['string', 'null'] }
+const nullableDate = { type: ['string', 'null'], format: 'date-time' } as const
+const nullableId = { type: ['string', 'null'] } as const
+
+/** The Message resource; `messageResource` (models/message.ts) answers it. */
+export const messageSchema = {
+  type: 'object',
+  description: 'A message, outgoing or incoming (docs/sending.md)',
+  required: ['id', 'conversationId', 'direction', 'category', 'phone', 'body', 'encoding', 'segments', 'status', 'attempts', 'createdAt'],
+  properties: {
+    id: { type: 'string' },
+    conversationId: { type: 'string' },
+    direction: { enum: ['out', 'in'] },
+    category: { enum: [...messageCategories] },
+    phone: { type: 'string', description: 'E.164' },
+    body: { type: 'string' },
+    encoding: { enum: ['gsm7', 'ucs2'] },
+    segments: { type: 'integer' },
+    status: { enum: [...messageStatuses] },
+    attempts: { type: 'integer' },
+    errorCode: { type: ['string', 'null'], description: 'Why it failed or was cancelled' },
+    holdReason: { enum: ['sim_cadence', 'sim_rate', null] },
+    heldUntil: nullableDate,
+    deviceId: { type: ['string', 'null'] },
+    simSlot: { enum: [0, 1, null] },
+    scheduledAt: nullableDate,
+    campaignId: { ...nullableId, description: 'The campaign that queued it' },
+    createdAt: isoDateTimeSchema,
+    orderedAt: {
+      ...nullableDate,
+      description:
+        'When it was handed to a phone (deviceId, simSlot): a queued message with orderedAt waits for that phone to accept ' +
+        'the order. Null while it waits in the queue, and cleared when an attempt fails or the order goes back to the queue',
+    },
+    sentAt: nullableDate,
+    deliveredAt: nullableDate,
+    failedAt: nullableDate,
+  },
+} as const
+export type MessageResource = JsonOf<typeof messageSchema>
+
+/** The Conversation resource; `conversationResource` (models/conversation.ts) answers it. */
+export const conversationSchema = {
+  type: 'object',
+  description: 'All messages with one number. Carries no message text',
+  required: ['id', 'phone', 'contactId', 'state', 'unreadCount', 'pinned', 'archived', 'assignedTo', 'category', 'createdAt', 'lastMessageAt'],
+  properties: {
+    id: { type: 'string' },
+    phone: { type: 'string' },
+    contactId: nullableId,
+    state: { enum: [...conversationStates], description: 'awaiting_reply: the last message came in and is unanswered' },
+    unreadCount: { type: 'integer' },
+    pinned: { type: 'boolean' },
+    archived: { type: 'boolean' },
+    assignedTo: { ...nullableId, description: 'Dashboard account id' },
+    category: { enum: [...messageCategories], description: 'Category of the last message sent' },
+    createdAt: isoDateTimeSchema,
+    lastMessageAt: isoDateTimeSchema,
+  },
+} as const
+export type ConversationResource = JsonOf<typeof conversationSchema>
 
 /** The module's resources as published in the OpenAPI document. */
 export function messageSchemas(registry: RouteRegistry) {
-  const message = registry.addSchema('Message', {
-    type: 'object',
-    description: 'A message, outgoing or incoming (docs/sending.md)',
-    required: ['id', 'conversationId', 'direction', 'category', 'phone', 'body', 'encoding', 'segments', 'status', 'attempts', 'createdAt'],
-    properties: {
-      id: { type: 'string' },
-      conversationId: { type: 'string' },
-      direction: { enum: ['out', 'in'] },
-      category: { enum: [...messageCategories] },
-      phone: { type: 'string', description: 'E.164' },
-      body: { type: 'string' },
-      encoding: { enum: ['gsm7', 'ucs2'] },
-      segments: { type: 'integer' },
-      status: { enum: [...messageStatuses] },
-      attempts: { type: 'integer' },
-      errorCode: { type: ['string', 'null'], description: 'Why it failed or was cancelled' },
-      holdReason: { enum: ['sim_cadence', 'sim_rate', null] },
-      heldUntil: nullableDate,
-      deviceId: { type: ['string', 'null'] },
-      simSlot: { enum: [0, 1, null] },
-      scheduledAt: nullableDate,
-      campaignId: { ...nullableId, description: 'The campaign that queued it' },
-      createdAt: isoDateTimeSchema,
-      orderedAt: {
-        ...nullableDate,
-        description:
-          'When it was handed to a phone (deviceId, simSlot): a queued message with orderedAt waits for that phone to accept ' +
-          'the order. Null while it waits in the queue, and cleared when an attempt fails or the order goes back to the queue',
-      },
-      sentAt: nullableDate,
-      deliveredAt: nullableDate,
-      failedAt: nullableDate,
-    },
-  })
-  const conversation = registry.addSchema('Conversation', {
-    type: 'object',
-    description: 'All messages with one number. Carries no message text',
-    required: ['id', 'phone', 'contactId', 'state', 'unreadCount', 'pinned', 'archived', 'assignedTo', 'category', 'createdAt', 'lastMessageAt'],
-    properties: {
-      id: { type: 'string' },
-      phone: { type: 'string' },
-      contactId: nullableId,
-      state: { enum: [...conversationStates], description: 'awaiting_reply: the last message came in and is unanswered' },
-      unreadCount: { type: 'integer' },
-      pinned: { type: 'boolean' },
-      archived: { type: 'boolean' },
-      assignedTo: { ...nullableId, description: 'Dashboard account id' },
-      category: { enum: [...messageCategories], description: 'Category of the last message sent' },
-      createdAt: isoDateTimeSchema,
-      lastMessageAt: isoDateTimeSchema,
-    },
-  })
+  const message = registry.addSchema('Message', messageSchema)
+  const conversation = registry.addSchema('Conversation', conversationSchema)
   return { message, conversation }
 }

@@ -30,7 +30,8 @@ export class BackupAlerts {
       .catch((error) => this.logger.error({ err: logSafeError(error) }, 'the backup failed alert could not reach the dashboards'))
     if (notifications.adminPhones.length) {
       try {
-        await (await this.sender()).send({ to: notifications.adminPhones, body: text, category: 'info' }, null)
+        const sender = await this.sender()
+        await sender.send(await sender.check({ to: notifications.adminPhones, body: text, category: 'info' }), null)
       } catch (error) {
         this.logger.error({ err: logSafeError(error) }, 'the backup failed alert could not be queued as SMS')
       }

@@ -2,26 +2,28 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
 import { ConversationInbox } from '#modules/messages/services/conversation_inbox'
-import { listConversationsValidator, updateConversationValidator } from '#modules/messages/validators/conversation_validators'
-import { pageQueryValidator } from '#core/pagination/keyset_page'
+import { routeInputs } from '#core/contract/route_contract'
+import type { MessageRoutes } from '#modules/messages/routes'
+
+const input = routeInputs<MessageRoutes>()
 
 @inject()
 export default class ConversationsController {
   constructor(private inbox: ConversationInbox) {}
 
-  async index({ request }: HttpContext) {
-    return this.inbox.list(await request.validateUsing(listConversationsValidator, { data: request.qs() }))
+  async index(ctx: HttpContext) {
+    return this.inbox.list(input(ctx, 'listConversations').query)
   }
 
   async show({ params }: HttpContext) {
     return this.inbox.find(idParam(params.id, 'Conversation'))
   }
 
-  async messages({ params, request }: HttpContext) {
-    return this.inbox.messages(idParam(params.id, 'Conversation'), await request.validateUsing(pageQueryValidator, { data: request.qs() }))
+  async messages(ctx: HttpContext) {
+    return this.inbox.messages(idParam(ctx.params.id, 'Conversation'), input(ctx, 'listConversationMessages').query)
   }
 
-  async update({ params, request }: HttpContext) {
-    return this.inbox.update(idParam(params.id, 'Conversation'), await request.validateUsing(updateConversationValidator, { data: request.body() }))
+  async update(ctx: HttpContext) {
+    return this.inbox.update(idParam(ctx.params.id, 'Conversation'), input(ctx, 'updateConversation').body)
   }
 }

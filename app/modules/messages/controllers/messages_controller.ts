@@ -5,8 +5,10 @@ import { idParam } from '#core/http/route_params'
 import { SendMessages } from '#modules/messages/services/send_messages'
 import { MessageQueries } from '#modules/messages/services/message_queries'
 import { IdempotentRequests, hashRequest, type IdempotencyClaim } from '#core/idempotency/idempotent_requests'
-import { sendValidator } from '#modules/messages/validators/send_validator'
-import { listMessagesValidator } from '#modules/messages/validators/message_validators'
+import { routeInputs } from '#core/contract/route_contract'
+import type { MessageRoutes } from '#modules/messages/routes'
+
+const input = routeInputs<MessageRoutes>()
 
 /**
  * Each action asks for the services it uses (method injection): a send, the hottest path of
@@ -15,17 +17,18 @@ import { listMessagesValidator } from '#modules/messages/validators/message_vali
 export default class MessagesController {
   @inject()
   async send(ctx: HttpContext, sender: SendMessages, idempotency: IdempotentRequests) {
-    const input = await ctx.request.validateUsing(sendValidator, { data: ctx.request.body() })
+    const request = input(ctx, 'sendMessages').body
     const claim = this.#claim(ctx)
-    const answer = await idempotency.run(claim, () => sender.send(input, claim))
+    // A replay answers before the send's own refusals, as a first request's answer stands.
+    const answer = await idempotency.run(claim, () => sender.send(request.accepted(), claim))
     if (answer.replayed) ctx.response.header('Idempotency-Replayed', 'true')
     ctx.response.status(answer.status)
     return answer.body
   }
 
   @inject()
-  async index({ request }: HttpContext, queries: MessageQueries) {
-    return queries.list(await request.validateUsing(listMessagesValidator, { data: request.qs() }))
+  async index(ctx: HttpContext, queries: MessageQueries) {
+    return queries.list(input(ctx, 'listMessages').query)
   }
 
   @inject()

@@ -2,6 +2,7 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'
 import { utcDateTime } from '#core/database/utc_date_time'
 import { idColumn, referenceColumn } from '#core/database/columns'
+import type { MessageResource } from '#modules/messages/schemas'
 
 /**
  * A message's `category` (docs/sending.md, The request): a purpose label only; never changes
@@ -128,14 +129,14 @@ export interface MessageRow {
   failed_at: string | null
 }
 
-const idText = (value: number | null) => (value === null ? null : String(value))
+const idText = <T extends number | null>(value: T) => (value === null ? null : String(value)) as T extends number ? string : null
 
 /**
  * The Message resource straight from a row the gateway has just written: what `serialize()` of
  * the model answers (a test holds them equal), without building a model per message, which was a
  * measurable share of a send's 202 (stored dates are already the ISO text the API shows).
  */
-export function messageResource(row: MessageRow) {
+export function messageResource(row: MessageRow): MessageResource {
   return {
     id: String(row.id),
     conversationId: idText(row.conversation_id),
@@ -152,7 +153,8 @@ export function messageResource(row: MessageRow) {
     holdReason: row.hold_reason,
     heldUntil: row.held_until,
     deviceId: row.device_id,
-    simSlot: row.sim_slot,
+    // Slot 0 or 1: the only ones a send, a campaign or a phone's report can name.
+    simSlot: row.sim_slot as 0 | 1 | null,
     scheduledAt: row.scheduled_at,
     createdAt: row.created_at,
     orderedAt: row.ordered_at,

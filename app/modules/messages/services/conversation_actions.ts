@@ -49,7 +49,7 @@ export class ConversationActions {
     const claim = { caller: REPLY_CALLER, key: reply.key, requestHash: hashRequest(request) }
     try {
       const answer = await this.idempotency.run(claim, async () => {
-        const prepared = await this.sender.prepare(request, claim)
+        const prepared = this.sender.prepare(await this.sender.check(request), claim)
         return this.sender.submit({ ...prepared, evenIfOptedOut: reply.evenIfOptedOut ?? false })
       })
       const accepted = (answer.body as { accepted: Array<{ id: string }> }).accepted
