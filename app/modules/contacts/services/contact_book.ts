@@ -9,6 +9,7 @@ import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import Contact from '#modules/contacts/models/contact'
 import { ContactGroups } from '#modules/contacts/services/contact_groups'
 import { MessageLedger } from '#modules/messages/public'
+import { ConversationBook } from '#modules/conversations/public'
 import { likeContaining } from '#core/database/like_pattern'
 import { transaction } from '#core/database/transaction'
 
@@ -40,8 +41,8 @@ function matchSearch(query: ReturnType<typeof Contact.query>, search: string) {
 /**
  * Contacts: one per number. Blacklisting (opting out) a number withdraws what is still waiting
  * for it and not yet with a phone: those messages end `cancelled` with errorCode
- * CONTACT_BLACKLISTED. The messages module does both writes to its tables (the withdrawal, and
- * linking the number's conversation to its contact) in the contact's transaction.
+ * CONTACT_BLACKLISTED. The messages module withdraws them and the conversations module links the
+ * number's conversation to its contact, each writing its own table in the contact's transaction.
  */
 @inject()
 export class ContactBook {
@@ -50,7 +51,8 @@ export class ContactBook {
     private phoneNumbers: PhoneNumbers,
     private settings: SettingsStore,
     private groups: ContactGroups,
-    private ledger: MessageLedger
+    private ledger: MessageLedger,
+    private conversations: ConversationBook
   ) {}
 
   async list(filters: PageRequest & { blacklisted?: boolean; tag?: string; phone?: string; q?: string; groupId?: number }) {
@@ -105,7 +107,7 @@ export class ContactBook {
         },
         { client: trx }
       )
-      await this.ledger.linkConversations(trx, [contact])
+      await this.conversations.linkContacts(trx, [contact])
       if (contact.blacklisted) ({ announce } = await this.#withdrawWaiting(phone, trx))
       return contact
     })
@@ -121,8 +123,8 @@ export class ContactBook {
       if (!contact) throw ApiError.notFound('Contact')
       if (phone !== undefined && phone !== contact.phone) {
         await this.#assertPhoneFree(phone, trx)
-        await this.ledger.unlinkConversations(trx, contact.id)
-        await this.ledger.linkConversations(trx, [{ id: contact.id, phone }])
+        await this.conversations.unlinkContact(trx, contact.id)
+        await this.conversations.linkContacts(trx, [{ id: contact.id, phone }])
         contact.phone = phone
       }
       const { phone: _phone, ...rest } = change
