@@ -6,7 +6,8 @@ import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import Contact from '#modules/contacts/models/contact'
+import Contact, { contactResource } from '#modules/contacts/models/contact'
+import type { ContactResource } from '#modules/contacts/schemas'
 import { ContactGroups } from '#modules/contacts/services/contact_groups'
 import { MessageLedger } from '#modules/messages/public'
 import { ConversationBook } from '#modules/conversations/public'
@@ -70,12 +71,12 @@ export class ContactBook {
   }
 
   /** Contacts as the API answers them: with their groups (one statement for the whole page). */
-  async resources<T extends { data: Contact[] }>(page: T): Promise<Omit<T, 'data'> & { data: Array<ReturnType<Contact['serialize']>> }>
-  async resources(contact: Contact): Promise<ReturnType<Contact['serialize']>>
+  async resources<T extends { data: Contact[] }>(page: T): Promise<Omit<T, 'data'> & { data: ContactResource[] }>
+  async resources(contact: Contact): Promise<ContactResource>
   async resources(value: Contact | { data: Contact[] }): Promise<unknown> {
     const contacts = value instanceof Contact ? [value] : value.data
     const groups = await this.groups.groupsOf(contacts.map((contact) => contact.id))
-    const shown = contacts.map((contact) => ({ ...contact.serialize(), groups: groups.get(contact.id) ?? [] }))
+    const shown = contacts.map((contact) => contactResource(contact, groups.get(contact.id) ?? []))
     return value instanceof Contact ? shown[0] : { ...value, data: shown }
   }
 

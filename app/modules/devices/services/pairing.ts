@@ -9,6 +9,7 @@ import { ActivityLog, type ActivityAuthor } from '#core/activity/activity_log'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import Device from '#modules/devices/models/device'
 import { newDeviceCredential } from '#modules/devices/services/device_credentials'
+import type { PairingCodeAnswer } from '#modules/devices/schemas'
 import { transaction } from '#core/database/transaction'
 
 /**
@@ -42,7 +43,7 @@ export class Pairing {
   ) {}
 
   /** A new code, with what a QR code should carry (gateway URL + code) and that QR code as SVG. */
-  async createCode(gatewayUrl: string) {
+  async createCode(gatewayUrl: string): Promise<PairingCodeAnswer> {
     let code = ''
     for (let index = 0; index < CODE_LENGTH; index++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]
     const now = this.clock.nowMs()
