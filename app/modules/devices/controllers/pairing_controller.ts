@@ -17,7 +17,8 @@ export default class PairingController {
   async createCode({ request, response }: HttpContext) {
     const gatewayUrl = publicBaseUrl() ?? `${request.protocol()}://${request.host()}`
     response.status(201)
-    return this.pairing.createCode(gatewayUrl)
+    // Validated by the route contract: a registered app, or none (our agent).
+    return this.pairing.createCode(gatewayUrl, request.body().app ?? 'agent')
   }
 
   async pair({ request, response }: HttpContext) {

@@ -10,6 +10,7 @@ import { dateTimeOf } from '#core/database/utc_date_time'
 import Device from '#modules/devices/models/device'
 import { newDeviceCredential } from '#modules/devices/services/device_credentials'
 import { transaction } from '#core/database/transaction'
+import { pairingApps } from '#modules/devices/services/pairing_apps'
 
 /**
  * A pairing code is valid 10 minutes, single use (docs/device-protocol.md, Pairing): long enough
@@ -18,6 +19,7 @@ import { transaction } from '#core/database/transaction'
 export const PAIRING_CODE_TTL_MS = 10 * 60_000
 /** Letters and digits nobody confuses when typing from a screen (no 0/O, 1/I/L). */
 const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ'
+const DIGITS = '0123456789'
 const CODE_LENGTH = 8
 
 export interface NewDevice {
@@ -41,10 +43,17 @@ export class Pairing {
     private activity: ActivityLog
   ) {}
 
-  /** A new code, with what a QR code should carry (gateway URL + code) and that QR code as SVG. */
-  async createCode(gatewayUrl: string) {
+  /**
+   * A new code for a kind of phone (`agent` unless said), with what a QR code should carry and
+   * that QR code as SVG: our agent reads {gateway, code}; for another app it carries what the
+   * app's own answer adds (the address to type), and the answer adds those fields.
+   */
+  async createCode(gatewayUrl: string, appName = 'agent') {
+    const app = pairingApps.get(appName)
+    if (!app) throw ApiError.validation('app', 'enum', 'Unknown app')
+    const alphabet = app.digitsOnly ? DIGITS : CODE_ALPHABET
     let code = ''
-    for (let index = 0; index < CODE_LENGTH; index++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]
+    for (let index = 0; index < CODE_LENGTH; index++) code += alphabet[randomInt(alphabet.length)]
     const now = this.clock.nowMs()
     const expiresAt = new Date(now + PAIRING_CODE_TTL_MS).toISOString()
     const author = this.activity.author
@@ -54,26 +63,32 @@ export class Pairing {
       expires_at: expiresAt,
       created_by: author?.actor ?? null,
       created_by_name: author?.name ?? null,
+      kind: app.name,
     })
-    const qrText = JSON.stringify({ gateway: gatewayUrl, code })
-    return { code, expiresAt, qr: { text: qrText, svg: await QRCode.toString(qrText, { type: 'svg', margin: 1 }) } }
+    const extra = app.answer?.(gatewayUrl)
+    const qrText = extra ? Object.values(extra)[0] : JSON.stringify({ gateway: gatewayUrl, code })
+    return { code, expiresAt, qr: { text: qrText, svg: await QRCode.toString(qrText, { type: 'svg', margin: 1 }) }, ...extra }
   }
 
-  /** Exchanges a valid code for a device and its credential (shown this once). */
-  async pair(request: NewDevice): Promise<{ device: Device; credential: string }> {
+  /**
+   * Exchanges a valid code for a device of `kind` and its credential (shown this once). A code
+   * made for another kind of phone is refused like an unknown one, and not spent.
+   */
+  async pair(request: NewDevice, kind = 'agent'): Promise<{ device: Device; credential: string }> {
     const now = this.clock.now()
     const result = await transaction(async (trx) => {
       // Single use: the code is spent by the same statement that checks it.
       const [spent] = await trx.rawQuery(
-        `UPDATE pairing_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?
+        `UPDATE pairing_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? AND kind = ?
          RETURNING created_by, created_by_name`,
-        [now.toISOString(), hashCode(request.code), now.toISOString()]
+        [now.toISOString(), hashCode(request.code), now.toISOString(), kind]
       )
       if (!spent) throw new ApiError('INVALID_PAIRING_CODE', 'The pairing code is unknown, expired or already used')
       const at = dateTimeOf(now)
       const device = await Device.create(
         {
           name: request.name,
+          kind,
           model: request.model ?? null,
           appVersion: request.appVersion ?? null,
           credentialSealed: 'pending',
