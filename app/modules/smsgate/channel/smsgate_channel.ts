@@ -54,6 +54,11 @@ export class SmsgateChannel implements PhoneChannel {
     return [...this.#streams.keys()]
   }
 
+  /** How many event streams of the device are open (the app may hold two). */
+  openStreams(deviceId: number): number {
+    return this.#streams.get(deviceId)?.size ?? 0
+  }
+
   /**
    * A new event stream of the device: the body of the `GET /events` answer. The first one makes
    * the device connected; closing (by the phone or the gateway) runs `onClosed`.

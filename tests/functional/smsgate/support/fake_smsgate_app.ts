@@ -39,6 +39,8 @@ export class FakeSmsgateApp {
   login = ''
   password: string | undefined
   behaviour: Behaviour = 'deliver'
+  /** false: the app reads its stream but fetches nothing by itself (a test fetches). */
+  fetchOnEvents = true
   failReason = 'Send result: RESULT_ERROR_NO_SERVICE (Failed because service is currently unavailable)'
   /** Every message fetched, by id, as the app keeps them. */
   readonly messages = new Map<string, LocalMessage>()
@@ -221,7 +223,7 @@ export class FakeSmsgateApp {
     const event = lines.find((line) => line.startsWith('event:'))?.slice(6).trim() ?? 'MessageEnqueued'
     const data = lines.find((line) => line.startsWith('data:'))?.slice(5).trim() ?? ''
     this.events.push({ event, data })
-    if (event === 'MessageEnqueued') this.#track(this.fetchMessages())
+    if (event === 'MessageEnqueued' && this.fetchOnEvents) this.#track(this.fetchMessages())
   }
 
   #track<T>(work: Promise<T>): Promise<T> {
