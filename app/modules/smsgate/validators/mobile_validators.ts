@@ -7,8 +7,8 @@ import vine from '@vinejs/vine'
  */
 const simCard = vine
   .object({
-    slotIndex: vine.number().withoutDecimals().range([0, 7]),
-    simNumber: vine.number().withoutDecimals().optional(),
+    slotIndex: vine.number({ strict: true }).withoutDecimals().range([0, 7]),
+    simNumber: vine.number({ strict: true }).withoutDecimals().optional(),
     phoneNumber: vine.string().maxLength(128).optional(),
     carrierName: vine.string().maxLength(128).optional(),
     iccid: vine.string().maxLength(128).optional(),
