@@ -10,6 +10,7 @@ import { dateTimeOf } from '#core/database/utc_date_time'
 import Device from '#modules/devices/models/device'
 import { newDeviceCredential } from '#modules/devices/services/device_credentials'
 import { transaction } from '#core/database/transaction'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { pairingApps } from '#modules/devices/services/pairing_apps'
 
 /**
@@ -72,9 +73,14 @@ export class Pairing {
 
   /**
    * Exchanges a valid code for a device of `kind` and its credential (shown this once). A code
-   * made for another kind of phone is refused like an unknown one, and not spent.
+   * made for another kind of phone is refused like an unknown one, and not spent. `alongside`
+   * writes a channel's own row of the device in the same transaction.
    */
-  async pair(request: NewDevice, kind = 'agent'): Promise<{ device: Device; credential: string }> {
+  async pair(
+    request: NewDevice,
+    kind = 'agent',
+    alongside?: (trx: TransactionClientContract, deviceId: number) => Promise<void>
+  ): Promise<{ device: Device; credential: string }> {
     const now = this.clock.now()
     const result = await transaction(async (trx) => {
       // Single use: the code is spent by the same statement that checks it.
@@ -122,6 +128,8 @@ export class Pairing {
         )
       }
       const author: ActivityAuthor | null = spent.created_by ? { actor: spent.created_by, name: spent.created_by_name } : null
+      // The channel's own row (its credential) commits with the device, or neither does.
+      if (alongside) await alongside(trx, device.id)
       return { device, credential, author }
     })
     // The phone pairs itself with the code: the entry names whoever made the code.

@@ -1,4 +1,5 @@
 import { inject } from '@adonisjs/core'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import emitter from '@adonisjs/core/services/emitter'
 import { transaction } from '#core/database/transaction'
 import { ApiError } from '#core/http/api_error'
@@ -27,13 +28,18 @@ export class PhonePairing {
 
   /**
    * Pairs a device of `kind` with `code`, coming from `ip`. Refuses with INVALID_PAIRING_CODE
-   * (unknown, expired, used, or made for another kind) or PAIRING_THROTTLED.
+   * (unknown, expired, used, or made for another kind) or PAIRING_THROTTLED. `alongside` writes
+   * the channel's own row (its credential) in the pairing's transaction: both or neither.
    */
-  async pair(input: { kind: string; code: string; name: string; model?: string; appVersion?: string; sims: ReportedSim[] }, ip: string): Promise<{ deviceId: number }> {
+  async pair(
+    input: { kind: string; code: string; name: string; model?: string; appVersion?: string; sims: ReportedSim[] },
+    ip: string,
+    alongside?: (trx: TransactionClientContract, deviceId: number) => Promise<void>
+  ): Promise<{ deviceId: number }> {
     await this.attempts.take(ip)
     try {
       const sims = input.sims.map((sim) => ({ slot: sim.slot, operator: sim.operator ?? undefined }))
-      const { device } = await this.pairing.pair({ code: input.code, name: input.name, model: input.model, appVersion: input.appVersion, sims }, input.kind)
+      const { device } = await this.pairing.pair({ code: input.code, name: input.name, model: input.model, appVersion: input.appVersion, sims }, input.kind, alongside)
       await this.attempts.giveBack(ip)
       return { deviceId: device.id }
     } catch (error) {

@@ -60,11 +60,30 @@ export class SmsgateDevices {
     // Registration nearly always comes without SIMs (they follow with PATCH /device): slot 0
     // stands in, so the phone can take orders on its default SIM.
     const sims = simsOf(input.simCards ?? [])
+    const token = randomBytes(24).toString('base64url')
+    const login = randomText(UPPER, 6)
+    const password = randomText(LOWER, 14)
+    const now = this.clock.now().toISOString()
     let deviceId: number
     try {
       ;({ deviceId } = await this.pairing.pair(
         { kind: 'smsgate', code: code.trim(), name, model: input.name?.slice(0, 120), appVersion: input.appVersion, sims: sims.length ? sims : [{ slot: 0 }] },
-        ip
+        ip,
+        // The app's credential is made with the device, in the same transaction.
+        async (trx, newDeviceId) => {
+          await trx.table(TABLE).insert({
+            device_id: newDeviceId,
+            token_sha256: fingerprint(token),
+            login,
+            password_sha256: fingerprint(password),
+            push_token_set: input.pushToken ? 1 : 0,
+            webhook_path_sealed: this.secrets.seal(randomBytes(24).toString('base64url')),
+            signing_key_sealed: this.secrets.seal(randomBytes(24).toString('base64url')),
+            sim_cards: JSON.stringify(input.simCards ?? []),
+            created_at: now,
+            updated_at: now,
+          })
+        }
       ))
     } catch (error) {
       if (error instanceof ApiError && (error.code === 'INVALID_PAIRING_CODE' || error.code === 'VALIDATION_ERROR')) {
@@ -72,22 +91,6 @@ export class SmsgateDevices {
       }
       throw error
     }
-    const token = randomBytes(24).toString('base64url')
-    const login = randomText(UPPER, 6)
-    const password = randomText(LOWER, 14)
-    const now = this.clock.now().toISOString()
-    await db.table(TABLE).insert({
-      device_id: deviceId,
-      token_sha256: fingerprint(token),
-      login,
-      password_sha256: fingerprint(password),
-      push_token_set: input.pushToken ? 1 : 0,
-      webhook_path_sealed: this.secrets.seal(randomBytes(24).toString('base64url')),
-      signing_key_sealed: this.secrets.seal(randomBytes(24).toString('base64url')),
-      sim_cards: JSON.stringify(input.simCards ?? []),
-      created_at: now,
-      updated_at: now,
-    })
     if (input.pushToken) this.#warnFirebase(deviceId, logger)
     return { id: String(deviceId), token, login, password }
   }
