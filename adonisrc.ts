@@ -19,6 +19,7 @@ export default defineConfig({
     () => import('#providers/core_provider'),
     () => import('#modules/auth/auth_provider'),
     () => import('#modules/messages/messages_provider'),
+    () => import('#modules/conversations/conversations_provider'),
     () => import('#modules/links/links_provider'),
     () => import('#modules/contacts/contacts_provider'),
     () => import('#modules/statistics/statistics_provider'),

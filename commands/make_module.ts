@@ -8,8 +8,9 @@ import { moduleFiles, moduleNames, nextMigrationNumber, withEventRow, withProvid
 
 /**
  * Scaffolds a feature module that compiles, passes `npm run boundaries` and serves
- * (docs/adding-a-module.md). Outside its folder and its tests it changes two files: adonisrc.ts
- * (its provider) and docs/webhooks.md (its public event in the Events table).
+ * (docs/adding-a-module.md), with its dashboard page. Outside its folder, its page folder and its
+ * tests it changes two files: adonisrc.ts (its provider) and docs/webhooks.md (its public event
+ * in the Events table).
  */
 export default class MakeModule extends BaseCommand {
   static commandName = 'make:module'
@@ -28,10 +29,12 @@ export default class MakeModule extends BaseCommand {
     '  migrations/         00NN_<name>_create_<name>.ts, its table',
     '  README.md           its routes, settings and event',
     'tests/functional/<name>/: <name>.spec.ts, settings_defaults.ts, expected_callers.ts',
+    'dashboard/src/pages/<path>/ (<path>: price-lists): pages.ts (its page in the menu),',
+    '  use_<name>.ts, <Name>Page.vue (the list in PagedTable, a form to add one)',
     'Outside them it changes two files: adonisrc.ts (the provider,',
     'after the last module) and docs/webhooks.md (its event row).',
     'Step by step: docs/adding-a-module.md. Then check:',
-    '  npx tsc --noEmit && npm run boundaries',
+    '  npx tsc --noEmit && npm run boundaries && npm run typecheck:dashboard',
     '  node ace test functional --files tests/functional/<name>/<name>.spec.ts',
     '',
     'Example: node ace make:module notes',

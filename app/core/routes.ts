@@ -229,3 +229,6 @@ export function coreRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** Core's contracts as typed, for their handlers' input (`routeInputs<CoreRoutes>()`). */
+export type CoreRoutes = ReturnType<typeof coreRoutes>

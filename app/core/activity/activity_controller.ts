@@ -1,16 +1,18 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { inject } from '@adonisjs/core'
 import { ActivityLog } from '#core/activity/activity_log'
-import { listActivityValidator } from '#core/activity/activity_validators'
 import { activityCatalogue } from '#core/activity/activity_vocabulary'
+import { routeInputs } from '#core/contract/route_contract'
+import type { CoreRoutes } from '#core/routes'
+
+const input = routeInputs<CoreRoutes>()
 
 @inject()
 export default class ActivityController {
   constructor(private activity: ActivityLog) {}
 
-  async index({ request }: HttpContext) {
-    const query = await request.validateUsing(listActivityValidator, { data: request.qs() })
-    return this.activity.list(query)
+  async index(ctx: HttpContext) {
+    return this.activity.list(input(ctx, 'listActivity').query)
   }
 
   async actors() {

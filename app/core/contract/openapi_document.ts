@@ -2,6 +2,7 @@ import { errorCatalogue, type ApiErrorKind } from '#core/http/api_error'
 import type { JsonSchema, RouteContract } from '#core/contract/route_contract'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { errorObjectSchema } from '#core/contract/schemas'
+import { liveChannelSchemas } from '#core/live/live_channels'
 
 export interface DocumentInfo {
   title: string
@@ -193,5 +194,8 @@ export function buildOpenApiDocument(registry: RouteRegistry, info: DocumentInfo
         },
       },
     },
+    // The dashboard's live channels are not HTTP operations: each channel's payload schema, by
+    // name, as the modules declare them (docs/live-channels.md).
+    'x-live-channels': liveChannelSchemas(),
   }
 }

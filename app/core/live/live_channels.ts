@@ -8,9 +8,11 @@ import type { Broadcastable } from '@boringnode/transmit/types'
  *   devicesChannel.broadcast(await transmit(), { type: 'device.online', deviceId, at })
  *
  * The payload's TypeScript type is read from the schema (`LivePayload`), so a broadcast that
- * strays from its schema fails the type check; the catalogue below is dumped by
- * dashboard/scripts/generate_api.mjs, which generates the dashboard's payload types from it,
- * and tests/unit/core/live_channels.spec.ts checks real payloads against the schemas.
+ * strays from its schema fails the type check; the catalogue below is published in the OpenAPI
+ * document as `x-live-channels`, from which dashboard/scripts/generate_api.mjs generates the
+ * dashboard's payload types; tests/unit/core/live_channels.spec.ts checks the broadcasters'
+ * payloads against the schemas, and the functional tests every message their stream receives
+ * (tests/helpers/live_stream.ts).
  * Core names no channel: each module declares its own.
  */
 
@@ -93,7 +95,7 @@ export function defineLiveChannel<const Name extends string, const Schema extend
   return channel
 }
 
-/** Every declared channel and its payload's schema, by name (dumped for the dashboard's types). */
+/** Every declared channel and its payload's schema, by name (the OpenAPI document's `x-live-channels`). */
 export function liveChannelSchemas(): Record<string, LiveSchema> {
   return Object.fromEntries([...catalogue].sort(([a], [b]) => a.localeCompare(b)).map(([name, channel]) => [name, channel.schema]))
 }

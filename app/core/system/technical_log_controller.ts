@@ -1,11 +1,13 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { DataFolder } from '#core/data_folder/data_folder'
-import { listTechnicalLogValidator } from '#core/logging/technical_log_validator'
 import { TechnicalLog } from '#core/logging/technical_log'
+import { routeInputs } from '#core/contract/route_contract'
+import type { CoreRoutes } from '#core/routes'
+
+const input = routeInputs<CoreRoutes>()
 
 export default class TechnicalLogController {
-  async index({ request }: HttpContext) {
-    const query = await request.validateUsing(listTechnicalLogValidator, { data: request.qs() })
-    return new TechnicalLog(DataFolder.current().logFile).page(query)
+  async index(ctx: HttpContext) {
+    return new TechnicalLog(DataFolder.current().logFile).page(input(ctx, 'listTechnicalLog').query)
   }
 }

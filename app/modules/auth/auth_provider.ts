@@ -61,15 +61,15 @@ export default class AuthProvider {
   /**
    * Transmit's stream and subscription routes (/__transmit/events, /__transmit/subscribe,
    * /__transmit/unsubscribe), open to signed-in dashboards only; any dashboard role may
-   * receive the notices. Each stream is tied to the session that opened it and closed when
-   * that session ends (a sweep only where a server runs: an Ace command serves no stream).
+   * receive the notices. Each stream is tied to the session that opened it, which alone may
+   * change its channels, and closed when that session ends (a sweep only where a server runs: an Ace command serves no stream).
    */
   async #liveNoticeRoutes(registry: RouteRegistry) {
     const transmit = await this.app.container.make('transmit')
     const streams = await this.app.container.make(LiveStreamSessions)
     streams.attach(transmit as unknown as TransmitStreams, { sweep: this.app.getEnvironment() !== 'console' })
     registry.addLibraryRoutes((_router, bodyParser) =>
-      transmit.registerRoutes((route) => route.use([explainRefusedSubscription, signedInDashboard, requireJsonBody, bodyParser, checkLiveStreamInput]))
+      transmit.registerRoutes((route) => route.use([explainRefusedSubscription, signedInDashboard, requireJsonBody, bodyParser, checkLiveStreamInput, streams.ownStreamOnly]))
     )
   }
 }

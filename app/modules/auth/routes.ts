@@ -343,3 +343,6 @@ export function authRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The module's contracts as typed, for its handlers' input (`routeInputs<AuthRoutes>()`). */
+export type AuthRoutes = ReturnType<typeof authRoutes>

@@ -5,7 +5,8 @@ import { SettingsStore } from '#core/settings/settings_store'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
 import { automationActivity } from '#modules/automation/activity'
-import { ConversationActions, ReceivedSmsFeed } from '#modules/messages/public'
+import { AutomaticReplies, ReceivedSmsFeed } from '#modules/messages/public'
+import { ConversationBook } from '#modules/conversations/public'
 import { ContactsByPhone } from '#modules/contacts/public'
 import { TemplateLibrary } from '#modules/campaigns/public'
 import { RuleCalls } from '#modules/webhooks/public'
@@ -21,8 +22,9 @@ import { RULE_JOB, ruleJob } from '#modules/automation/jobs/rule_job'
 
 /**
  * Automation rules on incoming SMS and the built-in opt-out keywords (docs/automation.md). The
- * module reads inbound SMS and replies through the messages module's public services, acts on
- * senders' contacts through the contacts module's, calls URLs through the webhooks module's.
+ * module reads inbound SMS and replies through the messages module's public services, assigns
+ * conversations through the conversations module's, acts on senders' contacts through the
+ * contacts module's, calls URLs through the webhooks module's.
  */
 export default class AutomationProvider {
   constructor(protected app: ApplicationService) {}
@@ -38,7 +40,8 @@ export default class AutomationProvider {
         rules: await resolver.make(RuleBook),
         inbound: new ReceivedSmsFeed(),
         senders: await resolver.make(ContactsByPhone),
-        conversations: await resolver.make(ConversationActions),
+        replies: await resolver.make(AutomaticReplies),
+        conversations: await resolver.make(ConversationBook),
         templates: await resolver.make(TemplateLibrary),
         calls: await resolver.make(RuleCalls),
         isOwnNumber,

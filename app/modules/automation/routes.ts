@@ -221,3 +221,6 @@ export function automationRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The module's contracts as typed, for its handlers' input (`routeInputs<AutomationRoutes>()`). */
+export type AutomationRoutes = ReturnType<typeof automationRoutes>

@@ -1,39 +1,16 @@
 import { backupPermissions } from '#modules/backups/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
-import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
+import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
+import { backupSchemas } from '#modules/backups/schemas'
 
 const BackupsController = () => import('#modules/backups/controllers/backups_controller')
 
 /** Backups of the database (docs/operations.md). */
 export function backupRoutes(registry: RouteRegistry) {
   registry.describeTag('Backups', 'Consistent copies of the database in backups/: taking, listing, downloading (docs/operations.md)')
-  const attempt = registry.addSchema('BackupAttempt', {
-    type: 'object',
-    required: ['id', 'name', 'origin', 'outcome', 'reason', 'size', 'startedAt', 'finishedAt'],
-    properties: {
-      id: { type: 'string' },
-      name: { type: 'string', description: 'The file written (deleted again when the attempt failed)' },
-      origin: { enum: ['scheduled', 'manual'] },
-      outcome: { enum: ['success', 'failed'] },
-      reason: { type: ['string', 'null'], description: 'Short reason of a failure' },
-      size: { type: ['integer', 'null'], description: 'Bytes, on success' },
-      startedAt: isoDateTimeSchema,
-      finishedAt: isoDateTimeSchema,
-    },
-  })
-  const backup = registry.addSchema('BackupFile', {
-    type: 'object',
-    required: ['name', 'origin', 'journalled', 'size', 'createdAt'],
-    properties: {
-      name: { type: 'string' },
-      origin: { enum: ['Scheduled', 'Manual', 'Imported'] },
-      journalled: { type: 'boolean', description: 'False for a file placed in backups/ by hand (Imported)' },
-      size: { type: 'integer' },
-      createdAt: isoDateTimeSchema,
-    },
-  })
+  const { attempt, backup, schedule, restoreStatus, restorePrepared } = backupSchemas(registry)
   const nameParam = { name: 'Backup file name: ends in .db, starts with a letter or digit; letters, digits, dots, dashes, underscores' }
 
   return defineRoutes([
@@ -90,7 +67,7 @@ export function backupRoutes(registry: RouteRegistry) {
       answer: {
         status: 202,
         description: 'Prepared; restart the gateway to apply it',
-        schema: { type: 'object', required: ['restartRequired'], properties: { restartRequired: { const: true } } },
+        schema: restorePrepared,
       },
       errors: ['NOT_FOUND', 'BACKUP_UNREADABLE', 'BACKUP_SCHEMA_TOO_RECENT', 'RESTORE_IN_PROGRESS'],
       handler: [BackupsController, 'prepareRestore'],
@@ -105,12 +82,7 @@ export function backupRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: '{pending: true, name} or {pending: false}',
-        schema: {
-          oneOf: [
-            { type: 'object', required: ['pending', 'name'], properties: { pending: { const: true }, name: { type: 'string' } } },
-            { type: 'object', required: ['pending'], properties: { pending: { const: false } } },
-          ],
-        },
+        schema: restoreStatus,
       },
       handler: [BackupsController, 'restoreStatus'],
     },
@@ -137,20 +109,7 @@ export function backupRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'The schedule',
-        schema: {
-          type: 'object',
-          required: ['enabled', 'frequency', 'dailyAt', 'timezone', 'intervalSeconds', 'retention', 'lastAttemptAt', 'nextRunAt'],
-          properties: {
-            enabled: { type: 'boolean' },
-            frequency: { enum: ['daily', 'interval'] },
-            dailyAt: { type: 'string', pattern: '^\\d{2}:\\d{2}$', description: 'HH:MM in the platform time zone' },
-            timezone: { type: 'string', description: 'The platform time zone (Settings > Sending)' },
-            intervalSeconds: { type: 'integer' },
-            retention: { type: 'integer', minimum: 1, maximum: 365 },
-            lastAttemptAt: { type: ['string', 'null'], format: 'date-time', description: 'The last automatic attempt, failed or not' },
-            nextRunAt: { type: ['string', 'null'], format: 'date-time', description: 'null when off; now when due on the next pass' },
-          },
-        },
+        schema: schedule,
       },
       handler: [BackupsController, 'schedule'],
     },
@@ -169,3 +128,6 @@ export function backupRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The module's contracts as typed, for its handlers' input (`routeInputs<BackupRoutes>()`). */
+export type BackupRoutes = ReturnType<typeof backupRoutes>

@@ -173,3 +173,6 @@ export function campaignRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The contracts as typed, for their handlers' input (`routeInputs<CampaignRoutes>()`). */
+export type CampaignRoutes = ReturnType<typeof campaignRoutes>

@@ -156,3 +156,6 @@ export function templateRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The contracts as typed, for their handlers' input (`routeInputs<TemplateRoutes>()`). */
+export type TemplateRoutes = ReturnType<typeof templateRoutes>

@@ -14,8 +14,9 @@ import { LiveImports } from '#modules/contacts/listeners/live_imports'
 
 /**
  * Contacts (one per number, the opt-out flag), their groups and CSV imports, and the audiences
- * campaigns and rules name. Built on the messages module: an opt-out withdraws waiting messages
- * and a new contact takes its number's conversation, through `#modules/messages/public`.
+ * campaigns and rules name. Built on the messages and conversations modules: an opt-out
+ * withdraws waiting messages (`#modules/messages/public`) and a new contact takes its number's
+ * conversation (`#modules/conversations/public`).
  */
 export default class ContactsProvider {
   constructor(protected app: ApplicationService) {}

@@ -132,3 +132,6 @@ export function groupRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The contracts as typed, for their handlers' input (`routeInputs<GroupRoutes>()`). */
+export type GroupRoutes = ReturnType<typeof groupRoutes>

@@ -171,3 +171,6 @@ export function importRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The contracts as typed, for their handlers' input (`routeInputs<ImportRoutes>()`). */
+export type ImportRoutes = ReturnType<typeof importRoutes>

@@ -107,3 +107,6 @@ export function contactRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The contracts as typed, for their handlers' input (`routeInputs<ContactRoutes>()`). */
+export type ContactRoutes = ReturnType<typeof contactRoutes>

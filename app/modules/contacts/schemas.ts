@@ -1,44 +1,53 @@
 import type { RouteRegistry } from '#core/contract/route_registry'
+import type { JsonOf } from '#core/contract/typed_schema'
 import { isoDateTimeSchema } from '#core/contract/schemas'
+
+/** The Contact resource; `contactResource` (models/contact.ts) answers it. */
+export const contactSchema = {
+  type: 'object',
+  required: ['id', 'phone', 'firstName', 'lastName', 'company', 'email', 'notes', 'tags', 'fields', 'groups', 'blacklisted', 'createdAt', 'updatedAt'],
+  properties: {
+    id: { type: 'string' },
+    phone: { type: 'string', description: 'E.164, unique' },
+    firstName: { type: ['string', 'null'] },
+    lastName: { type: ['string', 'null'] },
+    company: { type: ['string', 'null'] },
+    email: { type: ['string', 'null'] },
+    notes: { type: ['string', 'null'] },
+    tags: { type: 'array', items: { type: 'string' } },
+    fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Custom fields by key ({{key}} in templates)' },
+    groups: {
+      type: 'array',
+      description: 'The groups the contact is in, by name',
+      items: { type: 'object', required: ['id', 'name'], additionalProperties: false, properties: { id: { type: 'string' }, name: { type: 'string' } } },
+    },
+    blacklisted: { type: 'boolean', description: 'Opted out: never sent to' },
+    createdAt: isoDateTimeSchema,
+    updatedAt: isoDateTimeSchema,
+  },
+} as const
+export type ContactResource = JsonOf<typeof contactSchema>
+
+/** The Group resource; `groupResource` (models/contact_group.ts) answers it. */
+export const groupSchema = {
+  type: 'object',
+  description: 'A named set of contacts that campaigns and rules target',
+  required: ['id', 'name', 'description', 'memberCount', 'createdAt', 'updatedAt'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string', description: 'Unique (case-insensitive)' },
+    description: { type: ['string', 'null'] },
+    memberCount: { type: 'integer', minimum: 0 },
+    createdAt: isoDateTimeSchema,
+    updatedAt: isoDateTimeSchema,
+  },
+} as const
+export type GroupResource = JsonOf<typeof groupSchema>
 
 /** The module's resources as published in the OpenAPI document (the import's is in import_routes.ts). */
 export function contactSchemas(registry: RouteRegistry) {
-  const contact = registry.addSchema('Contact', {
-    type: 'object',
-    required: ['id', 'phone', 'firstName', 'lastName', 'company', 'email', 'notes', 'tags', 'fields', 'groups', 'blacklisted', 'createdAt', 'updatedAt'],
-    properties: {
-      id: { type: 'string' },
-      phone: { type: 'string', description: 'E.164, unique' },
-      firstName: { type: ['string', 'null'] },
-      lastName: { type: ['string', 'null'] },
-      company: { type: ['string', 'null'] },
-      email: { type: ['string', 'null'] },
-      notes: { type: ['string', 'null'] },
-      tags: { type: 'array', items: { type: 'string' } },
-      fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Custom fields by key ({{key}} in templates)' },
-      groups: {
-        type: 'array',
-        description: 'The groups the contact is in, by name',
-        items: { type: 'object', required: ['id', 'name'], additionalProperties: false, properties: { id: { type: 'string' }, name: { type: 'string' } } },
-      },
-      blacklisted: { type: 'boolean', description: 'Opted out: never sent to' },
-      createdAt: isoDateTimeSchema,
-      updatedAt: isoDateTimeSchema,
-    },
-  })
-  const group = registry.addSchema('Group', {
-    type: 'object',
-    description: 'A named set of contacts that campaigns and rules target',
-    required: ['id', 'name', 'description', 'memberCount', 'createdAt', 'updatedAt'],
-    additionalProperties: false,
-    properties: {
-      id: { type: 'string' },
-      name: { type: 'string', description: 'Unique (case-insensitive)' },
-      description: { type: ['string', 'null'] },
-      memberCount: { type: 'integer', minimum: 0 },
-      createdAt: isoDateTimeSchema,
-      updatedAt: isoDateTimeSchema,
-    },
-  })
+  const contact = registry.addSchema('Contact', contactSchema)
+  const group = registry.addSchema('Group', groupSchema)
   return { contact, group }
 }

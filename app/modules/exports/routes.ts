@@ -10,7 +10,8 @@ const ExportsController = () => import('#modules/exports/controllers/exports_con
 export function exportRoutes(registry: RouteRegistry) {
   registry.describeTag('Exports', 'Messages, contacts and conversations as CSV or JSON; the whole database as a SQLite file')
 
-  const dataExport = (dataset: ExportDataset, path: string, operationId: string): RouteContract => ({
+  // The operationId stays a literal type, so each export's handler reads its own query typed.
+  const dataExport = <const Id extends string>(dataset: ExportDataset, path: string, operationId: Id) => ({
     method: 'GET',
     path,
     operationId,
@@ -39,7 +40,7 @@ export function exportRoutes(registry: RouteRegistry) {
       },
     },
     handler: [ExportsController, dataset],
-  })
+  }) satisfies RouteContract
 
   return defineRoutes([
     dataExport('messages', '/api/v1/export/messages', 'exportMessages'),
@@ -61,3 +62,6 @@ export function exportRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The module's contracts as typed, for its handlers' input (`routeInputs<ExportRoutes>()`). */
+export type ExportRoutes = ReturnType<typeof exportRoutes>

@@ -1,27 +1,16 @@
 import { access } from '#core/http/access'
 import { defineRoutes } from '#core/contract/route_contract'
-import { isoDateTimeSchema } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
 import { linkPermissions } from '#modules/links/permissions'
+import { linkSchema } from '#modules/links/schemas'
 
 const LinksController = () => import('#modules/links/controllers/links_controller')
 
 /** Short links: their list with clicks, and following one. */
 export function linkRoutes(registry: RouteRegistry) {
   registry.describeTag('Links', 'Short click-counting links made by sends with shortenLinks')
-  const link = registry.addSchema('Link', {
-    type: 'object',
-    required: ['id', 'code', 'url', 'shortUrl', 'clicks', 'createdAt'],
-    properties: {
-      id: { type: 'string' },
-      code: { type: 'string' },
-      url: { type: 'string', description: 'The target' },
-      shortUrl: { type: 'string', description: '{GATEWAY_PUBLIC_URL}/l/{code}' },
-      clicks: { type: 'integer' },
-      createdAt: isoDateTimeSchema,
-    },
-  })
+  const link = registry.addSchema('Link', linkSchema)
 
   return defineRoutes([
     {
@@ -66,3 +55,6 @@ export function linkRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The module's contracts as typed, for its handlers' input (`routeInputs<LinkRoutes>()`). */
+export type LinkRoutes = ReturnType<typeof linkRoutes>

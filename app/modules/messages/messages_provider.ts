@@ -21,11 +21,12 @@ import { DISPATCH_JOB, dispatchJob, quotaDayJob } from '#modules/messages/dispat
 import { broadcastMessageChanges } from '#modules/messages/listeners/live_messages'
 
 /**
- * Sending and reading messages, and conversations, and a message's way to a phone: the
- * dispatcher decides which phone and SIM take it and when (docs/sending.md, How a message
- * leaves), through the devices module's `PhoneFleet`, and this module keeps the `OrderBook` the
- * phones report to. A send with shortenLinks has its addresses replaced inside its transaction
- * by the links module (`#modules/links/public`).
+ * Sending and reading messages, and a message's way to a phone: the dispatcher decides which
+ * phone and SIM take it and when (docs/sending.md, How a message leaves), through the devices
+ * module's `PhoneFleet`, and this module keeps the `OrderBook` the phones report to. Every
+ * message sent or received touches its number's conversation through the conversations
+ * module's upsert, and a send with shortenLinks has its addresses replaced, inside the message's
+ * own transaction (`#modules/conversations/public`, `#modules/links/public`).
  */
 export default class MessagesProvider {
   constructor(protected app: ApplicationService) {}

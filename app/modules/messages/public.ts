@@ -3,9 +3,9 @@
  * not exported here is the module's own business and may change without notice.
  */
 export { SendMessages } from '#modules/messages/services/send_messages'
-/** The rows of the messages and conversations exports. */
-export { messageExportColumns, messageExportRows, type MessageExportDataset, type ExportRow } from '#modules/messages/services/export_rows'
-/** Every change of a message's state and of conversations, whoever decides it. */
+/** The rows of the messages export. */
+export { messageExportColumns, messageExportRows, type MessageExportRow } from '#modules/messages/services/export_rows'
+/** Every change of a message's state, whoever decides it. */
 export * from '#modules/messages/services/message_ledger'
 /** A message's categories and statuses, as the statistics count them. */
 export { messageCategories, messageStatuses, type MessageStatus } from '#modules/messages/models/message'
@@ -14,5 +14,5 @@ export { BulkSends, type BulkSend, type BulkSendResult, type BulkBatch } from '#
 export { type MessageChange } from '#modules/messages/services/message_changes'
 /** Received SMS in the order they were stored, for a reader with its own cursor (the automation rules). */
 export { ReceivedSmsFeed, type ReceivedSms } from '#modules/messages/services/received_sms_feed'
-/** A reply queued once per key, and a conversation assigned (what an automation rule does). */
-export { ConversationActions, type AutomaticReply, type ReplyOutcome } from '#modules/messages/services/conversation_actions'
+/** A reply queued once per key (what an automation rule sends). */
+export { AutomaticReplies, type AutomaticReply, type ReplyOutcome } from '#modules/messages/services/automatic_replies'

@@ -5,17 +5,18 @@ import type { RouteRegistry } from '#core/contract/route_registry'
 import { messageSchemas } from '#modules/messages/schemas'
 import { sendCheckMeta, sendValidator } from '#modules/messages/validators/send_validator'
 import { listMessagesValidator } from '#modules/messages/validators/message_validators'
-import { listConversationsValidator, updateConversationValidator } from '#modules/messages/validators/conversation_validators'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
+import { conversationPermissions } from '#modules/conversations/public'
 
 const MessagesController = () => import('#modules/messages/controllers/messages_controller')
-const ConversationsController = () => import('#modules/messages/controllers/conversations_controller')
 
-/** Sending and reading messages, and conversations. */
+/**
+ * Sending and reading messages, and a conversation's messages (the conversations module serves
+ * the conversations themselves; its tag and read permission are used here).
+ */
 export function messageRoutes(registry: RouteRegistry) {
   registry.describeTag('Messages', 'Send SMS and read what was sent and received')
-  registry.describeTag('Conversations', 'One per number, created by its first message either way')
-  const { message, conversation } = messageSchemas(registry)
+  const { message } = messageSchemas(registry)
   const messageId = { id: 'Message identifier' }
 
   return defineRoutes([
@@ -96,52 +97,16 @@ export function messageRoutes(registry: RouteRegistry) {
     },
     {
       method: 'GET',
-      path: '/api/v1/conversations',
-      operationId: 'listConversations',
-      summary: 'Conversations, latest activity first',
-      tag: 'Conversations',
-      access: messagePermissions['conversations.read'],
-      query: listConversationsValidator,
-      answer: { status: 200, description: 'A page of conversations', schema: pageOf(conversation) },
-      handler: [ConversationsController, 'index'],
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/conversations/:id',
-      operationId: 'getConversation',
-      summary: 'One conversation',
-      tag: 'Conversations',
-      access: messagePermissions['conversations.read'],
-      params: { id: 'Conversation identifier' },
-      answer: { status: 200, description: 'The conversation', schema: conversation },
-      errors: ['NOT_FOUND'],
-      handler: [ConversationsController, 'show'],
-    },
-    {
-      method: 'GET',
       path: '/api/v1/conversations/:id/messages',
       operationId: 'listConversationMessages',
       summary: "A conversation's messages, newest first",
       tag: 'Conversations',
-      access: messagePermissions['conversations.read'],
+      access: conversationPermissions['conversations.read'],
       query: pageQueryValidator,
       params: { id: 'Conversation identifier' },
       answer: { status: 200, description: 'A page of messages', schema: pageOf(message) },
       errors: ['NOT_FOUND'],
-      handler: [ConversationsController, 'messages'],
-    },
-    {
-      method: 'PATCH',
-      path: '/api/v1/conversations/:id',
-      operationId: 'updateConversation',
-      summary: 'Pin, archive, assign, or mark a conversation read',
-      tag: 'Conversations',
-      access: messagePermissions['conversations.change'],
-      body: updateConversationValidator,
-      params: { id: 'Conversation identifier' },
-      answer: { status: 200, description: 'The conversation', schema: conversation },
-      errors: ['NOT_FOUND'],
-      handler: [ConversationsController, 'update'],
+      handler: [MessagesController, 'ofConversation'],
     },
   ])
 }

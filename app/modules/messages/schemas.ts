@@ -2,7 +2,6 @@ import type { RouteRegistry } from '#core/contract/route_registry'
 import type { JsonOf } from '#core/contract/typed_schema'
 import { isoDateTimeSchema } from '#core/contract/schemas'
 import { messageCategories, messageStatuses } from '#modules/messages/models/message'
-import { conversationStates } from '#modules/messages/models/conversation'
 
 const nullableDate = { type: ['string', 'null'], format: 'date-time' } as const
 const nullableId = { type: ['string', 'null'] } as const
@@ -44,30 +43,7 @@ export const messageSchema = {
 } as const
 export type MessageResource = JsonOf<typeof messageSchema>
 
-/** The Conversation resource; `conversationResource` (models/conversation.ts) answers it. */
-export const conversationSchema = {
-  type: 'object',
-  description: 'All messages with one number. Carries no message text',
-  required: ['id', 'phone', 'contactId', 'state', 'unreadCount', 'pinned', 'archived', 'assignedTo', 'category', 'createdAt', 'lastMessageAt'],
-  properties: {
-    id: { type: 'string' },
-    phone: { type: 'string' },
-    contactId: nullableId,
-    state: { enum: [...conversationStates], description: 'awaiting_reply: the last message came in and is unanswered' },
-    unreadCount: { type: 'integer' },
-    pinned: { type: 'boolean' },
-    archived: { type: 'boolean' },
-    assignedTo: { ...nullableId, description: 'Dashboard account id' },
-    category: { enum: [...messageCategories], description: 'Category of the last message sent' },
-    createdAt: isoDateTimeSchema,
-    lastMessageAt: isoDateTimeSchema,
-  },
-} as const
-export type ConversationResource = JsonOf<typeof conversationSchema>
-
-/** The module's resources as published in the OpenAPI document. */
+/** The module's resource as published in the OpenAPI document. */
 export function messageSchemas(registry: RouteRegistry) {
-  const message = registry.addSchema('Message', messageSchema)
-  const conversation = registry.addSchema('Conversation', conversationSchema)
-  return { message, conversation }
+  return { message: registry.addSchema('Message', messageSchema) }
 }

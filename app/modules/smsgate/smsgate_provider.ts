@@ -19,7 +19,7 @@ export default class SmsgateProvider {
   register() {
     registerVocabulary({ errors: smsgateErrors })
     // Before any route is built: the devices module's pairing-code route offers this app.
-    pairingApps.add({ name: 'smsgate', digitsOnly: true, answer: (gatewayUrl) => ({ apiUrl: `${gatewayUrl}${MOBILE_API_PATH}` }) })
+    pairingApps.add({ name: 'smsgate', digitsOnly: true, apiUrl: (gatewayUrl) => `${gatewayUrl}${MOBILE_API_PATH}` })
     this.app.container.singleton(SmsgateChannel, async (resolver) => new SmsgateChannel(await resolver.make(Clock), await resolver.make('logger')))
   }
 

@@ -275,3 +275,6 @@ export function statisticsRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The module's contracts as typed, for its handlers' input (`routeInputs<StatisticsRoutes>()`). */
+export type StatisticsRoutes = ReturnType<typeof statisticsRoutes>

@@ -1,10 +1,9 @@
 import { webhookPermissions } from '#modules/webhooks/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
-import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
-import { publicEventCatalogue } from '#core/events/public_events'
+import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
-import { MAX_ATTEMPTS } from '#modules/webhooks/models/webhook_delivery'
+import { webhookSchemas } from '#modules/webhooks/schemas'
 import {
   createWebhookValidator,
   listDeliveriesValidator,
@@ -17,92 +16,7 @@ const DeliveriesController = () => import('#modules/webhooks/controllers/deliver
 /** Webhook subscriptions and the delivery log (docs/webhooks.md). */
 export function webhookRoutes(registry: RouteRegistry) {
   registry.describeTag('Webhooks', 'Signed calls to your URLs when events happen; the delivery log and replay (docs/webhooks.md)')
-  const webhook = registry.addSchema('Webhook', {
-    type: 'object',
-    required: ['id', 'name', 'url', 'method', 'events', 'headers', 'active', 'consecutiveFailures', 'createdAt', 'updatedAt'],
-    properties: {
-      id: { type: 'string' },
-      name: { type: 'string', minLength: 1, maxLength: 80 },
-      url: { type: 'string', maxLength: 2000 },
-      method: { enum: ['POST', 'PUT', 'PATCH'] },
-      events: { type: 'array', minItems: 1, items: { enum: publicEventCatalogue.names() } },
-      headers: {
-        type: 'array',
-        maxItems: 10,
-        items: {
-          type: 'object',
-          required: ['name', 'value'],
-          properties: { name: { type: 'string', maxLength: 100 }, value: { type: 'string', maxLength: 500 } },
-        },
-      },
-      active: { type: 'boolean' },
-      consecutiveFailures: { type: 'integer', description: 'Deliveries given up in a row; at 100 the webhook is switched off' },
-      createdAt: isoDateTimeSchema,
-      updatedAt: isoDateTimeSchema,
-      disabledAt: { ...isoDateTimeSchema, description: 'Present when the gateway switched the webhook off after repeated failures' },
-    },
-  })
-  const delivery = registry.addSchema('WebhookDelivery', {
-    type: 'object',
-    required: ['id', 'deliveryId', 'createdAt', 'event', 'target', 'webhookId', 'ruleId', 'status', 'attempts', 'maxAttempts'],
-    properties: {
-      id: { type: 'string', description: 'Log entry identifier (for replay)' },
-      deliveryId: { type: 'string', description: 'X-Delivery-Id of every attempt of this delivery' },
-      createdAt: isoDateTimeSchema,
-      event: { type: 'string', description: 'Event name; rule.triggered for a rule call' },
-      target: {
-        type: 'object',
-        required: ['type', 'id', 'name'],
-        properties: { type: { enum: ['webhook', 'rule'] }, id: { type: ['string', 'null'] }, name: { type: ['string', 'null'] } },
-      },
-      webhookId: { type: ['string', 'null'] },
-      ruleId: { type: ['string', 'null'] },
-      status: { enum: ['pending', 'success', 'failed'], description: 'success is shown Delivered' },
-      attempts: { type: 'integer', minimum: 0, maximum: MAX_ATTEMPTS },
-      maxAttempts: { const: MAX_ATTEMPTS },
-      httpStatus: { type: ['integer', 'null'], description: "Status of the receiver's last answer" },
-      durationMs: { type: ['integer', 'null'], description: 'Duration of the last attempt' },
-      detail: {
-        type: ['string', 'null'],
-        description:
-          'The network error, else the first 500 characters of the answer, else what a bare status means ' +
-          '(401/403: a signature problem; 3xx: a redirect, never followed), else the time of the next attempt',
-      },
-      error: { type: ['string', 'null'], description: 'Why the last attempt got no answer' },
-      answer: { type: ['string', 'null'], description: 'First 500 characters of the last answer' },
-      nextAttemptAt: { type: ['string', 'null'], format: 'date-time' },
-      completedAt: { type: ['string', 'null'], format: 'date-time' },
-    },
-  })
-
-  const failingDeliveries = {
-    type: 'object',
-    required: ['retrying', 'failedRecently', 'switchedOff', 'since'],
-    properties: {
-      retrying: { type: 'integer', minimum: 0, description: 'Deliveries whose attempts failed so far, waiting for their next attempt' },
-      failedRecently: { type: 'integer', minimum: 0, description: 'Deliveries created since `since` (the last 24 hours) that ended failed' },
-      switchedOff: { type: 'integer', minimum: 0, description: 'Webhooks the gateway switched off after repeated failures (Disabled after failures)' },
-      since: { ...isoDateTimeSchema, description: 'Start of the 24-hour window of failedRecently' },
-    },
-  }
-  const eventList = {
-    type: 'object',
-    required: ['data'],
-    properties: {
-      data: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['name', 'family', 'description'],
-          properties: {
-            name: { enum: publicEventCatalogue.names() },
-            family: { type: 'string', description: 'The group it is listed under: Messages, Phones, Campaigns...' },
-            description: { type: 'string' },
-          },
-        },
-      },
-    },
-  }
+  const { webhook, delivery, failingDeliveries, eventList } = webhookSchemas(registry)
 
   return defineRoutes([
     {
@@ -223,3 +137,6 @@ export function webhookRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The module's contracts as typed, for its handlers' input (`routeInputs<WebhookRoutes>()`). */
+export type WebhookRoutes = ReturnType<typeof webhookRoutes>

@@ -36,6 +36,19 @@ import { Browser } from './browser.js'
 import { FakeLicenseServer } from '#tests/helpers/license_server'
 import { checkedFetch } from '#tests/helpers/answer_contract'
 
+/**
+ * A context for PUT /license as the router hands it to the handler: the body validated by the
+ * route's contract (which refuses a malformed key before the handler runs).
+ */
+async function keyReplacement(body: Record<string, unknown>) {
+  const contract = (await app.container.make(RouteRegistry)).contracts.find((known) => known.operationId === 'replaceLicenseKey')!
+  const ctx = await testUtils.createHttpContext()
+  ctx.request.updateBody(body)
+  ctx.routeInput = { body: await contract.body!.validate(body, {}), query: undefined }
+  ctx.route = { name: 'replaceLicenseKey' } as NonNullable<typeof ctx.route>
+  return ctx
+}
+
 const START = '2026-03-01T09:00:00.000Z'
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -446,14 +459,11 @@ test.group('License gate', (group) => {
     await start()
     const controller = new LicenseController(license, new ActivityLog(clock, logger))
 
-    const refused = await testUtils.createHttpContext()
-    refused.request.updateBody({ key: 'short' })
-    await assert.rejects(() => controller.update(refused), vineErrors.E_VALIDATION_ERROR)
+    await assert.rejects(() => keyReplacement({ key: 'short' }), vineErrors.E_VALIDATION_ERROR)
 
     fake.behave('valid')
-    const ctx = await testUtils.createHttpContext()
+    const ctx = await keyReplacement({ key: OTHER_KEY })
     ctx.caller = { type: 'session', id: '7', role: 'superadmin', name: 'Owner' }
-    ctx.request.updateBody({ key: OTHER_KEY })
     const answer = await controller.update(ctx)
     assert.deepInclude(answer, { keyPrefix: 'NEWK', keyStatus: 'ok', state: 'withdrawn' })
     // Entered by a person: the Activity entry names them (the route is not a write route, it
@@ -482,9 +492,8 @@ test.group('License gate', (group) => {
     fake.behave('withdrawn')
     await advance(5 * MINUTE)
     const controller = new LicenseController(license, new ActivityLog(harnessClock, logger))
-    const ctx = await testUtils.createHttpContext()
+    const ctx = await keyReplacement({ key: OTHER_KEY })
     ctx.caller = { type: 'session', id: '7', role: 'superadmin', name: 'Owner' }
-    ctx.request.updateBody({ key: OTHER_KEY })
     await controller.update(ctx)
     await advance(0)
 

@@ -7,7 +7,7 @@ import User from '#modules/auth/models/user'
 import { UserService } from '#modules/auth/services/user_service'
 import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
 import { endSessionsOf } from '#modules/auth/services/account_sessions'
-import { asBrowser, signIn, signInAs, TEST_PASSWORD, type BrowserSession } from '#tests/helpers/callers'
+import { asBrowser, signIn, signInAs, testKeys, useTestKeys, TEST_PASSWORD, type BrowserSession } from '#tests/helpers/callers'
 import { eventually } from '#tests/helpers/phones'
 
 /**
@@ -206,5 +206,51 @@ test.group('Live streams end with their session', (group) => {
     stream.close()
     await eventually(() => live.size === before - 1)
     await User.query().where('id', account.id).delete()
+  })
+})
+
+test.group('A live stream belongs to the session that opened it', (group) => {
+  group.setup(() => useTestKeys())
+  let control: Awaited<ReturnType<typeof openStream>> | undefined
+  group.each.teardown(() => {
+    control?.close()
+  })
+
+  test("another session that knows a stream's uid can neither add a channel to it nor take one away", async ({ client, assert }) => {
+    control = await openStream(client, await signInAs(client, 'superadmin'), ['devices', 'notices'])
+    const owner = await freshAccount('operator')
+    const ownerSession = await signIn(client, owner.email)
+    const stream = await openStream(client, ownerSession, ['devices'])
+    // Another account, and another session of the same account: neither opened the stream.
+    const strangers = [await signIn(client, (await freshAccount('superadmin')).email), await signIn(client, owner.email)]
+    try {
+      await assertReceives(stream, 'devices', 'before')
+      for (const stranger of strangers) {
+        const added = await asBrowser(client.post('/__transmit/subscribe'), stranger).json({ uid: stream.uid, channel: 'notices' })
+        added.assertStatus(404)
+        assert.equal(added.body().error.code, 'NOT_FOUND')
+        assert.deepEqual(added.body().error.details, { field: 'uid' })
+        const removed = await asBrowser(client.post('/__transmit/unsubscribe'), stranger).json({ uid: stream.uid, channel: 'devices' })
+        removed.assertStatus(404)
+        assert.equal(removed.body().error.code, 'NOT_FOUND')
+      }
+      // An API key opens no stream and changes none.
+      const byKey = await client.post('/__transmit/subscribe').header('x-api-key', testKeys.admin).json({ uid: stream.uid, channel: 'notices' })
+      byKey.assertStatus(403)
+
+      await assertReceivesNothing(assert, stream, 'notices', control)
+      await assertReceives(stream, 'devices', 'after')
+
+      // A uid no stream has is answered the same: the answer does not tell whose a uid is.
+      const unknown = await asBrowser(client.post('/__transmit/subscribe'), ownerSession).json({ uid: randomUUID(), channel: 'notices' })
+      unknown.assertStatus(404)
+      // The owner still changes its own stream.
+      ;(await asBrowser(client.post('/__transmit/subscribe'), ownerSession).json({ uid: stream.uid, channel: 'notices' })).assertStatus(204)
+      await assertReceives(stream, 'notices', 'own')
+      ;(await asBrowser(client.post('/__transmit/unsubscribe'), ownerSession).json({ uid: stream.uid, channel: 'devices' })).assertStatus(204)
+      await assertReceivesNothing(assert, stream, 'devices', control)
+    } finally {
+      stream.close()
+    }
   })
 })

@@ -56,10 +56,14 @@ test.group('Backup attempts live on the `backups` channel', (group) => {
     for (const role of ['operator', 'readonly'] as const) {
       const session = await signInAs(client, role)
       const uid = randomUUID()
-      const request = http.get(`${process.env.GATEWAY_PUBLIC_URL}/__transmit/events?uid=${uid}`, { headers: { cookie: session.cookie } })
+      let status = 0
+      const request = http.get(`${process.env.GATEWAY_PUBLIC_URL}/__transmit/events?uid=${uid}`, { headers: { cookie: session.cookie } }, (response) => {
+        status = response.statusCode ?? 0
+      })
       request.on('error', () => {})
       try {
-        await new Promise((resolve) => setTimeout(resolve, 50))
+        // The stream is open (a subscription names a stream of the caller's session).
+        await eventually(() => status === 200)
         const refused = await client.post('/__transmit/subscribe').header('cookie', session.cookie).header('x-xsrf-token', session.xsrf).json({ uid, channel: 'backups' })
         refused.assertStatus(403)
         assert.equal(refused.body().error.code, 'FORBIDDEN_SCOPE')

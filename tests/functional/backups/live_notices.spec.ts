@@ -1,24 +1,12 @@
 import { test } from '@japa/runner'
-import http from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import app from '@adonisjs/core/services/app'
 import { DataFolder } from '#core/data_folder/data_folder'
-import { signInAs, testKeys, useTestKeys, type BrowserSession } from '#tests/helpers/callers'
+import { signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { eventually } from '#tests/helpers/phones'
+import { openLiveStream } from '#tests/helpers/live_stream'
 import { BackupEngine } from '#modules/backups/services/backup_engine'
-
-/** A dashboard's event stream, read as a browser's EventSource would. */
-function openStream(uid: string, session: BrowserSession) {
-  let received = ''
-  let status = 0
-  const request = http.get(`${process.env.GATEWAY_PUBLIC_URL}/__transmit/events?uid=${uid}`, { headers: { cookie: session.cookie, accept: 'text/event-stream' } }, (response) => {
-    status = response.statusCode ?? 0
-    response.on('data', (chunk) => (received += chunk))
-  })
-  request.on('error', () => {})
-  return { received: () => received, status: () => status, close: () => request.destroy() }
-}
 
 test.group('Live notices to signed-in dashboards', (group) => {
   group.setup(() => useTestKeys())
@@ -29,27 +17,16 @@ test.group('Live notices to signed-in dashboards', (group) => {
 
   test('a signed-in dashboard (any role) subscribed to notices sees a failed backup at once', async ({ client, assert }) => {
     const session = await signInAs(client, 'readonly')
-    const uid = randomUUID()
-    const stream = openStream(uid, session)
+    const stream = await openLiveStream(client, session, 'notices')
     try {
-      await eventually(() => stream.status() === 200)
-      const subscribed = await client
-        .post('/__transmit/subscribe')
-        .header('cookie', session.cookie)
-        .header('x-xsrf-token', session.xsrf)
-        .json({ uid, channel: 'notices' })
-      subscribed.assertStatus(204)
-
       const engine = await app.container.make(BackupEngine)
       app.container.swap(BackupEngine, () => engine.with({ snapshot: async () => Promise.reject(Object.assign(new Error('full'), { code: 'ENOSPC' })) }))
       ;(await client.post('/api/v1/backups').header('x-api-key', testKeys.admin)).assertStatus(503)
 
-      await eventually(() => stream.received().includes('backup.failed'))
-      const line = stream.received().split('\n').find((entry) => entry.includes('backup.failed'))!
-      const event = JSON.parse(line.replace(/^data:\s*/, ''))
-      assert.equal(event.channel, 'notices')
-      assert.containsSubset(event.payload, { type: 'backup.failed', details: { reason: 'disk full: the snapshot could not be written' } })
-      assert.include(event.payload.message, 'disk full')
+      await eventually(() => stream.events().some((event) => event.type === 'backup.failed'))
+      const notice = stream.events().find((event) => event.type === 'backup.failed')!
+      assert.containsSubset(notice, { type: 'backup.failed', details: { reason: 'disk full: the snapshot could not be written' } })
+      assert.include(notice.message, 'disk full')
     } finally {
       stream.close()
     }

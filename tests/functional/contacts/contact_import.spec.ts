@@ -10,7 +10,10 @@ import { JobRunner } from '#core/jobs/job_runner'
 import { ContactAudience } from '#modules/contacts/public'
 import { ContactImports } from '#modules/contacts/services/contact_imports'
 import { CONTACT_IMPORT_JOB, contactImportJob } from '#modules/contacts/jobs/contact_import_job'
-import { testKeys, useTestKeys } from '#tests/helpers/callers'
+import { LiveImports } from '#modules/contacts/listeners/live_imports'
+import { signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
+import { openLiveStream } from '#tests/helpers/live_stream'
+import { eventually } from '#tests/helpers/phones'
 import { useManualClock } from '#tests/helpers/clock'
 import { clearMessaging, sendAs, setLocalPrefix } from '#tests/helpers/messages'
 import type { ApiClient } from '@japa/api-client'
@@ -43,12 +46,12 @@ async function upload(client: ApiClient, path: string) {
   return client.post('/api/v1/contacts/imports').header('x-api-key', admin()).file('file', path)
 }
 
-/** The import job on a runner of the test's own, as the gateway runs it. */
-async function useImportJob() {
+/** The import job on a runner of the test's own, as the gateway runs it (`progressed`: what the gateway tells of its progress, nothing by default). */
+async function useImportJob(progressed: (id: number, final: boolean) => void = () => {}) {
   const { clock, restore } = useManualClock('2026-11-23T10:00:00.000Z')
   await db.from('scheduled_jobs').delete()
   const runner = new JobRunner(clock, db, logger)
-  runner.register(contactImportJob(() => app.container.make(ContactImports), () => {}))
+  runner.register(contactImportJob(() => app.container.make(ContactImports), progressed))
   app.container.swap(JobRunner, () => runner)
   await runner.start()
   return {
@@ -145,6 +148,34 @@ test.group('Contact import from a CSV', (group) => {
       again.assertStatus(409)
       assert.equal(again.body().error.code, 'IMPORT_ALREADY_STARTED')
     } finally {
+      await jobs.stop()
+    }
+  })
+
+  test('a dashboard subscribed to `imports` sees the import end, as the API answers it without its sample and previews', async ({ client, assert }) => {
+    const live = await app.container.make(LiveImports)
+    const jobs = await useImportJob((id, final) => void live.progressed(id, final))
+    const stream = await openLiveStream(client, await signInAs(client, 'readonly'), 'imports')
+    try {
+      const vip = await client.post('/api/v1/groups').header('x-api-key', admin()).json({ name: 'Live VIP' })
+      const path = await csvFile('live.csv', ['phone,first,city', '0612345680,Ann,Paris', 'not a number,Bad,Lyon'].join('\n'))
+      const uploaded = await upload(client, path)
+      const id = uploaded.body().id
+      ;(
+        await client
+          .post(`/api/v1/contacts/imports/${id}/start`)
+          .header('x-api-key', admin())
+          .json({ mapping: { phone: 'phone', firstName: 'first', fields: { city: 'city' } }, groupId: vip.body().id })
+      ).assertStatus(202)
+      await jobs.runner.whenIdle()
+      // Every payload the stream received was checked against the channel's schema on the way.
+      await eventually(() => stream.events().some((event) => (event.import as { status?: string }).status === 'completed'))
+      const last = stream.events().at(-1)!
+      const { sample: _sample, previews: _previews, ...answered } = (await client.get(`/api/v1/contacts/imports/${id}`).header('x-api-key', testKeys.read)).body()
+      assert.deepEqual(last, { type: 'import.progress', import: answered })
+      assert.notInclude(JSON.stringify(stream.events()), 'Ann')
+    } finally {
+      stream.close()
       await jobs.stop()
     }
   })

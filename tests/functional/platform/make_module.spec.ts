@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import app from '@adonisjs/core/services/app'
 import { firstApiKey, freePort, stop } from '#tests/helpers/gateway_process'
+import { dashboardPages } from '#tests/unit/dashboard/dashboard_pages'
 
 /** Runs a command in the copy; answers its exit code and output. */
 function run(cwd: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; output: string }> {
@@ -33,14 +34,16 @@ async function waitForHealth(port: number, child: ChildProcess, output: () => st
 /**
  * docs/adding-a-module.md, done for real: `node ace make:module price_lists` in a copy of the
  * working tree gives a module that type-checks, keeps the boundaries and serves, with its routes,
- * permission, error, event and settings in the document; the tests that read every module (the
- * unit suite, the permission matrix, the settings, the Activity vocabulary and the module's own)
- * pass in the copy without an edit; and nothing changes outside its folder and its tests but
- * adonisrc.ts and docs/webhooks.md. A name of two words checks the names the scaffold derives (path, classes,
+ * permission, error, event and settings in the document; its dashboard page type-checks against
+ * the copy's generated API types (vue-tsc) and is in the menu of every role its list operation
+ * is open to; the tests that read every module (the unit suite, the dashboard's page registry
+ * included, the permission matrix, the settings, the Activity vocabulary and the module's own)
+ * pass in the copy without an edit; and nothing changes outside its folder, its page folder and
+ * its tests but adonisrc.ts and docs/webhooks.md. A name of two words checks the names the scaffold derives (path, classes,
  * fields, error kind, event family).
  */
 test.group('make:module', () => {
-  test('a scaffolded module compiles, keeps the boundaries, serves its two routes, passes the tests of every module and touches two files outside itself', async ({ assert }) => {
+  test('a scaffolded module compiles, keeps the boundaries, serves its two routes, has a dashboard page in the menu, passes the tests of every module and touches two files outside itself', async ({ assert }) => {
     const source = fileURLToPath(app.appRoot)
     const scratch = mkdtempSync(join(tmpdir(), 'gateway-make-module-'))
     const copy = join(scratch, 'gateway')
@@ -95,6 +98,20 @@ test.group('make:module', () => {
       assert.include(operations.post['x-error-codes'], 'PRICE_LISTS_LIMIT_REACHED')
       assert.include(JSON.stringify(document.components.schemas.Settings ?? document), 'maxPriceLists')
 
+      // The page folder declares its page; the menu lists a page for the roles its operation is
+      // open to (dashboard/src/page_registry.ts), as the copy's document gives them.
+      const rolesOf = new Map<string, string[]>()
+      for (const methods of Object.values<Record<string, any>>(document.paths)) {
+        for (const operation of Object.values(methods)) if (operation?.operationId) rolesOf.set(operation.operationId, operation['x-roles'] ?? [])
+      }
+      const page = dashboardPages(copy).find((entry) => entry.folder === 'price-lists')
+      assert.deepEqual(page, { name: 'price-lists', path: 'price-lists', title: 'Price lists', needs: 'listPriceLists', group: 'data', order: 30, inMenu: true, folder: 'price-lists', file: 'PriceListsPage.vue' })
+      for (const role of ['readonly', 'operator', 'superadmin']) {
+        const menu = dashboardPages(copy).filter((entry) => entry.inMenu && rolesOf.get(entry.needs)?.includes(role))
+        assert.include(menu.map((entry) => entry.name), 'price-lists', `the ${role} menu`)
+      }
+      assert.sameMembers(rolesOf.get('createPriceList')!, ['operator', 'superadmin'])
+
       const events = (await (await fetch(`${base}/api/v1/webhooks/events`, { headers: { 'x-api-key': key } })).json()) as { data: Array<{ name: string; family: string }> }
       assert.deepInclude(events.data.map(({ name, family }) => ({ name, family })), { name: 'price_list.created', family: 'PriceLists' })
 
@@ -102,16 +119,20 @@ test.group('make:module', () => {
       assert.deepEqual(settings.price_lists, { maxPriceLists: 1000 })
       await stop(started, 'SIGTERM')
 
-      const [typed, bounded] = await Promise.all([typecheck, boundaries])
-      assert.equal(typed.code, 0, `npx tsc --noEmit in the copy:\n${typed.output}`)
-      assert.equal(bounded.code, 0, `npm run boundaries in the copy:\n${bounded.output}`)
-
-      // The tests no module is listed in: the unit suite (events in docs/webhooks.md, migration
-      // names, boundaries), the permission matrix (the module's expected_callers.ts), the
-      // settings (its settings_defaults.ts), the Activity vocabulary (its activity.ts) and its
-      // own. Each run has its own data folder and port.
       const testEnv: NodeJS.ProcessEnv = { ...process.env }
       delete testEnv.APP_KEY
+      // The dashboard's type check: the API types generated from the copy's document (its own
+      // throwaway data folder), then vue-tsc over every page, the scaffolded one included.
+      const dashboardTypes = run(copy, 'npm', ['run', 'typecheck:dashboard', '--silent'], testEnv)
+      const [typed, bounded, pagesTyped] = await Promise.all([typecheck, boundaries, dashboardTypes])
+      assert.equal(typed.code, 0, `npx tsc --noEmit in the copy:\n${typed.output}`)
+      assert.equal(bounded.code, 0, `npm run boundaries in the copy:\n${bounded.output}`)
+      assert.equal(pagesTyped.code, 0, `npm run typecheck:dashboard in the copy:\n${pagesTyped.output}`)
+
+      // The tests no module is listed in: the unit suite (events in docs/webhooks.md, migration
+      // names, boundaries, the dashboard's page folders), the permission matrix (the module's
+      // expected_callers.ts), the settings (its settings_defaults.ts), the Activity vocabulary
+      // (its activity.ts) and its own. Each run has its own data folder and port.
       const [unit, functional] = await Promise.all([
         run(copy, process.execPath, ['ace.js', 'test', 'unit'], testEnv),
         run(
@@ -139,14 +160,19 @@ test.group('make:module', () => {
         'tests/functional/price_lists/price_lists.spec.ts',
         'tests/functional/price_lists/expected_callers.ts',
         'tests/functional/price_lists/settings_defaults.ts',
+        'dashboard/src/pages/price-lists/pages.ts',
+        'dashboard/src/pages/price-lists/PriceListsPage.vue',
+        'dashboard/src/pages/price-lists/use_price_lists.ts',
         'adonisrc.ts',
       ])
-      const outside = changed.filter((path) => !path.startsWith('app/modules/price_lists/') && !path.startsWith('tests/functional/price_lists/'))
+      const outside = changed.filter(
+        (path) => !path.startsWith('app/modules/price_lists/') && !path.startsWith('dashboard/src/pages/price-lists/') && !path.startsWith('tests/functional/price_lists/')
+      )
       assert.isAtMost(outside.length, 2, `changed outside the module: ${outside.join(', ')}`)
       assert.sameMembers(outside, ['adonisrc.ts', 'docs/webhooks.md'])
     } finally {
       if (child && child.exitCode === null) await stop(child, 'SIGTERM')
       rmSync(scratch, { recursive: true, force: true })
     }
-  }).timeout(240_000)
+  }).timeout(360_000)
 })

@@ -14,7 +14,7 @@ const NAMES_A_CONTACT_TABLE = new RegExp(
   'i'
 )
 /** The one read allowed outside the module, and why (docs/modules.md, The one read of another module's table). */
-const ALLOWED = new Set(['app/modules/messages/services/conversation_activity.ts'])
+const ALLOWED = new Set(['app/modules/conversations/services/conversation_activity.ts'])
 
 async function sources(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true })
@@ -35,10 +35,12 @@ test.group('Contacts own their tables', () => {
     assert.deepEqual(crossings, [])
   })
 
-  test('the messages module imports nothing from the contacts module (contacts builds on messages, never the reverse)', async ({ assert }) => {
+  test('the messages and conversations modules import nothing from the contacts module (contacts builds on them, never the reverse)', async ({ assert }) => {
     const importing: string[] = []
-    for (const file of await sources(join(modules, 'messages'))) {
-      if (/#modules\/contacts\//.test(await readFile(file, 'utf8'))) importing.push(relative(root, file))
+    for (const module of ['messages', 'conversations']) {
+      for (const file of await sources(join(modules, module))) {
+        if (/#modules\/contacts\//.test(await readFile(file, 'utf8'))) importing.push(relative(root, file))
+      }
     }
     assert.deepEqual(importing, [])
   })

@@ -15,6 +15,9 @@ import { LiveCampaigns } from '#modules/campaigns/listeners/live_campaigns'
 import { CampaignBook } from '#modules/campaigns/services/campaign_book'
 import type { ContactImports } from '#modules/contacts/services/contact_imports'
 import type { Clock } from '#core/time/clock'
+import { RouteRegistry } from '#core/contract/route_registry'
+import { buildOpenApiDocument } from '#core/contract/openapi_document'
+import { openApiInfo } from '#core/system/api_docs_controller'
 
 /** What the broadcasters sent, as a Transmit service would have received it. */
 function recorder() {
@@ -81,6 +84,16 @@ test.group('Live channels: one schema per channel', () => {
     for (const name of Object.keys(liveChannelSchemas())) {
       assert.isNotEmpty(check(name, { type: 'x', unexpected: true }), name)
     }
+  })
+
+  test('the OpenAPI document publishes every channel\'s schema as x-live-channels, the one source of the dashboard\'s types', async ({ assert }) => {
+    const document = buildOpenApiDocument(await app.container.make(RouteRegistry), openApiInfo) as Record<string, unknown>
+    const published = document['x-live-channels'] as Record<string, unknown>
+    assert.deepEqual(published, JSON.parse(JSON.stringify(liveChannelSchemas())))
+    assert.sameMembers(Object.keys(published), ['notices', 'devices', 'messages', 'webhooks', 'campaigns', 'imports', 'backups'])
+    const generator = await readFile(app.makePath('dashboard/scripts/generate_api.mjs'), 'utf8')
+    assert.include(generator, "document['x-live-channels']")
+    assert.notInclude(generator, 'defineLiveChannel(', 'the generator reads the document, not the declaring files')
   })
 
   test("the broadcasters' payloads match their channel's schema", async ({ assert }) => {

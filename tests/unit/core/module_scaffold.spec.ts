@@ -25,7 +25,8 @@ test.group('make:module scaffold', () => {
       const files = Object.keys(moduleFiles(moduleNames('notes'), nextMigrationNumber(root)))
       assert.include(files, 'app/modules/notes/migrations/0031_notes_create_notes.ts')
       assert.include(files, 'tests/functional/notes/notes.spec.ts')
-      assert.isTrue(files.every((file) => file.startsWith('app/modules/notes/') || file.startsWith('tests/functional/notes/')))
+      assert.includeMembers(files, ['dashboard/src/pages/notes/pages.ts', 'dashboard/src/pages/notes/NotesPage.vue', 'dashboard/src/pages/notes/use_notes.ts'])
+      assert.isTrue(files.every((file) => file.startsWith('app/modules/notes/') || file.startsWith('tests/functional/notes/') || file.startsWith('dashboard/src/pages/notes/')))
     } finally {
       await rm(root, { recursive: true, force: true })
     }

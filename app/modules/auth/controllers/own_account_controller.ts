@@ -2,7 +2,10 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { OwnAccountService } from '#modules/auth/services/own_account_service'
 import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
-import { changeOwnPasswordValidator } from '#modules/auth/validators/account_validators'
+import { routeInputs } from '#core/contract/route_contract'
+import type { AuthRoutes } from '#modules/auth/routes'
+
+const input = routeInputs<AuthRoutes>()
 
 /** The signed-in person's own account: password and other sessions (any role, never a key). */
 @inject()
@@ -13,7 +16,7 @@ export default class OwnAccountController {
   ) {}
 
   async changePassword(ctx: HttpContext) {
-    const change = await ctx.request.validateUsing(changeOwnPasswordValidator)
+    const change = input(ctx, 'changeOwnPassword').body
     const userId = Number(ctx.caller!.id)
     const result = await this.account.changePassword(userId, change, this.#callerSession(ctx))
     await this.#renewSessionId(ctx, userId)

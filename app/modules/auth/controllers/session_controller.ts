@@ -8,7 +8,10 @@ import { ApiKeyService } from '#modules/auth/services/api_key_service'
 import { SignInThrottle } from '#modules/auth/services/sign_in_throttle'
 import { signedInUser } from '#modules/auth/services/gateway_access_guard'
 import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
-import { setUpValidator, signInValidator } from '#modules/auth/validators/account_validators'
+import { routeInputs } from '#core/contract/route_contract'
+import type { AuthRoutes } from '#modules/auth/routes'
+
+const input = routeInputs<AuthRoutes>()
 
 /** First-account setup, sign-in and sign-out of the dashboard, and "who am I". */
 @inject()
@@ -26,15 +29,14 @@ export default class SessionController {
   }
 
   async setUp(ctx: HttpContext) {
-    const input = await ctx.request.validateUsing(setUpValidator)
-    const user = await this.users.setUp(input)
+    const user = await this.users.setUp(input(ctx, 'setUpFirstAccount').body)
     await this.#signIn(ctx, user)
     ctx.response.status(201)
     return { user }
   }
 
   async signIn(ctx: HttpContext) {
-    const { email, password } = await ctx.request.validateUsing(signInValidator)
+    const { email, password } = input(ctx, 'signIn').body
     const attempt = await this.throttle.begin(email, ctx.request.ip())
     let user: User
     try {

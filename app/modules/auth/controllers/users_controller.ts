@@ -3,8 +3,10 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { Caller } from '#core/http/access'
 import { idParam } from '#core/http/route_params'
 import { UserService } from '#modules/auth/services/user_service'
-import { createUserValidator, updateUserValidator } from '#modules/auth/validators/account_validators'
-import { pageQueryValidator } from '#core/pagination/keyset_page'
+import { routeInputs } from '#core/contract/route_contract'
+import type { AuthRoutes } from '#modules/auth/routes'
+
+const input = routeInputs<AuthRoutes>()
 
 /** The signed-in superadmin (account changes are refused to every key), named in the Activity log. */
 function actingAccount(caller: Caller | undefined): number | undefined {
@@ -15,23 +17,23 @@ function actingAccount(caller: Caller | undefined): number | undefined {
 export default class UsersController {
   constructor(private users: UserService) {}
 
-  async index({ request }: HttpContext) {
-    return this.users.list(await request.validateUsing(pageQueryValidator, { data: request.qs() }))
+  async index(ctx: HttpContext) {
+    return this.users.list(input(ctx, 'listUsers').query)
   }
 
   async assignable() {
     return { data: await this.users.assignable() }
   }
 
-  async store({ request, response, caller }: HttpContext) {
-    const user = await this.users.create(await request.validateUsing(createUserValidator), actingAccount(caller))
-    response.status(201)
+  async store(ctx: HttpContext) {
+    const user = await this.users.create(input(ctx, 'createUser').body, actingAccount(ctx.caller))
+    ctx.response.status(201)
     return user
   }
 
-  async update({ request, params, session, caller }: HttpContext) {
-    const id = idParam(params.id, 'Account')
-    return this.users.update(id, await request.validateUsing(updateUserValidator), session?.sessionId, actingAccount(caller))
+  async update(ctx: HttpContext) {
+    const id = idParam(ctx.params.id, 'Account')
+    return this.users.update(id, input(ctx, 'updateUser').body, ctx.session?.sessionId, actingAccount(ctx.caller))
   }
 
   async destroy({ params, response, caller }: HttpContext) {

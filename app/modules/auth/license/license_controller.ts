@@ -2,7 +2,10 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { inject } from '@adonisjs/core'
 import { ActivityLog } from '#core/activity/activity_log'
 import { LicenseService } from '#modules/auth/license/license_service'
-import { replaceLicenseKeyValidator } from '#modules/auth/license/license_validators'
+import { routeInputs } from '#core/contract/route_contract'
+import type { LicenseRoutes } from '#modules/auth/license/license_routes'
+
+const input = routeInputs<LicenseRoutes>()
 
 @inject()
 export default class LicenseController {
@@ -19,11 +22,11 @@ export default class LicenseController {
    * Answers at once with the key stored; the check it triggers runs in the background. The key
    * is read from the body only: one sent in the query string would sit in URLs and logs.
    */
-  async update({ request, caller }: HttpContext) {
-    const { key } = await replaceLicenseKeyValidator.validate(request.body())
+  async update(ctx: HttpContext) {
+    const { key } = input(ctx, 'replaceLicenseKey').body
     // Not a write route (it must work while the license is withdrawn), so its Activity entry is
     // given its author here.
-    await this.license.replaceKey(key, 'api', this.activity.actingFor(caller!))
+    await this.license.replaceKey(key, 'api', this.activity.actingFor(ctx.caller!))
     return this.license.status()
   }
 }

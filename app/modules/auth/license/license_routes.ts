@@ -65,3 +65,6 @@ export function licenseRoutes(registry: RouteRegistry) {
     },
   ])
 }
+
+/** The contracts as typed, for their handlers' input (`routeInputs<LicenseRoutes>()`). */
+export type LicenseRoutes = ReturnType<typeof licenseRoutes>

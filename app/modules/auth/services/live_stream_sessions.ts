@@ -1,5 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
 import db from '@adonisjs/lucid/services/db'
+import { ApiError } from '#core/http/api_error'
 
 /** What this service uses of Transmit's server (`@adonisjs/transmit`). */
 export interface TransmitStreams {
@@ -59,6 +61,26 @@ export class LiveStreamSessions {
   /** How many streams are open (tests and diagnostics). */
   get size(): number {
     return this.#open.size
+  }
+
+  /** Whether the stream `uid` is open in this process and was opened by the session `sessionId`. */
+  isOpenedBy(uid: string, sessionId: string | undefined): boolean {
+    return sessionId !== undefined && this.#open.get(uid)?.sessionId === sessionId
+  }
+
+  /**
+   * Route middleware of /__transmit/subscribe and /__transmit/unsubscribe, after the input is
+   * checked: a stream is changed only by the session that opened it. The uid is the client's
+   * own pick and travels in the stream's URL, so knowing one proves nothing; without this a
+   * signed-in session could add channels to another session's stream, or take them away. A uid
+   * not open, or open by another session, is answered alike (404), so the refusal does not tell
+   * whether someone else's stream exists (docs/live-channels.md, Connecting).
+   */
+  readonly ownStreamOnly = async (ctx: HttpContext, next: NextFn) => {
+    if (ctx.request.method() === 'POST' && !this.isOpenedBy(String(ctx.request.input('uid')), ctx.session?.sessionId)) {
+      throw new ApiError('NOT_FOUND', 'No live stream of this session has this uid', { field: 'uid' })
+    }
+    return next()
   }
 
   /** The session was signed out or moved to a new id: its streams close now. */

@@ -4,13 +4,10 @@ import { idParam } from '#core/http/route_params'
 import { RuleBook, ruleResource, type RuleFields } from '#modules/automation/services/rule_book'
 import { RuleTrial } from '#modules/automation/services/rule_trial'
 import { listRuns } from '#modules/automation/services/rule_run_log'
-import {
-  createRuleValidator,
-  listRunsValidator,
-  ruleOrderValidator,
-  testRuleValidator,
-  updateRuleValidator,
-} from '#modules/automation/validators/rule_validators'
+import { routeInputs } from '#core/contract/route_contract'
+import type { AutomationRoutes } from '#modules/automation/routes'
+
+const input = routeInputs<AutomationRoutes>()
 
 @inject()
 export default class RulesController {
@@ -24,17 +21,15 @@ export default class RulesController {
     return ruleResource(await this.rules.find(idParam(params.id, 'Rule')))
   }
 
-  async store({ request, response }: HttpContext) {
-    const { rule, callSecret } = await this.rules.create(
-      (await request.validateUsing(createRuleValidator, { data: request.body() })) as Partial<RuleFields> & Pick<RuleFields, 'name' | 'actions'>
-    )
-    response.status(201)
+  async store(ctx: HttpContext) {
+    const { rule, callSecret } = await this.rules.create(input(ctx, 'createRule').body as Partial<RuleFields> & Pick<RuleFields, 'name' | 'actions'>)
+    ctx.response.status(201)
     return ruleResource(rule, callSecret)
   }
 
-  async update({ request, params }: HttpContext) {
-    const change = (await request.validateUsing(updateRuleValidator, { data: request.body() })) as Partial<RuleFields>
-    const { rule, callSecret } = await this.rules.update(idParam(params.id, 'Rule'), change)
+  async update(ctx: HttpContext) {
+    const change = input(ctx, 'updateRule').body as Partial<RuleFields>
+    const { rule, callSecret } = await this.rules.update(idParam(ctx.params.id, 'Rule'), change)
     return ruleResource(rule, callSecret)
   }
 
@@ -43,8 +38,8 @@ export default class RulesController {
     return response.noContent()
   }
 
-  async order({ request }: HttpContext) {
-    const { ids } = await request.validateUsing(ruleOrderValidator, { data: request.body() })
+  async order(ctx: HttpContext) {
+    const { ids } = input(ctx, 'orderRules').body
     return { data: (await this.rules.reorder(ids.map(Number))).map((rule) => ruleResource(rule)), nextCursor: null }
   }
 
@@ -54,11 +49,11 @@ export default class RulesController {
   }
 
   @inject()
-  async test({ request, params }: HttpContext, trial: RuleTrial) {
-    return trial.test(idParam(params.id, 'Rule'), await request.validateUsing(testRuleValidator, { data: request.body() }))
+  async test(ctx: HttpContext, trial: RuleTrial) {
+    return trial.test(idParam(ctx.params.id, 'Rule'), input(ctx, 'testRule').body)
   }
 
-  async runs({ request }: HttpContext) {
-    return listRuns(await request.validateUsing(listRunsValidator, { data: request.qs() }))
+  async runs(ctx: HttpContext) {
+    return listRuns(input(ctx, 'listRuleRuns').query)
   }
 }

@@ -6,7 +6,8 @@ import type { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import { renderTemplate } from '#core/sms/template_text'
 import { logSafeError } from '#core/logging/redaction'
-import type { ConversationActions, ReceivedSmsFeed } from '#modules/messages/public'
+import type { AutomaticReplies, ReceivedSmsFeed } from '#modules/messages/public'
+import type { ConversationBook } from '#modules/conversations/public'
 import type { ContactProfile as SenderProfile, ContactsByPhone } from '#modules/contacts/public'
 import type { TemplateLibrary } from '#modules/campaigns/public'
 import type { RuleCalls } from '#modules/webhooks/public'
@@ -31,8 +32,10 @@ export interface RuleRunnerDeps {
   inbound: ReceivedSmsFeed
   /** The sender's contact, by number: profile, groups, tags, opt-out. */
   senders: ContactsByPhone
-  /** Replies and assignments. */
-  conversations: ConversationActions
+  /** Replies, queued once per key. */
+  replies: AutomaticReplies
+  /** Assignments. */
+  conversations: ConversationBook
   templates: TemplateLibrary
   calls: RuleCalls
   isOwnNumber: (phone: string) => Promise<boolean>
@@ -175,7 +178,7 @@ export class RuleRunner {
     const body = renderTemplate(text ?? '', await sender())
     if (!body.trim()) return { status: 'failed', detail: 'The reply is empty for this sender' }
     const forced = 'deviceId' in action && action.deviceId !== undefined && action.deviceId !== null
-    const outcome = await this.deps.conversations.reply({
+    const outcome = await this.deps.replies.reply({
       phone: run.phone,
       body,
       deviceId: forced ? (action as { deviceId: string }).deviceId : run.deviceId,

@@ -3,13 +3,16 @@ import { stat } from 'node:fs/promises'
 import type { HttpContext } from '@adonisjs/core/http'
 import app from '@adonisjs/core/services/app'
 import { ApiError } from '#core/http/api_error'
-import { pageQueryValidator } from '#core/pagination/keyset_page'
 import { BackupEngine } from '#modules/backups/services/backup_engine'
 import { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
 import { listAttempts } from '#modules/backups/services/backup_attempts'
 import { backupNameParam } from '#modules/backups/services/backup_names'
 import { BackupSchedule } from '#modules/backups/services/backup_schedule'
 import { RestorePreparation } from '#modules/backups/services/restore_preparation'
+import { routeInputs } from '#core/contract/route_contract'
+import type { BackupRoutes } from '#modules/backups/routes'
+
+const input = routeInputs<BackupRoutes>()
 
 export default class BackupsController {
   /** 201 with the attempt; 503 BACKUP_FAILED (the attempt in details) when it failed. */
@@ -42,8 +45,8 @@ export default class BackupsController {
     return (await app.container.make(BackupSchedule)).state()
   }
 
-  async attempts({ request }: HttpContext) {
-    return listAttempts(await request.validateUsing(pageQueryValidator, { data: request.qs() }))
+  async attempts(ctx: HttpContext) {
+    return listAttempts(input(ctx, 'listBackupAttempts').query)
   }
 
   async download({ params, response }: HttpContext) {

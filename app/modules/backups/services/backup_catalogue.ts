@@ -3,16 +3,9 @@ import { join } from 'node:path'
 import type { Database } from '@adonisjs/lucid/database'
 import { ApiError } from '#core/http/api_error'
 import { isBackupName } from '#modules/backups/services/backup_names'
+import type { BackupFile } from '#modules/backups/schemas'
 
-export interface BackupFile {
-  name: string
-  /** Scheduled, Manual or Imported (a file placed in backups/ by hand). */
-  origin: 'Scheduled' | 'Manual' | 'Imported'
-  /** False for a file the gateway did not write (placed in backups/ by hand). */
-  journalled: boolean
-  size: number
-  createdAt: string
-}
+export type { BackupFile }
 
 /**
  * The files of backups/: every `.db` file whose name follows the backup name rule

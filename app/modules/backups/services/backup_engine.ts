@@ -9,20 +9,12 @@ import { logSafeError } from '#core/logging/redaction'
 import { snapshotDatabase } from '#core/database/database_snapshot'
 import { inspectDatabaseFile, knownMigrations } from '#core/database/database_inspection'
 import { backupNameAt } from '#modules/backups/services/backup_names'
+import type { BackupAttempt } from '#modules/backups/schemas'
 
-export type BackupOrigin = 'scheduled' | 'manual'
+export type BackupOrigin = BackupAttempt['origin']
 
-export interface BackupAttempt {
-  id: string
-  name: string
-  origin: BackupOrigin
-  outcome: 'success' | 'failed'
-  /** Short reason of a failure, e.g. "disk full: the snapshot could not be written". */
-  reason: string | null
-  size: number | null
-  startedAt: string
-  finishedAt: string
-}
+/** An attempt as the API answers it (schemas.ts): its `reason` is short, e.g. "disk full: the snapshot could not be written". */
+export type { BackupAttempt }
 
 export interface BackupEngineDeps {
   db: Database

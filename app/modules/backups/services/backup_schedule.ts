@@ -3,22 +3,10 @@ import type { Database } from '@adonisjs/lucid/database'
 import type { Clock } from '#core/time/clock'
 import type { SettingsStore } from '#core/settings/settings_store'
 import type { BackupEngine } from '#modules/backups/services/backup_engine'
+import type { BackupScheduleState } from '#modules/backups/schemas'
 
 /** A settings change applies within a minute: the schedule looks again at least this often. */
 export const RECHECK_MS = 60_000
-
-export interface BackupScheduleState {
-  enabled: boolean
-  frequency: 'daily' | 'interval'
-  dailyAt: string
-  timezone: string
-  intervalSeconds: number
-  retention: number
-  /** The last automatic attempt, failed or not. */
-  lastAttemptAt: string | null
-  /** null when automatic backup is off; now (or just past) when due on the next pass. */
-  nextRunAt: string | null
-}
 
 /**
  * When automatic backups run (docs/operations.md, The schedule): daily at HH:MM in the platform

@@ -6,6 +6,7 @@ import { ApiError } from '#core/http/api_error'
 import { inspectDatabaseFile, knownMigrations } from '#core/database/database_inspection'
 import type { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
 import { restoreFiles, sha256Of, type PreparedRestore } from '#modules/backups/services/restore_files'
+import type { RestorePrepared, RestoreStatus } from '#modules/backups/schemas'
 
 /** Temporary files of a preparation, each of its own; any left in restore/ were cut short. */
 const TEMPORARY = /\.partial$/
@@ -48,7 +49,7 @@ export class RestorePreparation {
     private now: () => Date
   ) {}
 
-  async prepare(name: string): Promise<{ restartRequired: true }> {
+  async prepare(name: string): Promise<RestorePrepared> {
     const source = await this.catalogue.pathOf(name)
     return this.gate.exclusive(async () => {
       const files = restoreFiles(this.restoreDir)
@@ -84,7 +85,7 @@ export class RestorePreparation {
     })
   }
 
-  async status(): Promise<{ pending: true; name: string } | { pending: false }> {
+  async status(): Promise<RestoreStatus> {
     try {
       const manifest = JSON.parse(await readFile(restoreFiles(this.restoreDir).manifest, 'utf8')) as PreparedRestore
       return { pending: true, name: manifest.name }

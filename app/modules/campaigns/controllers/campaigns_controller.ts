@@ -10,13 +10,10 @@ import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
 import { reviewCampaign } from '#modules/campaigns/services/campaign_review'
 import { TemplateLibrary } from '#modules/campaigns/services/template_library'
 import { recipientExport } from '#modules/campaigns/services/recipient_export'
-import {
-  createCampaignValidator,
-  exportRecipientsValidator,
-  listCampaignsValidator,
-  listRecipientsValidator,
-  updateCampaignValidator,
-} from '#modules/campaigns/validators/campaign_validators'
+import { routeInputs } from '#core/contract/route_contract'
+import type { CampaignRoutes } from '#modules/campaigns/campaign_routes'
+
+const input = routeInputs<CampaignRoutes>()
 
 @inject()
 export default class CampaignsController {
@@ -29,23 +26,23 @@ export default class CampaignsController {
     private templates: TemplateLibrary
   ) {}
 
-  async index({ request }: HttpContext) {
-    return this.book.list(await request.validateUsing(listCampaignsValidator, { data: request.qs() }))
+  async index(ctx: HttpContext) {
+    return this.book.list(input(ctx, 'listCampaigns').query)
   }
 
   async show({ params }: HttpContext) {
     return this.book.present(await this.book.find(idParam(params.id, 'Campaign')))
   }
 
-  async store({ request, response }: HttpContext) {
-    const campaign = await this.book.create(await request.validateUsing(createCampaignValidator, { data: request.body() }))
-    response.status(201)
+  async store(ctx: HttpContext) {
+    const campaign = await this.book.create(input(ctx, 'createCampaign').body)
+    ctx.response.status(201)
     return this.book.present(campaign)
   }
 
-  async update({ request, params }: HttpContext) {
-    const change = await request.validateUsing(updateCampaignValidator, { data: request.body() })
-    const campaign = await this.book.update(idParam(params.id, 'Campaign'), change)
+  async update(ctx: HttpContext) {
+    const change = input(ctx, 'updateCampaign').body
+    const campaign = await this.book.update(idParam(ctx.params.id, 'Campaign'), change)
     if (campaign.status === 'scheduled') this.engine.wake()
     return this.book.present(campaign)
   }
@@ -82,14 +79,15 @@ export default class CampaignsController {
     return this.book.present(await this.engine.retryFailed(idParam(params.id, 'Campaign')))
   }
 
-  async recipients({ request, params }: HttpContext) {
-    return this.book.recipients(idParam(params.id, 'Campaign'), await request.validateUsing(listRecipientsValidator, { data: request.qs() }))
+  async recipients(ctx: HttpContext) {
+    return this.book.recipients(idParam(ctx.params.id, 'Campaign'), input(ctx, 'listCampaignRecipients').query)
   }
 
-  async exportRecipients({ request, params, response }: HttpContext) {
+  async exportRecipients(ctx: HttpContext) {
+    const { params, response } = ctx
     const id = idParam(params.id, 'Campaign')
     await this.book.find(id)
-    const { format = 'csv' } = await request.validateUsing(exportRecipientsValidator, { data: request.qs() })
+    const { format = 'csv' } = input(ctx, 'exportCampaignRecipients').query
     response.header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
     response.header('content-disposition', `attachment; filename="campaign-${id}-recipients-${fileStamp(this.clock.now())}.${format}"`)
     response.stream(recipientExport(format, this.book.allRecipients(id)))

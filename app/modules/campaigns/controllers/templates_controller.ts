@@ -3,12 +3,10 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
 import { TemplateLibrary, templateResource } from '#modules/campaigns/services/template_library'
 import { TemplatePreview } from '#modules/campaigns/services/template_preview'
-import {
-  createTemplateValidator,
-  listTemplatesValidator,
-  previewTemplateValidator,
-  updateTemplateValidator,
-} from '#modules/campaigns/validators/template_validators'
+import { routeInputs } from '#core/contract/route_contract'
+import type { TemplateRoutes } from '#modules/campaigns/template_routes'
+
+const input = routeInputs<TemplateRoutes>()
 
 @inject()
 export default class TemplatesController {
@@ -17,23 +15,23 @@ export default class TemplatesController {
     private previews: TemplatePreview
   ) {}
 
-  async index({ request }: HttpContext) {
-    return this.templates.list(await request.validateUsing(listTemplatesValidator, { data: request.qs() }))
+  async index(ctx: HttpContext) {
+    return this.templates.list(input(ctx, 'listTemplates').query)
   }
 
   async show({ params }: HttpContext) {
     return templateResource(await this.templates.find(idParam(params.id, 'Template')))
   }
 
-  async store({ request, response }: HttpContext) {
-    const template = await this.templates.create(await request.validateUsing(createTemplateValidator, { data: request.body() }))
-    response.status(201)
+  async store(ctx: HttpContext) {
+    const template = await this.templates.create(input(ctx, 'createTemplate').body)
+    ctx.response.status(201)
     return templateResource(template)
   }
 
-  async update({ request, params }: HttpContext) {
-    const change = await request.validateUsing(updateTemplateValidator, { data: request.body() })
-    return templateResource(await this.templates.update(idParam(params.id, 'Template'), change))
+  async update(ctx: HttpContext) {
+    const change = input(ctx, 'updateTemplate').body
+    return templateResource(await this.templates.update(idParam(ctx.params.id, 'Template'), change))
   }
 
   async destroy({ params, response }: HttpContext) {
@@ -41,7 +39,7 @@ export default class TemplatesController {
     return response.noContent()
   }
 
-  async preview({ request }: HttpContext) {
-    return this.previews.preview(await request.validateUsing(previewTemplateValidator, { data: request.body() }))
+  async preview(ctx: HttpContext) {
+    return this.previews.preview(input(ctx, 'previewTemplate').body)
   }
 }

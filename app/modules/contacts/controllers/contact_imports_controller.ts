@@ -3,10 +3,12 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { Readable } from 'node:stream'
 import { ApiError } from '#core/http/api_error'
 import { idParam } from '#core/http/route_params'
-import { pageQueryValidator } from '#core/pagination/keyset_page'
 import { ContactImports } from '#modules/contacts/services/contact_imports'
 import { MAX_IMPORT_BYTES } from '#modules/contacts/services/contact_import_file'
-import { startContactImportValidator } from '#modules/contacts/validators/contact_import_validators'
+import { routeInputs } from '#core/contract/route_contract'
+import type { ImportRoutes } from '#modules/contacts/import_routes'
+
+const input = routeInputs<ImportRoutes>()
 
 @inject()
 export default class ContactImportsController {
@@ -34,22 +36,22 @@ export default class ContactImportsController {
     return created
   }
 
-  async start({ request, params, response }: HttpContext) {
-    const { mapping, groupId, encoding } = await request.validateUsing(startContactImportValidator, { data: request.body() })
-    const started = await this.imports.start(idParam(params.id, 'Import'), mapping, groupId ? Number(groupId) : null, encoding)
-    response.status(202)
+  async start(ctx: HttpContext) {
+    const { mapping, groupId, encoding } = input(ctx, 'startContactImport').body
+    const started = await this.imports.start(idParam(ctx.params.id, 'Import'), mapping, groupId ? Number(groupId) : null, encoding)
+    ctx.response.status(202)
     return started
   }
 
-  async index({ request }: HttpContext) {
-    return this.imports.list(await request.validateUsing(pageQueryValidator, { data: request.qs() }))
+  async index(ctx: HttpContext) {
+    return this.imports.list(input(ctx, 'listContactImports').query)
   }
 
   async show({ params }: HttpContext) {
     return this.imports.find(idParam(params.id, 'Import'))
   }
 
-  async errors({ request, params }: HttpContext) {
-    return this.imports.errors(idParam(params.id, 'Import'), await request.validateUsing(pageQueryValidator, { data: request.qs() }))
+  async errors(ctx: HttpContext) {
+    return this.imports.errors(idParam(ctx.params.id, 'Import'), input(ctx, 'listContactImportErrors').query)
   }
 }

@@ -3,14 +3,17 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
 import { ContactBook } from '#modules/contacts/services/contact_book'
 import { contactFieldKeys } from '#modules/contacts/services/contact_field_keys'
-import { createContactValidator, listContactsValidator, updateContactValidator } from '#modules/contacts/validators/contact_validators'
+import { routeInputs } from '#core/contract/route_contract'
+import type { ContactRoutes } from '#modules/contacts/routes'
+
+const input = routeInputs<ContactRoutes>()
 
 @inject()
 export default class ContactsController {
   constructor(private contacts: ContactBook) {}
 
-  async index({ request }: HttpContext) {
-    return this.contacts.resources(await this.contacts.list(await request.validateUsing(listContactsValidator, { data: request.qs() })))
+  async index(ctx: HttpContext) {
+    return this.contacts.resources(await this.contacts.list(input(ctx, 'listContacts').query))
   }
 
   async fields() {
@@ -21,14 +24,14 @@ export default class ContactsController {
     return this.contacts.resources(await this.contacts.find(idParam(params.id, 'Contact')))
   }
 
-  async store({ request, response }: HttpContext) {
-    const contact = await this.contacts.create(await request.validateUsing(createContactValidator, { data: request.body() }))
-    response.status(201)
+  async store(ctx: HttpContext) {
+    const contact = await this.contacts.create(input(ctx, 'createContact').body)
+    ctx.response.status(201)
     return this.contacts.resources(contact)
   }
 
-  async update({ request, params }: HttpContext) {
-    return this.contacts.resources(await this.contacts.update(idParam(params.id, 'Contact'), await request.validateUsing(updateContactValidator, { data: request.body() })))
+  async update(ctx: HttpContext) {
+    return this.contacts.resources(await this.contacts.update(idParam(ctx.params.id, 'Contact'), input(ctx, 'updateContact').body))
   }
 
   async destroy({ params, response }: HttpContext) {

@@ -3,8 +3,10 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
 import { ContactGroups } from '#modules/contacts/services/contact_groups'
 import { ContactBook } from '#modules/contacts/services/contact_book'
-import { listContactsValidator } from '#modules/contacts/validators/contact_validators'
-import { createGroupValidator, groupMembersValidator, listGroupsValidator, updateGroupValidator } from '#modules/contacts/validators/group_validators'
+import { routeInputs } from '#core/contract/route_contract'
+import type { GroupRoutes } from '#modules/contacts/group_routes'
+
+const input = routeInputs<GroupRoutes>()
 
 @inject()
 export default class GroupsController {
@@ -13,22 +15,22 @@ export default class GroupsController {
     private contacts: ContactBook
   ) {}
 
-  async index({ request }: HttpContext) {
-    return this.groups.list(await request.validateUsing(listGroupsValidator, { data: request.qs() }))
+  async index(ctx: HttpContext) {
+    return this.groups.list(input(ctx, 'listGroups').query)
   }
 
   async show({ params }: HttpContext) {
     return this.groups.find(idParam(params.id, 'Group'))
   }
 
-  async store({ request, response }: HttpContext) {
-    const group = await this.groups.create(await request.validateUsing(createGroupValidator, { data: request.body() }))
-    response.status(201)
+  async store(ctx: HttpContext) {
+    const group = await this.groups.create(input(ctx, 'createGroup').body)
+    ctx.response.status(201)
     return group
   }
 
-  async update({ request, params }: HttpContext) {
-    return this.groups.update(idParam(params.id, 'Group'), await request.validateUsing(updateGroupValidator, { data: request.body() }))
+  async update(ctx: HttpContext) {
+    return this.groups.update(idParam(ctx.params.id, 'Group'), input(ctx, 'updateGroup').body)
   }
 
   async destroy({ params, response }: HttpContext) {
@@ -36,20 +38,20 @@ export default class GroupsController {
     return response.noContent()
   }
 
-  async members({ request, params }: HttpContext) {
-    const id = idParam(params.id, 'Group')
+  async members(ctx: HttpContext) {
+    const id = idParam(ctx.params.id, 'Group')
     await this.groups.find(id)
-    const filters = await request.validateUsing(listContactsValidator, { data: request.qs() })
+    const filters = input(ctx, 'listGroupMembers').query
     return this.contacts.resources(await this.contacts.list({ ...filters, groupId: id }))
   }
 
-  async addMembers({ request, params }: HttpContext) {
-    const { contactIds } = await request.validateUsing(groupMembersValidator, { data: request.body() })
-    return this.groups.addMembers(idParam(params.id, 'Group'), contactIds.map(Number))
+  async addMembers(ctx: HttpContext) {
+    const { contactIds } = input(ctx, 'addGroupMembers').body
+    return this.groups.addMembers(idParam(ctx.params.id, 'Group'), contactIds.map(Number))
   }
 
-  async removeMembers({ request, params }: HttpContext) {
-    const { contactIds } = await request.validateUsing(groupMembersValidator, { data: request.body() })
-    return this.groups.removeMembers(idParam(params.id, 'Group'), contactIds.map(Number))
+  async removeMembers(ctx: HttpContext) {
+    const { contactIds } = input(ctx, 'removeGroupMembers').body
+    return this.groups.removeMembers(idParam(ctx.params.id, 'Group'), contactIds.map(Number))
   }
 }

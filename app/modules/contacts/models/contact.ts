@@ -1,7 +1,8 @@
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'
-import { utcDateTime } from '#core/database/utc_date_time'
+import { toIso, utcDateTime } from '#core/database/utc_date_time'
 import { booleanColumn, idColumn, jsonColumn } from '#core/database/columns'
+import type { ContactResource } from '#modules/contacts/schemas'
 
 /** A person behind a number. `blacklisted` is the opt-out flag: never sent to. */
 export default class Contact extends BaseModel {
@@ -43,4 +44,23 @@ export default class Contact extends BaseModel {
 
   @utcDateTime()
   declare updatedAt: DateTime
+}
+
+/** The Contact resource (schemas.ts): the row with the groups it is in. */
+export function contactResource(contact: Contact, groups: ContactResource['groups']): ContactResource {
+  return {
+    id: String(contact.id),
+    phone: contact.phone,
+    firstName: contact.firstName,
+    lastName: contact.lastName,
+    company: contact.company,
+    email: contact.email,
+    notes: contact.notes,
+    tags: contact.tags,
+    fields: contact.fields,
+    blacklisted: contact.blacklisted,
+    createdAt: toIso(contact.createdAt),
+    updatedAt: toIso(contact.updatedAt),
+    groups,
+  }
 }

@@ -1,7 +1,8 @@
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'
-import { utcDateTime } from '#core/database/utc_date_time'
+import { toIso, utcDateTime } from '#core/database/utc_date_time'
 import { idColumn } from '#core/database/columns'
+import type { GroupResource } from '#modules/contacts/schemas'
 
 /** A named set of contacts that campaigns and rules target. Members: contact_group_members. */
 export default class ContactGroup extends BaseModel {
@@ -21,4 +22,16 @@ export default class ContactGroup extends BaseModel {
 
   @utcDateTime()
   declare updatedAt: DateTime
+}
+
+/** The Group resource (schemas.ts): the row with its member count. */
+export function groupResource(group: ContactGroup, memberCount: number): GroupResource {
+  return {
+    id: String(group.id),
+    name: group.name,
+    description: group.description,
+    createdAt: toIso(group.createdAt),
+    updatedAt: toIso(group.updatedAt),
+    memberCount,
+  }
 }

@@ -6,9 +6,11 @@ import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import Contact from '#modules/contacts/models/contact'
+import Contact, { contactResource } from '#modules/contacts/models/contact'
+import type { ContactResource } from '#modules/contacts/schemas'
 import { ContactGroups } from '#modules/contacts/services/contact_groups'
 import { MessageLedger } from '#modules/messages/public'
+import { ConversationBook } from '#modules/conversations/public'
 import { likeContaining } from '#core/database/like_pattern'
 import { transaction } from '#core/database/transaction'
 
@@ -40,8 +42,8 @@ function matchSearch(query: ReturnType<typeof Contact.query>, search: string) {
 /**
  * Contacts: one per number. Blacklisting (opting out) a number withdraws what is still waiting
  * for it and not yet with a phone: those messages end `cancelled` with errorCode
- * CONTACT_BLACKLISTED. The messages module does both writes to its tables (the withdrawal, and
- * linking the number's conversation to its contact) in the contact's transaction.
+ * CONTACT_BLACKLISTED. The messages module withdraws them and the conversations module links the
+ * number's conversation to its contact, each writing its own table in the contact's transaction.
  */
 @inject()
 export class ContactBook {
@@ -50,7 +52,8 @@ export class ContactBook {
     private phoneNumbers: PhoneNumbers,
     private settings: SettingsStore,
     private groups: ContactGroups,
-    private ledger: MessageLedger
+    private ledger: MessageLedger,
+    private conversations: ConversationBook
   ) {}
 
   async list(filters: PageRequest & { blacklisted?: boolean; tag?: string; phone?: string; q?: string; groupId?: number }) {
@@ -68,12 +71,12 @@ export class ContactBook {
   }
 
   /** Contacts as the API answers them: with their groups (one statement for the whole page). */
-  async resources<T extends { data: Contact[] }>(page: T): Promise<Omit<T, 'data'> & { data: Array<ReturnType<Contact['serialize']>> }>
-  async resources(contact: Contact): Promise<ReturnType<Contact['serialize']>>
+  async resources<T extends { data: Contact[] }>(page: T): Promise<Omit<T, 'data'> & { data: ContactResource[] }>
+  async resources(contact: Contact): Promise<ContactResource>
   async resources(value: Contact | { data: Contact[] }): Promise<unknown> {
     const contacts = value instanceof Contact ? [value] : value.data
     const groups = await this.groups.groupsOf(contacts.map((contact) => contact.id))
-    const shown = contacts.map((contact) => ({ ...contact.serialize(), groups: groups.get(contact.id) ?? [] }))
+    const shown = contacts.map((contact) => contactResource(contact, groups.get(contact.id) ?? []))
     return value instanceof Contact ? shown[0] : { ...value, data: shown }
   }
 
@@ -105,7 +108,7 @@ export class ContactBook {
         },
         { client: trx }
       )
-      await this.ledger.linkConversations(trx, [contact])
+      await this.conversations.linkContacts(trx, [contact])
       if (contact.blacklisted) ({ announce } = await this.#withdrawWaiting(phone, trx))
       return contact
     })
@@ -121,8 +124,8 @@ export class ContactBook {
       if (!contact) throw ApiError.notFound('Contact')
       if (phone !== undefined && phone !== contact.phone) {
         await this.#assertPhoneFree(phone, trx)
-        await this.ledger.unlinkConversations(trx, contact.id)
-        await this.ledger.linkConversations(trx, [{ id: contact.id, phone }])
+        await this.conversations.unlinkContact(trx, contact.id)
+        await this.conversations.linkContacts(trx, [{ id: contact.id, phone }])
         contact.phone = phone
       }
       const { phone: _phone, ...rest } = change

@@ -4,7 +4,7 @@ import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import ContactGroup from '#modules/contacts/models/contact_group'
+import ContactGroup, { groupResource } from '#modules/contacts/models/contact_group'
 import { likeContaining } from '#core/database/like_pattern'
 import { transaction } from '#core/database/transaction'
 
@@ -139,6 +139,6 @@ export class ContactGroups {
   }
 
   #resource(group: ContactGroup, memberCount: number) {
-    return { ...group.serialize(), memberCount }
+    return groupResource(group, memberCount)
   }
 }

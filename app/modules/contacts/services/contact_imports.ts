@@ -28,7 +28,7 @@ import {
 import { checkMapping, suggestMapping, type ImportMapping } from '#modules/contacts/services/contact_import_mapping'
 import { IMPORT_ENCODINGS, type ImportEncoding } from '#modules/contacts/services/contact_import_encoding'
 import { transaction } from '#core/database/transaction'
-import { MessageLedger } from '#modules/messages/public'
+import { ConversationBook } from '#modules/conversations/public'
 
 /** Rows written by one transaction: a restart loses at most this much work, never half of it. */
 export const IMPORT_CHUNK = 1000
@@ -90,7 +90,7 @@ export class ContactImports {
     private clock: Clock,
     private phoneNumbers: PhoneNumbers,
     private settings: SettingsStore,
-    private ledger: MessageLedger
+    private conversations: ConversationBook
   ) {}
 
   static get folder() {
@@ -339,7 +339,7 @@ export class ContactImports {
       const created = await insertContacts(trx, inserts, now)
       const ids = [...created.map((contact) => contact.id), ...(await updateContacts(trx, updates, now))]
       // A number that already wrote or received a message gets its conversation linked.
-      await this.ledger.linkConversations(trx, created)
+      await this.conversations.linkContacts(trx, created)
       if (ids.length) {
         await trx.rawQuery(`INSERT OR IGNORE INTO contact_import_contacts (import_id, contact_id) SELECT ?, value FROM json_each(?)`, [current.id, JSON.stringify(ids)])
         if (current.group_id) {

@@ -4,7 +4,10 @@ import { ApiError } from '#core/http/api_error'
 import { Pairing } from '#modules/devices/services/pairing'
 import { PairingAttempts } from '#modules/devices/services/pairing_attempts'
 import { publicBaseUrl } from '#core/http/public_url'
-import { pairValidator } from '#modules/devices/validators/device_validators'
+import { routeInputs } from '#core/contract/route_contract'
+import type { DeviceRoutes } from '#modules/devices/routes'
+
+const input = routeInputs<DeviceRoutes>()
 
 @inject()
 export default class PairingController {
@@ -14,19 +17,20 @@ export default class PairingController {
   ) {}
 
   /** The QR code carries the address phones reach the gateway at: the public URL, or this request's. */
-  async createCode({ request, response }: HttpContext) {
+  async createCode(ctx: HttpContext) {
+    const { request, response } = ctx
     const gatewayUrl = publicBaseUrl() ?? `${request.protocol()}://${request.host()}`
     response.status(201)
-    // Validated by the route contract: a registered app, or none (our agent).
-    return this.pairing.createCode(gatewayUrl, request.body().app ?? 'agent')
+    // A registered app, or none: our agent.
+    return this.pairing.createCode(gatewayUrl, input(ctx, 'createPairingCode').body.app ?? 'agent')
   }
 
-  async pair({ request, response }: HttpContext) {
+  async pair(ctx: HttpContext) {
+    const { request, response } = ctx
     const ip = request.ip()
     await this.attempts.take(ip)
     try {
-      const input = await request.validateUsing(pairValidator, { data: request.body() })
-      const { device, credential } = await this.pairing.pair(input)
+      const { device, credential } = await this.pairing.pair(input(ctx, 'pairDevice').body)
       await this.attempts.giveBack(ip)
       await device.load('sims')
       response.status(201)

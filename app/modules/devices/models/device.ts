@@ -1,9 +1,10 @@
 import { BaseModel, column, hasMany } from '@adonisjs/lucid/orm'
 import type { HasMany } from '@adonisjs/lucid/types/relations'
 import type { DateTime } from 'luxon'
-import { utcDateTime } from '#core/database/utc_date_time'
+import { toIso, utcDateTime } from '#core/database/utc_date_time'
 import { booleanColumn, idColumn, jsonColumn } from '#core/database/columns'
 import DeviceSim from '#modules/devices/models/device_sim'
+import type { DeviceResource } from '#modules/devices/schemas'
 
 export interface TextOptions {
   stripDiacritics?: boolean | null
@@ -68,13 +69,31 @@ export default class Device extends BaseModel {
   @hasMany(() => DeviceSim, { foreignKey: 'deviceId' })
   declare sims: HasMany<typeof DeviceSim>
 
-  /** The resource as the API shows it (battery grouped, SIMs in slot order). */
-  toResource() {
-    const { sims, ...rest } = this.serialize() as Record<string, any>
+  /** The resource as the API shows it (battery grouped, SIMs in slot order); the SIMs must be loaded. */
+  toResource(): DeviceResource {
     return {
-      ...rest,
+      id: String(this.id),
+      name: this.name,
+      model: this.model,
+      appVersion: this.appVersion,
+      enabled: this.enabled,
+      status: this.status,
+      lastSeenAt: this.lastSeenAt ? toIso(this.lastSeenAt) : null,
       battery: this.batteryLevel === null ? null : { level: this.batteryLevel, charging: this.batteryCharging ?? false },
-      sims: [...(sims ?? [])].sort((a: any, b: any) => a.slot - b.slot),
+      signal: this.signal,
+      sims: [...(this.sims ?? [])]
+        .sort((a, b) => a.slot - b.slot)
+        .map((sim) => ({
+          // Slot 0 or 1: the only ones pairing accepts.
+          slot: sim.slot as 0 | 1,
+          label: sim.label,
+          operator: sim.operator,
+          number: sim.number,
+          dailyQuota: sim.dailyQuota,
+          sentToday: sim.sentToday,
+        })),
+      textOptions: this.textOptions,
+      createdAt: toIso(this.createdAt),
     }
   }
 }

@@ -9,6 +9,7 @@ import { ActivityLog, type ActivityAuthor } from '#core/activity/activity_log'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import Device from '#modules/devices/models/device'
 import { newDeviceCredential } from '#modules/devices/services/device_credentials'
+import type { PairingCodeAnswer } from '#modules/devices/schemas'
 import { transaction } from '#core/database/transaction'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { pairingApps } from '#modules/devices/services/pairing_apps'
@@ -46,10 +47,10 @@ export class Pairing {
 
   /**
    * A new code for a kind of phone (`agent` unless said), with what a QR code should carry and
-   * that QR code as SVG: our agent reads {gateway, code}; for another app it carries what the
-   * app's own answer adds (the address to type), and the answer adds those fields.
+   * that QR code as SVG: our agent reads {gateway, code}; for an app with an API URL of its own
+   * to type, the answer adds it and the QR code carries it.
    */
-  async createCode(gatewayUrl: string, appName = 'agent') {
+  async createCode(gatewayUrl: string, appName = 'agent'): Promise<PairingCodeAnswer> {
     const app = pairingApps.get(appName)
     if (!app) throw ApiError.validation('app', 'enum', 'Unknown app')
     const alphabet = app.digitsOnly ? DIGITS : CODE_ALPHABET
@@ -66,9 +67,10 @@ export class Pairing {
       created_by_name: author?.name ?? null,
       kind: app.name,
     })
-    const extra = app.answer?.(gatewayUrl)
-    const qrText = extra ? Object.values(extra)[0] : JSON.stringify({ gateway: gatewayUrl, code })
-    return { code, expiresAt, qr: { text: qrText, svg: await QRCode.toString(qrText, { type: 'svg', margin: 1 }) }, ...extra }
+    const apiUrl = app.apiUrl?.(gatewayUrl)
+    const qrText = apiUrl ?? JSON.stringify({ gateway: gatewayUrl, code })
+    const qr = { text: qrText, svg: await QRCode.toString(qrText, { type: 'svg', margin: 1 }) }
+    return apiUrl ? { code, expiresAt, qr, apiUrl } : { code, expiresAt, qr }
   }
 
   /**

@@ -8,8 +8,8 @@ export interface PairingApp {
   name: string
   /** Digits only: the app's code field takes nothing else. Otherwise letters and digits. */
   digitsOnly: boolean
-  /** What the answer adds for this app, from the gateway's public address (no trailing slash). */
-  answer?: (gatewayUrl: string) => Record<string, string>
+  /** The address the app must be given (`apiUrl` of the answer), from the gateway's public address (no trailing slash). */
+  apiUrl?: (gatewayUrl: string) => string
 }
 
 const apps = new Map<string, PairingApp>([['agent', { name: 'agent', digitsOnly: false }]])

@@ -7,7 +7,13 @@ import { fileStamp } from '#core/time/file_stamp'
 import { exportColumns, exportRows, type ExportDataset } from '#modules/exports/services/export_datasets'
 import { csvStream, jsonStream } from '#modules/exports/services/export_formats'
 import { freshDatabaseCopy } from '#modules/exports/services/database_export'
-import { exportQueryValidator } from '#modules/exports/validators/export_validators'
+import { routeInputs } from '#core/contract/route_contract'
+import type { ExportRoutes } from '#modules/exports/routes'
+
+const input = routeInputs<ExportRoutes>()
+
+/** The routes of the data exports: two of them (the contacts') share one handler. */
+type DataExportId = Exclude<ExportRoutes[number]['operationId'], 'exportDatabase'>
 
 /** Streamed downloads: rows leave as they are read, so memory stays flat whatever the size. */
 @inject()
@@ -38,8 +44,9 @@ export default class ExportsController {
     response.stream(stream)
   }
 
-  async #export({ request, response }: HttpContext, dataset: ExportDataset) {
-    const { format = 'csv' } = await request.validateUsing(exportQueryValidator, { data: request.qs() })
+  #export(ctx: HttpContext, dataset: ExportDataset) {
+    const { response } = ctx
+    const { format = 'csv' } = input(ctx, ctx.route?.name as DataExportId).query
     const rows = exportRows(dataset)
     response.header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
     response.header('content-disposition', `attachment; filename="${dataset}-${fileStamp(this.clock.now())}.${format}"`)

@@ -1,17 +1,19 @@
-import { messageExportColumns, messageExportRows, type ExportRow as MessageExportRow } from '#modules/messages/public'
+import { messageExportColumns, messageExportRows, type MessageExportRow } from '#modules/messages/public'
 import { contactExportColumns, contactExportRows, type ContactExportRow } from '#modules/contacts/public'
+import { conversationExportColumns, conversationExportRows, type ConversationExportRow } from '#modules/conversations/public'
 
 /** Every dataset's columns, in order (docs/exports.md, Columns, in this order). */
 export const exportColumns = {
-  messages: messageExportColumns.messages,
+  messages: messageExportColumns,
   contacts: contactExportColumns,
-  conversations: messageExportColumns.conversations,
+  conversations: conversationExportColumns,
 } as const
 
 export type ExportDataset = keyof typeof exportColumns
-export type ExportRow = MessageExportRow | ContactExportRow
+export type ExportRow = MessageExportRow | ContactExportRow | ConversationExportRow
 
 /** A dataset's rows, oldest first, from the module that owns its table. */
 export function exportRows(dataset: ExportDataset): AsyncGenerator<ExportRow> {
-  return dataset === 'contacts' ? contactExportRows() : messageExportRows(dataset)
+  if (dataset === 'contacts') return contactExportRows()
+  return dataset === 'conversations' ? conversationExportRows() : messageExportRows()
 }

@@ -1,14 +1,17 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { inject } from '@adonisjs/core'
 import { LinkClicks } from '#modules/links/services/link_clicks'
-import { pageQueryValidator } from '#core/pagination/keyset_page'
+import { routeInputs } from '#core/contract/route_contract'
+import type { LinkRoutes } from '#modules/links/routes'
+
+const input = routeInputs<LinkRoutes>()
 
 @inject()
 export default class LinksController {
   constructor(private links: LinkClicks) {}
 
-  async index({ request }: HttpContext) {
-    return this.links.list(await request.validateUsing(pageQueryValidator, { data: request.qs() }))
+  async index(ctx: HttpContext) {
+    return this.links.list(input(ctx, 'listLinks').query)
   }
 
   /** GET /l/{code}: public; 302 to the target, counting the click. */

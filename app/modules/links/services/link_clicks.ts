@@ -4,7 +4,7 @@ import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import Link from '#modules/links/models/link'
+import Link, { linkResource } from '#modules/links/models/link'
 import { shortUrlLength } from '#modules/links/services/link_shortener'
 import { clickSlotOf, countClickSql } from '#modules/links/services/link_counters'
 import { transaction } from '#core/database/transaction'
@@ -16,7 +16,7 @@ export class LinkClicks {
 
   async list(page: PageRequest) {
     const result = await keysetPage(Link.query(), page, 'created_at', (row) => toIso(row.createdAt))
-    return { ...result, shortUrlLength: shortUrlLength() }
+    return { data: result.data.map(linkResource), nextCursor: result.nextCursor, shortUrlLength: shortUrlLength() }
   }
 
   /** Counts the click (in total and in its quarter hour, for statistics), emits link.clicked and answers the target. */

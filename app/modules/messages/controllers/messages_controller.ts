@@ -7,6 +7,7 @@ import { MessageQueries } from '#modules/messages/services/message_queries'
 import { IdempotentRequests, hashRequest, type IdempotencyClaim } from '#core/idempotency/idempotent_requests'
 import { routeInputs } from '#core/contract/route_contract'
 import type { MessageRoutes } from '#modules/messages/routes'
+import { ConversationBook } from '#modules/conversations/public'
 
 const input = routeInputs<MessageRoutes>()
 
@@ -34,6 +35,13 @@ export default class MessagesController {
   @inject()
   async show({ params }: HttpContext, queries: MessageQueries) {
     return queries.find(idParam(params.id, 'Message'))
+  }
+
+  /** A conversation's messages, newest first; the conversations module says whether it exists (404). */
+  @inject()
+  async ofConversation(ctx: HttpContext, conversations: ConversationBook, queries: MessageQueries) {
+    const conversation = await conversations.find(idParam(ctx.params.id, 'Conversation'))
+    return queries.list({ ...input(ctx, 'listConversationMessages').query, conversationId: conversation.id })
   }
 
   @inject()

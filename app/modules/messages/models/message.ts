@@ -3,13 +3,10 @@ import type { DateTime } from 'luxon'
 import { utcDateTime } from '#core/database/utc_date_time'
 import { idColumn, referenceColumn } from '#core/database/columns'
 import type { MessageResource } from '#modules/messages/schemas'
+import { messageCategories, type MessageCategory } from '#modules/conversations/public'
 
-/**
- * A message's `category` (docs/sending.md, The request): a purpose label only; never changes
- * routing, delay or price.
- */
-export const messageCategories = ['transactional', 'conversation', 'info', 'campaign'] as const
-export type MessageCategory = (typeof messageCategories)[number]
+/** A message's `category` (docs/sending.md, The request), kept by its conversation too, which declares it. */
+export { messageCategories, type MessageCategory }
 
 /** Every status a message can have (docs/live-channels.md, `messages`, lists them). */
 export const messageStatuses = [

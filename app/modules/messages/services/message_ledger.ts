@@ -3,7 +3,7 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { readConnection } from '#core/database/read_connection'
 import emitter from '@adonisjs/core/services/emitter'
 import { countSegments } from '#core/sms/segment_counter'
-import { recordConversationActivity } from '#modules/messages/services/conversation_activity'
+import { recordConversationActivity } from '#modules/conversations/public'
 import { CHANGED_COLUMNS, announceChanges, changesOf, type ChangedRow, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
 import type { InboundReport } from '#modules/devices/public'
@@ -91,14 +91,15 @@ const NOT_ORDERED = `((status = 'queued' AND ordered_at IS NULL) OR status = 'pe
 const WITHDRAWABLE = `(${NOT_ORDERED} OR status = 'paused')`
 
 /**
- * The one owner of a message's state after it is queued, and of conversations: every change
- * the dispatcher, the phones' reports, unpairing, settings or a campaign decide is written
- * here, guarded by the state it moves from (a repeated report or a race changes nothing twice),
- * and the public message events (message.sent, .delivered, .failed, .received) are emitted here
- * after the write. The hot paths take batches and cost a few multi-row statements per batch.
- * Other modules keep their own tables: when a change here must be matched there (a SIM's day
- * count given back), the operation answers what changed and the caller writes its own statement
- * after this one.
+ * The one owner of a message's state after it is queued: every change the dispatcher, the
+ * phones' reports, unpairing, settings or a campaign decide is written here, guarded by the
+ * state it moves from (a repeated report or a race changes nothing twice), and the public
+ * message events (message.sent, .delivered, .failed, .received) are emitted here after the
+ * write. The hot paths take batches and cost a few multi-row statements per batch. Other
+ * modules keep their own tables: a received SMS touches its conversation through the
+ * conversations module's upsert in the same transaction, and when a change here must be matched
+ * elsewhere (a SIM's day count given back), the operation answers what changed and the caller
+ * writes its own statement after this one.
  */
 export class MessageLedger {
   /**
@@ -551,25 +552,6 @@ export class MessageLedger {
       [errorCode, at.toISOString(), phone]
     )
     return { cancelled: rows.length, announce: () => announceChanges(changesOf(rows)) }
-  }
-
-  /**
-   * The conversations of these numbers that have no contact take the number's contact (a
-   * contact created, imported or given a new number), on the caller's client: one statement.
-   */
-  async linkConversations(client: QueryClientContract, contacts: Array<{ id: number; phone: string }>): Promise<void> {
-    if (!contacts.length) return
-    await client.rawQuery(
-      `UPDATE conversations SET contact_id = c.id
-       FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.phone') AS phone FROM json_each(?)) AS c
-       WHERE conversations.phone = c.phone AND conversations.contact_id IS NULL`,
-      [JSON.stringify(contacts.map(({ id, phone }) => ({ id, phone })))]
-    )
-  }
-
-  /** The contact's conversations are left without it (its number changed), on the caller's client. */
-  async unlinkConversations(client: QueryClientContract, contactId: number): Promise<void> {
-    await client.from('conversations').where('contact_id', contactId).update({ contact_id: null })
   }
 
   /** Outbound messages among `messageIds` in the state `from` take `change`; answers their ids. */

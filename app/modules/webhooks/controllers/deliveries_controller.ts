@@ -3,7 +3,10 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
 import { DeliveryLog } from '#modules/webhooks/services/delivery_log'
 import { FailingDeliveries } from '#modules/webhooks/services/failing_deliveries'
-import { listDeliveriesValidator } from '#modules/webhooks/validators/webhook_validators'
+import { routeInputs } from '#core/contract/route_contract'
+import type { WebhookRoutes } from '#modules/webhooks/routes'
+
+const input = routeInputs<WebhookRoutes>()
 
 @inject()
 export default class DeliveriesController {
@@ -12,8 +15,8 @@ export default class DeliveriesController {
     private failingDeliveries: FailingDeliveries
   ) {}
 
-  async index({ request }: HttpContext) {
-    return this.log.list(await request.validateUsing(listDeliveriesValidator, { data: request.qs() }))
+  async index(ctx: HttpContext) {
+    return this.log.list(input(ctx, 'listWebhookDeliveries').query)
   }
 
   async failing() {

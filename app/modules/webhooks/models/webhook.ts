@@ -3,6 +3,7 @@ import type { DateTime } from 'luxon'
 import { toIso, utcDateTime } from '#core/database/utc_date_time'
 import { booleanColumn, idColumn, jsonColumn } from '#core/database/columns'
 import type { PublicEventName } from '#core/events/public_events'
+import type { WebhookResource } from '#modules/webhooks/schemas'
 
 export type WebhookMethod = 'POST' | 'PUT' | 'PATCH'
 
@@ -55,7 +56,7 @@ export default class Webhook extends BaseModel {
   declare updatedAt: DateTime
 
   /** The resource as the API shows it; disabledAt is present only when the gateway switched it off. */
-  toResource() {
+  toResource(): WebhookResource {
     return {
       id: String(this.id),
       name: this.name,

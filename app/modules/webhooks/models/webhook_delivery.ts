@@ -2,6 +2,7 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'
 import { toIso, utcDateTime } from '#core/database/utc_date_time'
 import { idColumn, referenceColumn } from '#core/database/columns'
+import type { WebhookDeliveryResource } from '#modules/webhooks/schemas'
 
 export type DeliveryStatus = 'pending' | 'success' | 'failed'
 
@@ -80,7 +81,7 @@ export default class WebhookDelivery extends BaseModel {
    * status, attempts out of 5, HTTP code, duration of the last attempt, and `detail`: the network
    * error, else the first 500 characters of the answer, else the time of the next attempt.
    */
-  toResource(webhookName: string | null) {
+  toResource(webhookName: string | null): WebhookDeliveryResource {
     const nextAttemptAt = this.status === 'pending' && this.dueAt ? toIso(this.dueAt) : null
     const detail =
       this.error ?? (this.answer ? this.answer : null) ?? statusHint(this.httpStatus) ?? (nextAttemptAt && this.attempts > 0 ? `next attempt at ${nextAttemptAt}` : null)

@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import { Clock } from '#core/time/clock'
+import type { FailingDeliveriesAnswer } from '#modules/webhooks/schemas'
 
 /** The window the "failed recently" count looks back over. */
 export const FAILING_WINDOW_MS = 24 * 60 * 60 * 1000
@@ -15,7 +16,7 @@ export const FAILING_WINDOW_MS = 24 * 60 * 60 * 1000
 export class FailingDeliveries {
   constructor(private clock: Clock) {}
 
-  async summary() {
+  async summary(): Promise<FailingDeliveriesAnswer> {
     const now = this.clock.now()
     const since = new Date(now.getTime() - FAILING_WINDOW_MS).toISOString()
     const [retrying, failed, switchedOff] = await Promise.all([

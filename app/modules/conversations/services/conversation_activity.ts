@@ -1,5 +1,5 @@
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import type { MessageCategory } from '#modules/messages/models/message'
+import type { MessageCategory } from '#modules/conversations/models/conversation'
 
 /** A message to or from a number, as its conversation sees it. */
 export interface ConversationActivity {
@@ -28,13 +28,13 @@ const CHUNK = 1000
  * (linked to the number's contact); every later one touches it. A message sent leaves it `open`
  * with the message's category; an SMS received leaves it `awaiting_reply` with one more unread, its
  * category unchanged. One upsert per direction and chunk, whatever the number of messages; within a
- * batch the last message to a number wins. Runs on the caller's client, inside the transaction that
- * stores the messages.
+ * batch the last message to a number wins. The messages module calls it on its own client, inside
+ * the transaction that stores the messages (a send, a campaign's turn, a received SMS).
  *
  * The upsert reads the contacts module's `contacts` table (the number's contact id and its
- * opt-out, `blacklisted`): the one read the messages module makes of another module's table,
- * kept in the SQL because asking the contacts module would cost a statement per send on the hot
- * path (docs/modules.md, One owner per table). It never writes there.
+ * opt-out, `blacklisted`): the one read a module makes of another module's table, kept in the
+ * SQL because asking the contacts module would cost a statement per send on the hot path
+ * (docs/modules.md, The one read of another module's table). It never writes there.
  */
 export async function recordConversationActivity(
   client: QueryClientContract,

@@ -1,7 +1,6 @@
 import vine from '@vinejs/vine'
 import { pageQueryFields } from '#core/pagination/keyset_page'
-import { messageCategories } from '#modules/messages/models/message'
-import { conversationStates } from '#modules/messages/models/conversation'
+import { conversationStates, messageCategories } from '#modules/conversations/models/conversation'
 
 export const listConversationsValidator = vine.compile(
   vine.object({

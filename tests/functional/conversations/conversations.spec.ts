@@ -31,6 +31,18 @@ test.group('Conversations', (group) => {
     assert.deepEqual(messages.body().data.map((message: any) => message.id), [sent.body().accepted[0].id])
   })
 
+  test("a conversation's messages answer 404 for a conversation that does not exist, and only its own messages", async ({ client, assert }) => {
+    const sent = await sendAs(client, { to: ['+33612345678', '+447911123456'], body: 'x' })
+    const [first, second] = sent.body().accepted
+    const missing = await client.get('/api/v1/conversations/999999/messages').header('x-api-key', testKeys.read)
+    missing.assertStatus(404)
+    assert.equal(missing.body().error.code, 'NOT_FOUND')
+    const listed = await client.get(`/api/v1/conversations/${second.conversationId}/messages`).header('x-api-key', testKeys.read)
+    listed.assertStatus(200)
+    assert.deepEqual(listed.body().data.map((message: any) => message.id), [second.id])
+    assert.notEqual(first.conversationId, second.conversationId)
+  })
+
   test('PATCH pins, archives, assigns and marks read; the list filters on them', async ({ client, assert }) => {
     const sent = await sendAs(client, { to: ['+33612345678', '+447911123456'], body: 'x' })
     const [first, second] = sent.body().accepted.map((message: any) => message.conversationId)

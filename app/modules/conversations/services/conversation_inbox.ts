@@ -2,8 +2,7 @@ import { inject } from '@adonisjs/core'
 import { ApiError } from '#core/http/api_error'
 import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import Conversation, { type ConversationState } from '#modules/messages/models/conversation'
-import Message, { type MessageCategory } from '#modules/messages/models/message'
+import Conversation, { type ConversationState, type MessageCategory } from '#modules/conversations/models/conversation'
 import { UserService } from '#modules/auth/public'
 
 export interface ConversationFilters extends PageRequest {
@@ -21,7 +20,7 @@ export interface ConversationChange {
   markRead?: true
 }
 
-/** Conversations: one per number, the latest activity first. */
+/** Conversations over HTTP: one per number, the latest activity first; one; its changes. */
 @inject()
 export class ConversationInbox {
   constructor(private users: UserService) {}
@@ -40,11 +39,6 @@ export class ConversationInbox {
     const conversation = await Conversation.find(id)
     if (!conversation) throw ApiError.notFound('Conversation')
     return conversation
-  }
-
-  async messages(id: number, page: PageRequest) {
-    const conversation = await this.find(id)
-    return keysetPage(Message.query().where('conversation_id', conversation.id), page, 'created_at', (row) => toIso(row.createdAt))
   }
 
   async update(id: number, change: ConversationChange): Promise<Conversation> {

@@ -1,6 +1,5 @@
 import { inject } from '@adonisjs/core'
 import { ApiError } from '#core/http/api_error'
-import { ConversationInbox } from '#modules/messages/services/conversation_inbox'
 import { SendMessages } from '#modules/messages/services/send_messages'
 import { IdempotentRequests, hashRequest } from '#core/idempotency/idempotent_requests'
 
@@ -21,21 +20,16 @@ export type ReplyOutcome = { messageId: number } | { refused: string; reason: st
 const REPLY_CALLER = 'automation'
 
 /**
- * What is done to a conversation without a person at the dashboard (an automation rule): a
- * reply queued once per key through the send queue, and the conversation assigned.
+ * A reply sent without a person at the dashboard (an automation rule): queued once per key
+ * through the send queue. Assigning the conversation is the conversations module's
+ * (`ConversationBook.assign`).
  */
 @inject()
-export class ConversationActions {
+export class AutomaticReplies {
   constructor(
-    private inbox: ConversationInbox,
     private sender: SendMessages,
     private idempotency: IdempotentRequests
   ) {}
-
-  /** Assigns the conversation to a dashboard account, or to nobody with null. */
-  async assign(conversationId: number, accountId: string | null): Promise<void> {
-    await this.inbox.update(conversationId, { assignedTo: accountId })
-  }
 
   /** Queues an automatic reply (category conversation); a refusal is answered, never thrown. */
   async reply(reply: AutomaticReply): Promise<ReplyOutcome> {

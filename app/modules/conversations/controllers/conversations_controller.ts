@@ -1,11 +1,11 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
-import { ConversationInbox } from '#modules/messages/services/conversation_inbox'
+import { ConversationInbox } from '#modules/conversations/services/conversation_inbox'
 import { routeInputs } from '#core/contract/route_contract'
-import type { MessageRoutes } from '#modules/messages/routes'
+import type { ConversationRoutes } from '#modules/conversations/routes'
 
-const input = routeInputs<MessageRoutes>()
+const input = routeInputs<ConversationRoutes>()
 
 @inject()
 export default class ConversationsController {
@@ -17,10 +17,6 @@ export default class ConversationsController {
 
   async show({ params }: HttpContext) {
     return this.inbox.find(idParam(params.id, 'Conversation'))
-  }
-
-  async messages(ctx: HttpContext) {
-    return this.inbox.messages(idParam(ctx.params.id, 'Conversation'), input(ctx, 'listConversationMessages').query)
   }
 
   async update(ctx: HttpContext) {

@@ -2,7 +2,15 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'
 import { utcDateTime } from '#core/database/utc_date_time'
 import { booleanColumn, idColumn, referenceColumn } from '#core/database/columns'
-import type { MessageCategory } from '#modules/messages/models/message'
+
+/**
+ * A message's `category` (docs/sending.md, The request): a purpose label only; never changes
+ * routing, delay or price. Declared here because a conversation keeps the category of its last
+ * message sent and the messages module builds on this one, never the reverse (docs/modules.md);
+ * the messages module answers it as its own.
+ */
+export const messageCategories = ['transactional', 'conversation', 'info', 'campaign'] as const
+export type MessageCategory = (typeof messageCategories)[number]
 
 /**
  * `open`: the last word was ours (or nothing came back yet); `awaiting_reply`: the last message
