@@ -30,6 +30,7 @@ export default defineConfig({
     () => import('#modules/backups/backups_provider'),
     () => import('#modules/campaigns/campaigns_provider'),
     () => import('#modules/automation/automation_provider'),
+    () => import('#modules/smsgate/smsgate_provider'),
   ],
 
   preloads: [() => import('#start/kernel'), () => import('#start/routes')],
