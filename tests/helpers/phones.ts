@@ -8,6 +8,7 @@ import { PhoneChannels } from '#modules/devices/channels/phone_channels'
 import { PhonePresence } from '#modules/devices/services/phone_presence'
 import { OrderBook } from '#modules/devices/services/order_book'
 import { livenessJob } from '#modules/devices/jobs/liveness_job'
+import { DeviceStore } from '#modules/devices/stores/device_store'
 import { dispatchJobs } from '#modules/messages/messages_provider'
 import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver, type SimulatorOptions } from '../../agent/src/drivers/simulator.js'
@@ -25,7 +26,14 @@ export async function useDeviceJobs(clock: ManualClock, shared?: JobRunner) {
   for (const job of dispatchJobs(app.container)) runner.register(job)
   // Every kind of phone (the agent's socket, and any a test registers): `hub.settled()` waits for all.
   const hub = await app.container.make(PhoneChannels)
-  runner.register(livenessJob({ phones: async () => hub, presence: () => app.container.make(PhonePresence), orderBook: () => app.container.make(OrderBook) }))
+  runner.register(
+    livenessJob({
+      phones: async () => hub,
+      presence: () => app.container.make(PhonePresence),
+      orderBook: () => app.container.make(OrderBook),
+      devices: () => app.container.make(DeviceStore),
+    })
+  )
   if (!shared) {
     app.container.swap(JobRunner, () => runner)
     await runner.start()

@@ -10,6 +10,7 @@ import { AgentSocketChannel } from '#modules/devices/channels/agent_socket/agent
 import { ReportInlet } from '#modules/devices/services/report_inlet'
 import { PhonePresence } from '#modules/devices/services/phone_presence'
 import { PhoneReportStore } from '#modules/devices/services/phone_report_store'
+import { DeviceStore } from '#modules/devices/stores/device_store'
 import { livenessJob } from '#modules/devices/jobs/liveness_job'
 import { OrderBook } from '#modules/devices/services/order_book'
 import { checkRoutingSettings } from '#modules/devices/services/routing_settings_check'
@@ -42,7 +43,10 @@ export default class DevicesProvider {
       )
       return new PhoneChannels(inlet)
     })
-    container.singleton(AgentSocketChannel, async (resolver) => new AgentSocketChannel(await resolver.make(Secrets), await resolver.make('logger')))
+    container.singleton(
+      AgentSocketChannel,
+      async (resolver) => new AgentSocketChannel(await resolver.make(Secrets), await resolver.make('logger'), await resolver.make(DeviceStore))
+    )
   }
 
   async start() {
@@ -55,7 +59,14 @@ export default class DevicesProvider {
     const phones = await container.make(PhoneChannels)
     phones.register(await container.make(AgentSocketChannel))
 
-    runner.register(livenessJob({ phones: async () => phones, presence: () => container.make(PhonePresence), orderBook: () => container.make(OrderBook) }))
+    runner.register(
+      livenessJob({
+        phones: async () => phones,
+        presence: () => container.make(PhonePresence),
+        orderBook: () => container.make(OrderBook),
+        devices: () => container.make(DeviceStore),
+      })
+    )
 
     ;(await container.make(SettingsStore)).addCheck('sending', checkRoutingSettings)
 

@@ -3,6 +3,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { ApiError } from '#core/http/api_error'
 import { Pairing } from '#modules/devices/services/pairing'
 import { PairingAttempts } from '#modules/devices/services/pairing_attempts'
+import { DeviceStore } from '#modules/devices/stores/device_store'
 import { publicBaseUrl } from '#core/http/public_url'
 import { routeInputs } from '#core/contract/route_contract'
 import type { DeviceRoutes } from '#modules/devices/routes'
@@ -13,7 +14,8 @@ const input = routeInputs<DeviceRoutes>()
 export default class PairingController {
   constructor(
     private pairing: Pairing,
-    private attempts: PairingAttempts
+    private attempts: PairingAttempts,
+    private devices: DeviceStore
   ) {}
 
   /** The QR code carries the address phones reach the gateway at: the public URL, or this request's. */
@@ -32,9 +34,8 @@ export default class PairingController {
     try {
       const { device, credential } = await this.pairing.pair(input(ctx, 'pairDevice').body)
       await this.attempts.giveBack(ip)
-      await device.load('sims')
       response.status(201)
-      return { device: device.toResource(), credential }
+      return { device: (await this.devices.withSims(device)).toResource(), credential }
     } catch (error) {
       // Only a wrong code counts: a malformed body never tried one.
       if (!(error instanceof ApiError && error.code === 'INVALID_PAIRING_CODE')) await this.attempts.giveBack(ip)

@@ -1,10 +1,9 @@
-import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import type { JobDefinition } from '#core/jobs/job_runner'
 import type { PhoneChannels } from '#modules/devices/channels/phone_channels'
 import type { OrderBook } from '#modules/devices/services/order_book'
 import { type PhonePresence, SILENCE_MS } from '#modules/devices/services/phone_presence'
-import { affectedRows } from '#core/database/affected_rows'
+import type { DeviceStore } from '#modules/devices/stores/device_store'
 
 export const LIVENESS_JOB = 'devices.liveness'
 const LIVENESS_EVERY_MS = 30_000
@@ -17,24 +16,22 @@ export function livenessJob(deps: {
   phones: () => Promise<PhoneChannels>
   presence: () => Promise<PhonePresence>
   orderBook: () => Promise<OrderBook>
+  devices: () => Promise<DeviceStore>
 }): JobDefinition {
   return {
     name: LIVENESS_JOB,
     async run(now) {
-      const [phones, presence, orderBook] = [await deps.phones(), await deps.presence(), await deps.orderBook()]
+      const [phones, presence, orderBook, devices] = [await deps.phones(), await deps.presence(), await deps.orderBook(), await deps.devices()]
       const silentSince = now.getTime() - SILENCE_MS
-      const online = await db.from('devices').where('status', 'online').select('id')
-      for (const { id } of online) {
+      for (const id of await devices.onlineIds()) {
         if ((presence.lastFrameAt.get(id) ?? 0) > silentSince) continue
         void phones.disconnect(id, 'silent')
-        const updated = await db.from('devices').where('id', id).where('status', 'online').update({ status: 'offline' })
-        if (affectedRows(updated)) {
+        if (await devices.markOffline(id)) {
           await emitter.emit('device.offline', { id: String(id), deviceId: String(id), status: 'offline', at: now })
         }
       }
       // Orders of phones away for 5 minutes return to the queue.
-      const offline = await db.from('devices').where('status', 'offline').select('id')
-      for (const { id } of offline) {
+      for (const id of await devices.offlineIds()) {
         if ((presence.lastFrameAt.get(id) ?? 0) > silentSince || phones.isConnected(id)) continue
         await orderBook.phoneAway(id, new Date(silentSince))
       }

@@ -3,10 +3,11 @@ import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { ActivityLog } from '#core/activity/activity_log'
-import { dateTimeOf, toIso } from '#core/database/utc_date_time'
-import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import Device, { type TextOptions } from '#modules/devices/models/device'
-import { affectedRows } from '#core/database/affected_rows'
+import { dateTimeOf } from '#core/database/utc_date_time'
+import type { PageRequest } from '#core/pagination/keyset_page'
+import type Device from '#modules/devices/models/device'
+import type { TextOptions } from '#modules/devices/models/device'
+import { DeviceStore } from '#modules/devices/stores/device_store'
 import { transaction } from '#core/database/transaction'
 
 export interface DeviceChange {
@@ -21,17 +22,18 @@ export interface DeviceChange {
 export class DeviceRegistry {
   constructor(
     private clock: Clock,
-    private activity: ActivityLog
+    private activity: ActivityLog,
+    private devices: DeviceStore
   ) {}
 
   /** Newest first, in pages like every list. */
   async list(page: PageRequest) {
-    const result = await keysetPage(Device.query().preload('sims'), page, 'created_at', (row) => toIso(row.createdAt))
+    const result = await this.devices.page(page)
     return { data: result.data.map((device) => device.toResource()), nextCursor: result.nextCursor }
   }
 
   async find(id: number): Promise<Device> {
-    const device = await Device.query().where('id', id).preload('sims').first()
+    const device = await this.devices.find(id)
     if (!device) throw ApiError.notFound('Device')
     return device
   }
@@ -39,14 +41,14 @@ export class DeviceRegistry {
   async update(id: number, change: DeviceChange) {
     const device = await this.find(id)
     await transaction(async (trx) => {
-      if (change.name !== undefined) device.name = change.name
-      if (change.enabled !== undefined) device.enabled = change.enabled
-      if (change.textOptions !== undefined) device.textOptions = { ...device.textOptions, ...change.textOptions }
-      device.updatedAt = dateTimeOf(this.clock.now())
-      await device.useTransaction(trx).save()
+      await this.devices.change(trx, device, {
+        name: change.name,
+        enabled: change.enabled,
+        textOptions: change.textOptions === undefined ? undefined : { ...device.textOptions, ...change.textOptions },
+        updatedAt: dateTimeOf(this.clock.now()),
+      })
       for (const sim of change.sims ?? []) {
-        const updated = await trx.from('device_sims').where('device_id', device.id).where('slot', sim.slot).update({ daily_quota: sim.dailyQuota })
-        if (affectedRows(updated) !== 1) {
+        if (!(await this.devices.setSimQuota(trx, device.id, sim.slot, sim.dailyQuota))) {
           throw ApiError.validation('sims', 'slot', `This phone has no SIM in slot ${sim.slot}`)
         }
       }
@@ -61,7 +63,7 @@ export class DeviceRegistry {
   async unpair(id: number): Promise<void> {
     const device = await this.find(id)
     const wasOnline = device.status === 'online'
-    await device.delete()
+    await this.devices.remove(device)
     await emitter.emit('devices:unpaired', { deviceId: device.id })
     // Its socket is closed: the phone is offline like any phone that loses its connection.
     if (wasOnline) await emitter.emit('device.offline', { id: String(device.id), deviceId: String(device.id), status: 'offline', at: this.clock.now() })

@@ -1,18 +1,19 @@
 import { inject } from '@adonisjs/core'
 import { createHash, randomInt } from 'node:crypto'
-import db from '@adonisjs/lucid/services/db'
 import QRCode from 'qrcode'
 import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { ApiError } from '#core/http/api_error'
 import { ActivityLog, type ActivityAuthor } from '#core/activity/activity_log'
 import { dateTimeOf } from '#core/database/utc_date_time'
-import Device from '#modules/devices/models/device'
+import type Device from '#modules/devices/models/device'
 import { newDeviceCredential } from '#modules/devices/services/device_credentials'
 import type { PairingCodeAnswer } from '#modules/devices/schemas'
 import { transaction } from '#core/database/transaction'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { pairingApps } from '#modules/devices/services/pairing_apps'
+import { DeviceStore } from '#modules/devices/stores/device_store'
+import { PairingCodeStore } from '#modules/devices/stores/pairing_code_store'
 
 /**
  * A pairing code is valid 10 minutes, single use (docs/device-protocol.md, Pairing): long enough
@@ -42,7 +43,9 @@ export class Pairing {
   constructor(
     private clock: Clock,
     private secrets: Secrets,
-    private activity: ActivityLog
+    private activity: ActivityLog,
+    private codes: PairingCodeStore,
+    private devices: DeviceStore
   ) {}
 
   /**
@@ -59,12 +62,12 @@ export class Pairing {
     const now = this.clock.nowMs()
     const expiresAt = new Date(now + PAIRING_CODE_TTL_MS).toISOString()
     const author = this.activity.author
-    await db.table('pairing_codes').insert({
-      code_hash: hashCode(code),
-      created_at: new Date(now).toISOString(),
-      expires_at: expiresAt,
-      created_by: author?.actor ?? null,
-      created_by_name: author?.name ?? null,
+    await this.codes.addCode({
+      codeHash: hashCode(code),
+      createdAt: new Date(now).toISOString(),
+      expiresAt,
+      createdBy: author?.actor ?? null,
+      createdByName: author?.name ?? null,
       kind: app.name,
     })
     const apiUrl = app.apiUrl?.(gatewayUrl)
@@ -86,50 +89,13 @@ export class Pairing {
     const now = this.clock.now()
     const result = await transaction(async (trx) => {
       // Single use: the code is spent by the same statement that checks it.
-      const [spent] = await trx.rawQuery(
-        `UPDATE pairing_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? AND kind = ?
-         RETURNING created_by, created_by_name`,
-        [now.toISOString(), hashCode(request.code), now.toISOString(), kind]
-      )
+      const spent = await this.codes.spendCode(trx, { codeHash: hashCode(request.code), kind, at: now.toISOString() })
       if (!spent) throw new ApiError('INVALID_PAIRING_CODE', 'The pairing code is unknown, expired or already used')
-      const at = dateTimeOf(now)
-      const device = await Device.create(
-        {
-          name: request.name,
-          kind,
-          model: request.model ?? null,
-          appVersion: request.appVersion ?? null,
-          credentialSealed: 'pending',
-          enabled: true,
-          status: 'offline',
-          lastSeenAt: null,
-          batteryLevel: null,
-          batteryCharging: null,
-          signal: null,
-          textOptions: {},
-          createdAt: at,
-          updatedAt: at,
-        },
-        { client: trx }
-      )
+      const device = await this.devices.addDevice(trx, { name: request.name, kind, model: request.model, appVersion: request.appVersion, at: dateTimeOf(now) })
       const { credential, secret } = newDeviceCredential(device.id)
-      device.credentialSealed = this.secrets.seal(secret)
-      await device.useTransaction(trx).save()
-      if (request.sims.length) {
-        await trx.table('device_sims').multiInsert(
-          request.sims.map((sim) => ({
-            device_id: device.id,
-            slot: sim.slot,
-            label: sim.label ?? null,
-            operator: sim.operator ?? null,
-            number: sim.number ?? null,
-            daily_quota: null,
-            sent_today: 0,
-            sent_day: null,
-          }))
-        )
-      }
-      const author: ActivityAuthor | null = spent.created_by ? { actor: spent.created_by, name: spent.created_by_name } : null
+      await this.devices.sealCredential(trx, device, this.secrets.seal(secret))
+      await this.devices.addSims(trx, device.id, request.sims)
+      const author: ActivityAuthor | null = spent.createdBy ? { actor: spent.createdBy, name: spent.createdByName } : null
       // The channel's own row (its credential) commits with the device, or neither does.
       if (alongside) await alongside(trx, device.id)
       return { device, credential, author }

@@ -1,12 +1,11 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
-import { readConnection } from '#core/database/read_connection'
 import { SettingsStore } from '#core/settings/settings_store'
 import { PhoneChannels } from '#modules/devices/channels/phone_channels'
 import type { PhoneOrder } from '#modules/devices/channels/phone_channel'
-import { dayIn, giveBackSimUse, keptRecentOrders, parseRecentOrders, type UnsentOrder } from '#modules/devices/services/sim_usage'
+import { dayIn, keptRecentOrders, perSimDay, type UnsentOrder } from '#modules/devices/services/sim_usage'
 import { applyTextOptions, effectiveTextOptions } from '#modules/devices/services/text_options'
+import { DeviceStore } from '#modules/devices/stores/device_store'
 
 /** A SIM of a connected, enabled phone, as a dispatch pass judges it. */
 export interface Carrier {
@@ -40,7 +39,8 @@ export interface CarrierOrder {
 export class PhoneFleet {
   constructor(
     private phones: PhoneChannels,
-    private settings: SettingsStore
+    private settings: SettingsStore,
+    private devices: DeviceStore
   ) {}
 
   /** The SIMs of the enabled, connected phones, with their use of the day of `now`. */
@@ -49,39 +49,27 @@ export class PhoneFleet {
     if (!connected.length) return []
     const [sending, general] = [await this.settings.get('sending'), await this.settings.get('general')]
     const today = dayIn(sending.timezone, now)
-    // On the read connection, like the due messages: a pass's own writes come after it.
-    const rows = await readConnection().rawQuery(
-      `SELECT devices.id, devices.text_options, device_sims.slot, device_sims.daily_quota, device_sims.sent_today, device_sims.sent_day,
-         device_sims.recent_orders
-       FROM devices JOIN device_sims ON device_sims.device_id = devices.id
-       WHERE devices.enabled = 1 AND devices.id IN (${connected.map(() => '?').join(', ')})
-       ORDER BY devices.id ASC, device_sims.slot ASC`,
-      connected
-    )
+    const sims = await this.devices.carriersOf(connected, today)
     const shapers = new Map<number, (body: string) => string>()
-    return rows.map((row: any) => {
-      if (!shapers.has(row.id)) {
-        const options = effectiveTextOptions(general, (row.text_options && JSON.parse(row.text_options)) || {})
-        shapers.set(row.id, (body) => applyTextOptions(body, options))
+    return sims.map((sim) => {
+      if (!shapers.has(sim.deviceId)) {
+        const options = effectiveTextOptions(general, sim.textOptions)
+        shapers.set(sim.deviceId, (body) => applyTextOptions(body, options))
       }
       return {
-        deviceId: row.id,
-        slot: row.slot,
-        dailyQuota: row.daily_quota,
-        sentToday: row.sent_day === today ? row.sent_today : 0,
-        recentOrders: parseRecentOrders(row.recent_orders),
-        shapeText: shapers.get(row.id)!,
+        deviceId: sim.deviceId,
+        slot: sim.slot,
+        dailyQuota: sim.dailyQuota,
+        sentToday: sim.sentToday,
+        recentOrders: sim.recentOrders,
+        shapeText: shapers.get(sim.deviceId)!,
       }
     })
   }
 
   /** The SIM slots of a paired phone, connected or not; null when no phone has this id. */
   async simSlotsOf(deviceId: number): Promise<Set<number> | null> {
-    const rows =
-      deviceId > 0
-        ? await db.rawQuery('SELECT device_sims.slot FROM devices LEFT JOIN device_sims ON device_sims.device_id = devices.id WHERE devices.id = ?', [deviceId])
-        : []
-    return rows.length ? new Set(rows.filter((row: any) => row.slot !== null).map((row: any) => row.slot)) : null
+    return this.devices.simSlotsOf(deviceId)
   }
 
   /**
@@ -100,7 +88,7 @@ export class PhoneFleet {
     const dropped = orders.filter((order) => !stored.has(order.messageId))
     if (dropped.length) {
       const unsent = dropped.map((order) => ({ deviceId: order.carrier.deviceId, slot: order.carrier.slot, orderedAt: now.toISOString() }))
-      await giveBackSimUse(db.connection(), unsent, timezone)
+      await this.devices.giveBack(perSimDay(unsent, timezone))
     }
     const perPhone = new Map<number, PhoneOrder[]>()
     for (const order of orders) {
@@ -125,7 +113,7 @@ export class PhoneFleet {
    */
   async giveBack(unsent: UnsentOrder[]): Promise<{ announce(): Promise<void> }> {
     const { timezone } = await this.settings.get('sending')
-    const freed = unsent.length ? await giveBackSimUse(db.connection(), unsent, timezone) : []
+    const freed = unsent.length ? await this.devices.giveBack(perSimDay(unsent, timezone)) : []
     return {
       announce: async () => {
         for (const deviceId of freed) await emitter.emit('devices:quota_changed', { deviceId })
@@ -133,27 +121,17 @@ export class PhoneFleet {
     }
   }
 
-  /** One statement per 100 SIMs: the day's counts and the order times of every SIM used. */
+  /** The day's counts and the order times of every SIM used (DeviceStore.countOrders). */
   async #countUse(orders: CarrierOrder[], now: Date, timezone: string, perMinuteLimit: number | null) {
     const nowMs = now.getTime()
-    const today = dayIn(timezone, now)
     const perSim = new Map<Carrier, number>()
     for (const { carrier } of orders) perSim.set(carrier, (perSim.get(carrier) ?? 0) + 1)
-    const sims = [...perSim]
-    for (let start = 0; start < sims.length; start += 100) {
-      const chunk = sims.slice(start, start + 100)
-      await db.rawQuery(
-        `WITH used(device_id, slot, count, recent_orders) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')})
-         UPDATE device_sims SET sent_today = CASE WHEN sent_day = ? THEN sent_today + used.count ELSE used.count END, sent_day = ?,
-           recent_orders = used.recent_orders
-         FROM used
-         WHERE device_sims.device_id = used.device_id AND device_sims.slot = used.slot`,
-        [
-          ...chunk.flatMap(([carrier, count]) => [carrier.deviceId, carrier.slot, count, JSON.stringify(keptRecentOrders(carrier.recentOrders, nowMs, perMinuteLimit))]),
-          today,
-          today,
-        ]
-      )
-    }
+    const used = [...perSim].map(([carrier, count]) => ({
+      deviceId: carrier.deviceId,
+      slot: carrier.slot,
+      count,
+      recentOrders: keptRecentOrders(carrier.recentOrders, nowMs, perMinuteLimit),
+    }))
+    await this.devices.countOrders(used, dayIn(timezone, now))
   }
 }

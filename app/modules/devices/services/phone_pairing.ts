@@ -5,6 +5,10 @@ import { transaction } from '#core/database/transaction'
 import { ApiError } from '#core/http/api_error'
 import { Pairing } from '#modules/devices/services/pairing'
 import { PairingAttempts } from '#modules/devices/services/pairing_attempts'
+import { DeviceStore } from '#modules/devices/stores/device_store'
+
+/** A store holds no state: a plain function makes its own (docs/modules.md, Data access). */
+const devices = new DeviceStore()
 
 /** A SIM as another kind of phone reports it: its slot (0 or 1) and its operator, if known. */
 export interface ReportedSim {
@@ -57,17 +61,13 @@ export class PhonePairing {
 export async function replaceSims(deviceId: number, sims: ReportedSim[]): Promise<void> {
   const reported = sims.filter((sim) => sim.slot === 0 || sim.slot === 1)
   if (!reported.length) return
-  await transaction(async (trx) => {
-    await trx.from('device_sims').where('device_id', deviceId).whereNotIn('slot', reported.map((sim) => sim.slot)).delete()
-    for (const sim of reported) {
-      await trx
-        .insertQuery()
-        .table('device_sims')
-        .insert({ device_id: deviceId, slot: sim.slot, operator: sim.operator?.slice(0, 60) ?? null, sent_today: 0 })
-        .knexQuery.onConflict(['device_id', 'slot'])
-        .merge(['operator'])
-    }
-  })
+  await transaction((trx) =>
+    devices.replaceSims(
+      trx,
+      deviceId,
+      reported.map((sim) => ({ slot: sim.slot, operator: sim.operator?.slice(0, 60) ?? null }))
+    )
+  )
   // A SIM may have appeared: what waited for one may leave now.
   await emitter.emit('devices:available', { deviceId })
 }

@@ -1,12 +1,11 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { PhonePresence, LAST_SEEN_RESOLUTION_MS } from '#modules/devices/services/phone_presence'
-import { affectedRows } from '#core/database/affected_rows'
 import { OrderBook } from '#modules/devices/services/order_book'
+import { DeviceStore, type StoredStatus } from '#modules/devices/stores/device_store'
 import type { InboundSms, PhoneStatus, Taken } from '#modules/devices/channels/phone_reports'
 
 /**
@@ -16,10 +15,6 @@ import type { InboundSms, PhoneStatus, Taken } from '#modules/devices/channels/p
 export const LOW_BATTERY_PERCENT = 15
 
 const STORED: Taken = { stored: Promise.resolve() }
-
-function changed(result: unknown): boolean {
-  return affectedRows(result) > 0
-}
 
 /**
  * Stores what phones report, whatever their channel (docs/phone-channels.md): each report is
@@ -36,7 +31,8 @@ export class PhoneReportStore {
     private presence: PhonePresence,
     private settings: SettingsStore,
     private phoneNumbers: PhoneNumbers,
-    private orderBook: OrderBook
+    private orderBook: OrderBook,
+    private devices: DeviceStore
   ) {}
 
   async connected(deviceId: number) {
@@ -44,8 +40,7 @@ export class PhoneReportStore {
   }
 
   async disconnected(deviceId: number) {
-    const updated = await db.from('devices').where('id', deviceId).where('status', 'online').update({ status: 'offline' })
-    if (changed(updated)) await emitter.emit('device.offline', this.#deviceEvent(deviceId, 'offline'))
+    if (await this.devices.markOffline(deviceId)) await emitter.emit('device.offline', this.#deviceEvent(deviceId, 'offline'))
   }
 
   async heartbeat(deviceId: number): Promise<Taken> {
@@ -55,7 +50,7 @@ export class PhoneReportStore {
 
   async appVersion(deviceId: number, version: string): Promise<Taken> {
     await this.#seen(deviceId, false)
-    await db.from('devices').where('id', deviceId).update({ app_version: version.slice(0, 40) })
+    await this.devices.recordAppVersion(deviceId, version.slice(0, 40))
     return STORED
   }
 
@@ -92,10 +87,7 @@ export class PhoneReportStore {
     const written = this.presence.lastSeenWritten.get(deviceId) ?? 0
     if (!connecting && now - written < LAST_SEEN_RESOLUTION_MS) return
     this.presence.lastSeenWritten.set(deviceId, now)
-    const at = new Date(now).toISOString()
-    await db.from('devices').where('id', deviceId).update({ last_seen_at: at })
-    const cameOnline = await db.from('devices').where('id', deviceId).where('status', 'offline').update({ status: 'online' })
-    if (changed(cameOnline)) {
+    if (await this.devices.recordSeen(deviceId, new Date(now).toISOString())) {
       await emitter.emit('device.online', this.#deviceEvent(deviceId, 'online'))
       await emitter.emit('devices:available', { deviceId })
     }
@@ -104,15 +96,15 @@ export class PhoneReportStore {
   async #status(deviceId: number, status: PhoneStatus) {
     const level = typeof status.batteryLevel === 'number' ? Math.max(0, Math.min(100, Math.round(status.batteryLevel))) : undefined
     const signal = typeof status.signal === 'number' ? Math.max(0, Math.min(4, Math.round(status.signal))) : undefined
-    const before = await db.from('devices').where('id', deviceId).select('battery_level', 'battery_charging', 'signal').first()
-    const update: Record<string, unknown> = {}
-    if (level !== undefined) update.battery_level = level
-    if (typeof status.charging === 'boolean') update.battery_charging = status.charging ? 1 : 0
-    if (signal !== undefined) update.signal = signal
-    const changes = Object.entries(update).some(([column, value]) => before?.[column] !== value)
-    if (Object.keys(update).length) await db.from('devices').where('id', deviceId).update(update)
+    const before = await this.devices.statusOf(deviceId)
+    const reported: Partial<StoredStatus> = {}
+    if (level !== undefined) reported.batteryLevel = level
+    if (typeof status.charging === 'boolean') reported.charging = status.charging
+    if (signal !== undefined) reported.signal = signal
+    const changes = (Object.keys(reported) as Array<keyof StoredStatus>).some((field) => before?.[field] !== reported[field])
+    await this.devices.recordStatus(deviceId, reported)
     if (changes) await emitter.emit('devices:status_changed', { deviceId })
-    const previous = before?.battery_level
+    const previous = before?.batteryLevel
     if (level !== undefined && level <= LOW_BATTERY_PERCENT && (previous === null || previous === undefined || previous > LOW_BATTERY_PERCENT)) {
       await emitter.emit('device.low_battery', { id: String(deviceId), deviceId: String(deviceId), at: this.clock.now() })
     }

@@ -1,5 +1,8 @@
-import db from '@adonisjs/lucid/services/db'
 import type { FieldError } from '#core/settings/settings_store'
+import { DeviceStore } from '#modules/devices/stores/device_store'
+
+/** A store holds no state: a plain function makes its own (docs/modules.md, Data access). */
+const devices = new DeviceStore()
 
 interface SimReference {
   deviceId: string
@@ -19,9 +22,7 @@ export async function checkRoutingSettings(change: Record<string, unknown>): Pro
   }
   if (!references.length) return []
   const ids = [...new Set(references.map(({ sim }) => Number(sim.deviceId)))]
-  const rows: Array<{ device_id: number; slot: number }> = await db.from('device_sims').whereIn('device_id', ids).select('device_id', 'slot')
-  const slots = new Map<number, Set<number>>()
-  for (const row of rows) slots.set(row.device_id, (slots.get(row.device_id) ?? new Set()).add(row.slot))
+  const slots = await devices.slotsOf(ids)
 
   const errors: FieldError[] = []
   for (const { path, sim } of references) {

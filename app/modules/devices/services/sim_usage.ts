@@ -1,5 +1,3 @@
-import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-
 /**
  * When a SIM was handed SMS, for the minimum interval and the per-minute limit per SIM. The
  * times live on the SIM's row (`device_sims.recent_orders`, epoch milliseconds, oldest first):
@@ -47,29 +45,27 @@ export interface UnsentOrder {
   orderedAt: string
 }
 
+/** Orders not sent, counted together per SIM and the day they were counted on. */
+export interface SimDayCount {
+  deviceId: number
+  slot: number
+  day: string
+  count: number
+}
+
 /**
  * A SIM's day count is taken when an order is handed out, so a quota is never overshot while
  * reports are on the way. An order that failed or went to another phone was not sent: its
- * count is given back, on the day it was counted (a count of an earlier day is gone already).
- * Answers the phones of which a SIM with a daily quota got room back (messages waiting for one
- * may go), each once.
+ * count is given back on the day it was counted, so they are grouped by that day.
  */
-export async function giveBackSimUse(client: QueryClientContract, orders: UnsentOrder[], timezone: string): Promise<number[]> {
-  const perSimDay = new Map<string, { deviceId: number; slot: number; day: string; count: number }>()
+export function perSimDay(orders: UnsentOrder[], timezone: string): SimDayCount[] {
+  const counts = new Map<string, SimDayCount>()
   for (const order of orders) {
     const day = dayIn(timezone, new Date(order.orderedAt))
     const key = `${order.deviceId}:${order.slot}:${day}`
-    const entry = perSimDay.get(key) ?? { deviceId: order.deviceId, slot: order.slot, day, count: 0 }
+    const entry = counts.get(key) ?? { deviceId: order.deviceId, slot: order.slot, day, count: 0 }
     entry.count++
-    perSimDay.set(key, entry)
+    counts.set(key, entry)
   }
-  const quotaFreed = new Set<number>()
-  for (const entry of perSimDay.values()) {
-    const rows = await client.rawQuery(
-      `UPDATE device_sims SET sent_today = MAX(sent_today - ?, 0) WHERE device_id = ? AND slot = ? AND sent_day = ? RETURNING daily_quota`,
-      [entry.count, entry.deviceId, entry.slot, entry.day]
-    )
-    if (rows.some((row: { daily_quota: number | null }) => row.daily_quota !== null)) quotaFreed.add(entry.deviceId)
-  }
-  return [...quotaFreed]
+  return [...counts.values()]
 }

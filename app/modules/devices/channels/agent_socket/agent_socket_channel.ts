@@ -7,7 +7,7 @@ import type { Secrets } from '#core/secrets/secrets'
 import { logSafeError } from '#core/logging/redaction'
 import { ApiError } from '#core/http/api_error'
 import { upgradeRoutes } from '#core/http/upgrade_routes'
-import Device from '#modules/devices/models/device'
+import type { DeviceStore } from '#modules/devices/stores/device_store'
 import { credentialMatches, parseDeviceCredential } from '#modules/devices/services/device_credentials'
 import type { LetGoReason, PhoneChannel, PhoneOrder } from '#modules/devices/channels/phone_channel'
 import type { PhoneReports } from '#modules/devices/channels/phone_reports'
@@ -43,7 +43,8 @@ export class AgentSocketChannel implements PhoneChannel {
 
   constructor(
     private secrets: Secrets,
-    private logger: Logger
+    private logger: Logger,
+    private devices: DeviceStore
   ) {}
 
   listen(reports: PhoneReports) {
@@ -133,7 +134,7 @@ export class AgentSocketChannel implements PhoneChannel {
     const parsed = parseDeviceCredential(presented)
     if (!parsed) return null
     try {
-      const device = await Device.find(parsed.deviceId)
+      const device = await this.devices.credentialOf(parsed.deviceId)
       return device && credentialMatches(this.secrets, device.credentialSealed, parsed.secret) ? { id: device.id, name: device.name } : null
     } catch (error) {
       this.logger.error({ err: logSafeError(error) }, 'could not check a device credential')
