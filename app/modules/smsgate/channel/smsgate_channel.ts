@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream'
 import type { Logger } from '@adonisjs/core/logger'
 import type { Clock, Timer } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
-import type { LetGoReason, PhoneChannel, PhoneOrder, PhoneReports, Taken } from '#modules/devices/public'
+import type { InboundSms, LetGoReason, PhoneChannel, PhoneOrder, PhoneReports, Taken } from '#modules/devices/public'
 import { appMessage, orderSteps, sseEvent, KEEPALIVE_MS, SSE_KEEPALIVE, type AppMessage, type AppEvent } from '#modules/smsgate/channel/app_protocol'
 
 interface Stream {
@@ -120,6 +120,12 @@ export class SmsgateChannel implements PhoneChannel {
       }
     }
     await this.#track(Promise.all(stored))
+  }
+
+  /** An SMS the phone received (its `sms:received` webhook): resolves once it is stored. */
+  async received(deviceId: number, sms: InboundSms): Promise<void> {
+    const taken = await this.#reports!.inbound(deviceId, sms)
+    await this.#track(taken.stored)
   }
 
   async disconnect(deviceId: number, _reason: LetGoReason): Promise<void> {
