@@ -293,6 +293,18 @@ export class FakeSmsgateApp {
     const data = lines.find((line) => line.startsWith('data:'))?.slice(5).trim() ?? ''
     this.events.push({ event, data })
     if (event === 'MessageEnqueued' && this.fetchOnEvents) this.#track(this.fetchMessages())
+    if (event === 'MessageCancelled') this.#track(this.#cancel(JSON.parse(data).messageId))
+  }
+
+  /** `MessageCancelled`: a message still Pending here is cancelled and reported so; another is left as it is. */
+  async #cancel(id: string) {
+    const message = this.messages.get(id)
+    if (message?.state !== 'Pending') return
+    try {
+      await this.#step(message, 'Cancelled')
+    } catch {
+      // Unpaired: its report is refused, as the app's would be.
+    }
   }
 
   #track<T>(work: Promise<T>): Promise<T> {
