@@ -6,6 +6,7 @@ import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../agent/src/drivers/simulator.js'
 import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs } from './browser.js'
 import { adminApi, openFromMenu } from './helpers_data_pages.js'
+import { FakeSmsgateApp } from '../functional/smsgate/support/fake_smsgate_app.js'
 
 /** Pairs a simulated phone through the API (as the agent does), connected unless told otherwise. */
 async function simulatedPhone(name: string, connect = true) {
@@ -21,6 +22,7 @@ test.group('Phones page: settings and unpairing in a real browser', (group) => {
   let browser: Browser
   const contexts: BrowserContext[] = []
   const agents: PhoneAgent[] = []
+  const apps: FakeSmsgateApp[] = []
   const newPage = async (): Promise<Page> => {
     const context = await browser.newContext({ viewport: DESKTOP })
     contexts.push(context)
@@ -36,6 +38,7 @@ test.group('Phones page: settings and unpairing in a real browser', (group) => {
     await clearDevices()
     return async () => {
       for (const agent of agents.splice(0)) await agent.disconnect()
+      for (const app of apps.splice(0)) app.disconnect()
       for (const context of contexts.splice(0)) await context.close()
     }
   })
@@ -108,5 +111,40 @@ test.group('Phones page: settings and unpairing in a real browser', (group) => {
     await watcher.locator('[data-phone="Drawer phone"]').waitFor({ state: 'detached' })
     await page.locator('[data-phone="Drawer phone"]').waitFor({ state: 'detached' })
     await page.getByText('No phone paired yet.').waitFor()
+  })
+
+  test('the pairing dialog offers the SMSGate app: its API URL to copy, its code, SSE only, the https note; the app pairs with them', async ({ assert }) => {
+    const page = await newPage()
+    await signInAs(page, 'operator')
+    await openFromMenu(page, 'Phones')
+    await page.getByRole('button', { name: 'Pair a phone' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByTestId('simulator-command').waitFor()
+
+    await dialog.getByText('SMSGate app', { exact: true }).click()
+    const steps = dialog.getByTestId('smsgate-steps')
+    await steps.waitFor()
+    const apiUrl = await dialog.getByTestId('smsgate-api-url').inputValue()
+    assert.equal(apiUrl, `${gatewayUrl('')}/api/mobile/v1`)
+    const code = (await dialog.getByTestId('pairing-code').innerText()).trim()
+    assert.match(code, /^\d{8}$/)
+    assert.include(await steps.innerText(), 'SSE only')
+    await dialog.getByText('The app speaks plain http only to 127.0.0.1').waitFor()
+    assert.equal(await dialog.getByTestId('simulator-command').count(), 0)
+    await dialog.getByRole('button', { name: 'Copy' }).click()
+    await dialog.getByText(/Copied|press Ctrl\+C/).first().waitFor()
+    await screenshotsAtBothWidths(page, 'pair-smsgate-app')
+
+    // The app, given the values read off the page, pairs and opens its stream: the dialog says so.
+    const app = new FakeSmsgateApp(apiUrl)
+    apps.push(app)
+    assert.equal((await app.register(code)).status, 201)
+    await app.connect()
+    await dialog.getByText('is paired and online.').waitFor()
+
+    // Back to our agent: a code for it again.
+    await dialog.getByRole('button', { name: 'Pair another phone' }).click()
+    await dialog.getByText('Our agent', { exact: true }).click()
+    await dialog.getByTestId('simulator-command').waitFor()
   })
 })

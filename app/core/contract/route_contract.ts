@@ -53,6 +53,12 @@ export interface RouteContract {
    * `maxBytes` (the 2 MiB cap of JSON bodies does not apply). The controller streams the part.
    */
   upload?: { field: string; maxBytes: number; description: string }
+  /**
+   * The JSON body's bytes are kept as sent (`ctx.rawBody`) besides being parsed: a route that
+   * checks a signature over the raw body (a phone's signed webhook). The body parser is not
+   * used; the same cap, content type and JSON rules apply.
+   */
+  rawBody?: boolean
   /** Request headers the route reads (beyond authentication), documented as parameters. */
   headers?: Record<string, { description: string; schema: JsonSchema }>
   answer: RouteAnswer

@@ -4,6 +4,7 @@ import type { AccessGuard, ProtectedAccess } from '#core/http/access'
 import { ActivityLog } from '#core/activity/activity_log'
 import type { ApiErrorKind } from '#core/http/api_error'
 import { allowUpload, requireJsonBody, requireMultipartBody } from '#core/http/body_guard_middleware'
+import { readRawJsonBody } from '#core/http/raw_json_body'
 import { refuseUnknownFields } from '#core/contract/unknown_fields'
 import { refuseIllFormedText } from '#core/contract/well_formed_text'
 import { refuseMisplacedNulls } from '#core/contract/null_fields'
@@ -111,7 +112,7 @@ export class RouteRegistry {
         route.use([requireMultipartBody, bodyParser, validateInput(contract)])
         continue
       }
-      route.use([requireJsonBody, bodyParser, refuseIllFormedText])
+      route.use([requireJsonBody, contract.rawBody ? readRawJsonBody : bodyParser, refuseIllFormedText])
       const bodySchema = contract.body ? (contract.body.toJSONSchema() as JsonSchema) : NO_FIELDS
       route.use([refuseUnknownFields(bodySchema), refuseMisplacedNulls(bodySchema), validateInput(contract)])
     }

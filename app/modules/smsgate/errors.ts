@@ -12,6 +12,13 @@ export const smsgateErrors = defineErrorKinds({
     description: 'No device token, or one that is unknown or revoked (pair the phone again); at registration: no code, or a wrong, expired or used one',
   },
   SMSGATE_OTHER_DEVICE: { status: 403, code: 'FORBIDDEN_DEVICE', description: "The body names another device than the token's" },
+  SMSGATE_WEBHOOK_UNSIGNED: { status: 401, code: 'WEBHOOK_UNSIGNED', description: 'A webhook without X-Signature and X-Timestamp: nothing is stored' },
+  SMSGATE_WEBHOOK_STALE: {
+    status: 401,
+    code: 'WEBHOOK_STALE',
+    description: "A webhook whose X-Timestamp is more than 5 minutes from the gateway's clock (the phone's clock is off): nothing is stored",
+  },
+  SMSGATE_WEBHOOK_SIGNATURE: { status: 401, code: 'WEBHOOK_BAD_SIGNATURE', description: "A webhook whose X-Signature is not the device's signing key's: nothing is stored" },
   SMSGATE_STOPPING: { status: 503, code: 'SERVICE_UNAVAILABLE', description: 'The gateway is stopping: connect again in a moment' },
 })
 

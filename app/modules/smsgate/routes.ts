@@ -1,12 +1,13 @@
 import { access } from '#core/http/access'
-import { defineRoutes } from '#core/contract/route_contract'
+import { checkedByHandler, defineRoutes } from '#core/contract/route_contract'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { MOBILE_API_PATH } from '#modules/smsgate/channel/app_protocol'
+import { MOBILE_API_PATH, WEBHOOK_EVENTS } from '#modules/smsgate/channel/app_protocol'
 import {
   messagesQueryValidator,
   patchDeviceValidator,
   patchMessagesValidator,
   registerDeviceValidator,
+  webhookEnvelopeValidator,
 } from '#modules/smsgate/validators/mobile_validators'
 
 const MobileController = () => import('#modules/smsgate/controllers/mobile_controller')
@@ -160,8 +161,10 @@ export function smsgateRoutes(registry: RouteRegistry) {
       method: 'GET',
       path: path('/webhooks'),
       operationId: 'smsgateListWebhooks',
-      summary: 'The webhooks the app should call (none yet)',
-      description: BEARER,
+      summary: 'The webhooks the app should call: its own URL, for received SMS',
+      description:
+        `${BEARER} One webhook per event the gateway takes (${WEBHOOK_EVENTS.join(', ')}), each posting to the phone's own URL ` +
+        '(POST /api/mobile/v1/webhooks/{device}/{secret}); the id is stable for the device and event.',
       tag: TAG,
       access: access.public(),
       answer: {
@@ -169,11 +172,39 @@ export function smsgateRoutes(registry: RouteRegistry) {
         description: 'The webhooks',
         schema: {
           type: 'array',
-          items: { type: 'object', required: ['id', 'url', 'event'], properties: { id: { type: 'string' }, url: { type: 'string' }, event: { type: 'string' } } },
+          items: {
+            type: 'object',
+            required: ['id', 'url', 'event'],
+            properties: { id: { type: 'string' }, url: { type: 'string', format: 'uri' }, event: { enum: [...WEBHOOK_EVENTS] } },
+          },
         },
       },
       errors: ['SMSGATE_UNAUTHORIZED'],
       handler: [MobileController, 'webhooks'],
+    },
+    {
+      method: 'POST',
+      path: path('/webhooks/:device/:secret'),
+      operationId: 'smsgateWebhook',
+      summary: 'A webhook the app posts: a received SMS',
+      description:
+        "The phone's own URL, as GET /webhooks gave it. Signed: X-Signature is the lower-case hex HMAC-SHA256, keyed with the device's " +
+        'signing key (GET /settings), of the raw body bytes followed by X-Timestamp (Unix seconds), which must be within 5 minutes of ' +
+        "the gateway's clock. An unknown URL answers 404; an unsigned, stale or wrongly signed call 401; nothing is stored then (the app " +
+        'tries again, up to its retry count, 15 by default). sms:received is stored once per SMS (a repeat answers 204 too); ' +
+        'sms:data-received and mms:received are logged without their content; another event is taken and ignored.',
+      tag: TAG,
+      access: access.public(),
+      rawBody: true,
+      params: { device: 'The device id', secret: "The device's webhook path secret" },
+      headers: {
+        'X-Signature': { description: 'Lower-case hex HMAC-SHA256 of the raw body followed by X-Timestamp', schema: { type: 'string' } },
+        'X-Timestamp': { description: 'Unix time in seconds', schema: { type: 'string' } },
+      },
+      body: checkedByHandler(webhookEnvelopeValidator),
+      answer: { status: 204, description: 'Stored (or acknowledged)' },
+      errors: ['NOT_FOUND', 'SMSGATE_WEBHOOK_UNSIGNED', 'SMSGATE_WEBHOOK_STALE', 'SMSGATE_WEBHOOK_SIGNATURE'],
+      handler: [MobileController, 'hook'],
     },
     {
       method: 'GET',

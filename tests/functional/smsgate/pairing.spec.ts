@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { APP_WEBHOOK_EVENTS } from '#modules/smsgate/channel/app_protocol'
 import db from '@adonisjs/lucid/services/db'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices, pairingCode } from '#tests/helpers/devices'
@@ -130,11 +131,15 @@ test.group('SMSGate app: pairing and its device calls', (group) => {
     assert.lengthOf(await db.from('device_sims').where('device_id', Number(app.id)), 2)
   })
 
-  test('GET /webhooks is a list and GET /settings an object of objects, without the server address', async ({ client, assert }) => {
+  test('GET /webhooks lists only events the app knows and GET /settings is an object of objects, without the server address', async ({ client, assert }) => {
     const app = await pairedApp(client, { connect: false })
     const webhooks = await app.call('GET', '/webhooks')
     assert.equal(webhooks.status, 200)
-    assert.deepEqual(webhooks.json, [])
+    assert.isAbove(webhooks.json.length, 0)
+    for (const webhook of webhooks.json) {
+      assert.includeMembers([...APP_WEBHOOK_EVENTS], [webhook.event])
+      assert.sameMembers(Object.keys(webhook), ['id', 'url', 'event'])
+    }
 
     const settings = await app.call('GET', '/settings')
     assert.equal(settings.status, 200)

@@ -1,5 +1,15 @@
 import { test } from '@japa/runner'
-import { appMessage, failureCode, orderSteps, sseEvent } from '#modules/smsgate/channel/app_protocol'
+import { createHmac } from 'node:crypto'
+import {
+  APP_WEBHOOK_EVENTS,
+  WEBHOOK_EVENTS,
+  appMessage,
+  checkSignature,
+  failureCode,
+  orderSteps,
+  receivedSmsRef,
+  sseEvent,
+} from '#modules/smsgate/channel/app_protocol'
 
 /** The SMSGate app's words, as the gateway reads and writes them (docs/smsgate.md). */
 test.group('SMSGate app protocol', () => {
@@ -43,5 +53,42 @@ test.group('SMSGate app protocol', () => {
     })
     assert.equal(sseEvent('MessageEnqueued'), 'event: MessageEnqueued\ndata: null\n\n')
     assert.equal(sseEvent('MessageCancelled', { messageId: '981' }), 'event: MessageCancelled\ndata: {"messageId":"981"}\n\n')
+  })
+
+  test('a webhook signature is the hex HMAC-SHA256 of the raw bytes then the timestamp, within 5 minutes', ({ assert }) => {
+    const body = Buffer.from('{"event":"sms:received","payload":{"message":"a \\u003d b é"}}', 'utf8')
+    const now = 1_780_000_000_000
+    const timestamp = String(now / 1000 - 10)
+    const sign = (key: string, bytes: Buffer, at: string) => createHmac('sha256', key).update(bytes).update(at).digest('hex')
+    const signature = sign('k3y', body, timestamp)
+    assert.equal(checkSignature('k3y', body, { timestamp, signature }, now), 'valid')
+    assert.equal(checkSignature('k3y', body, { timestamp, signature: signature.toUpperCase() }, now), 'valid')
+    assert.equal(checkSignature('other', body, { timestamp, signature }, now), 'wrong')
+    // The same JSON re-serialised (the escape undone) is other bytes.
+    const reserialised = Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8'))), 'utf8')
+    assert.equal(checkSignature('k3y', reserialised, { timestamp, signature }, now), 'wrong')
+    assert.equal(checkSignature('k3y', body, { timestamp, signature: undefined }, now), 'unsigned')
+    assert.equal(checkSignature('k3y', body, { timestamp: undefined, signature }, now), 'unsigned')
+    assert.equal(checkSignature('k3y', body, { timestamp: 'soon', signature }, now), 'stale')
+    const old = String(now / 1000 - 301)
+    assert.equal(checkSignature('k3y', body, { timestamp: old, signature: sign('k3y', body, old) }, now), 'stale')
+    const edge = String(now / 1000 + 300)
+    assert.equal(checkSignature('k3y', body, { timestamp: edge, signature: sign('k3y', body, edge) }, now), 'valid')
+  })
+
+  test('a received SMS’s reference: the same SMS again is the same, any difference another', ({ assert }) => {
+    const sms = { message: 'Hello', receivedAt: '2026-08-01T18:00:00.000+07:00', sender: '+33612345678', simNumber: 1 }
+    const ref = receivedSmsRef(sms)
+    assert.match(ref, /^sms:[A-Za-z0-9_-]{32}$/)
+    // The same instant in another offset is the same SMS.
+    assert.equal(receivedSmsRef({ ...sms, receivedAt: '2026-08-01T11:00:00.000Z' }), ref)
+    for (const change of [{ message: 'Hello!' }, { receivedAt: '2026-08-01T18:00:01.000+07:00' }, { sender: '+33612345679' }, { simNumber: 2 }]) {
+      assert.notEqual(receivedSmsRef({ ...sms, ...change }), ref, JSON.stringify(change))
+    }
+  })
+
+  test('the webhooks registered are events the app knows', ({ assert }) => {
+    assert.includeMembers([...APP_WEBHOOK_EVENTS], [...WEBHOOK_EVENTS])
+    assert.notInclude([...WEBHOOK_EVENTS], 'sms:sent')
   })
 })

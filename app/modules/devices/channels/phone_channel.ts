@@ -25,8 +25,9 @@ export type LetGoReason = 'unpaired' | 'silent'
  * a channel only carries the orders to the device and brings its reports back through the
  * gateway's one `PhoneReports` inlet, given to it once by `listen`.
  *
- * There is no "withdraw an order": once given to a channel, an order is the phone's until it
- * answers (`accepted`, `failed`) or the gateway gives up on the device (see `LetGoReason`).
+ * An order given to a channel is the phone's until it answers (`accepted`, `failed`) or the
+ * gateway gives up on the device (see `LetGoReason`); a channel whose phone keeps orders it has
+ * not accepted yet may be told when the gateway takes them back (`withdraw`).
  */
 export interface PhoneChannel {
   /** A short stable name ('agent'), shown in logs and used to register the channel once. */
@@ -61,6 +62,14 @@ export interface PhoneChannel {
    * follows). A device this channel does not know is no error: the gateway asks every channel.
    */
   disconnect(deviceId: number, reason: LetGoReason): Promise<void>
+
+  /**
+   * Optional. The gateway took these orders back from the device before it accepted them (it was
+   * away 5 minutes: they go to another phone). A channel whose phone may still hold them, and can
+   * be told to drop them, tells it, now or when it comes back; a report about them changes nothing
+   * here. Without it (our agent) the orders are simply forgotten, as before.
+   */
+  withdraw?(deviceId: number, messageIds: number[]): void
 
   /** Resolves once every report received so far is handed to the inlet and stored (tests, unpairing, stopping). */
   settled(): Promise<void>

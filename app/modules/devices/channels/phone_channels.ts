@@ -59,6 +59,15 @@ export class PhoneChannels {
     return this.channelOf(deviceId)?.sendOrders(deviceId, orders) ?? false
   }
 
+  /**
+   * Orders taken back from a device before it accepted them: told to every channel that can tell
+   * its phone (the device is away, so none may have it connected now).
+   */
+  withdraw(deviceId: number, messageIds: number[]): void {
+    if (!messageIds.length) return
+    for (const channel of this.#channels) channel.withdraw?.(deviceId, messageIds)
+  }
+
   /** Lets go of a device on every channel that knows it; resolves once it is closed. */
   async disconnect(deviceId: number, reason: LetGoReason): Promise<void> {
     await Promise.all(this.#channels.map((channel) => channel.disconnect(deviceId, reason)))

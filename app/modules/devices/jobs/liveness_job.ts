@@ -10,7 +10,8 @@ const LIVENESS_EVERY_MS = 30_000
 
 /**
  * A phone silent for 5 minutes is offline (its channel lets go of it); the orders it never
- * accepted go back to the queue for another phone (the order book decides).
+ * accepted go back to the queue for another phone (the order book decides), and its channel is
+ * told which (`withdraw`), so that a phone that still holds them drops them.
  */
 export function livenessJob(deps: {
   phones: () => Promise<PhoneChannels>
@@ -33,7 +34,7 @@ export function livenessJob(deps: {
       // Orders of phones away for 5 minutes return to the queue.
       for (const id of await devices.offlineIds()) {
         if ((presence.lastFrameAt.get(id) ?? 0) > silentSince || phones.isConnected(id)) continue
-        await orderBook.phoneAway(id, new Date(silentSince))
+        phones.withdraw(id, await orderBook.phoneAway(id, new Date(silentSince)))
       }
       return new Date(now.getTime() + LIVENESS_EVERY_MS)
     },

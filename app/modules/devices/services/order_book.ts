@@ -36,9 +36,9 @@ export abstract class OrderBook {
 
   /**
    * The phone has been silent since `since` (5 minutes): orders it was given up to then and
-   * never accepted go to another phone.
+   * never accepted go to another phone. Answers the ids of the orders taken back now.
    */
-  abstract phoneAway(deviceId: number, since: Date): Promise<void>
+  abstract phoneAway(deviceId: number, since: Date): Promise<number[]>
 
   /** The phone was unpaired, its last reports stored: nothing it holds will ever be reported. */
   abstract phoneUnpaired(deviceId: number): Promise<void>

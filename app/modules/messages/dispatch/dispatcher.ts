@@ -105,11 +105,11 @@ export class Dispatcher {
    * Orders a phone never accepted go back to the queue (it was away for 5 minutes, or was
    * unpaired): to another phone, or, forced to this one, to wait for it or fail without it.
    * Their SIMs' counts of the day are given back after the messages moved (a crash in between
-   * leaves a count high, never low).
+   * leaves a count high, never low). Answers the ids of the messages moved.
    */
-  async requeueOrdersOf(deviceId: number, orderedUpTo?: Date): Promise<number> {
+  async requeueOrdersOf(deviceId: number, orderedUpTo?: Date): Promise<number[]> {
     const { requeued, announce } = await this.ledger.requeueWaitingOrdersOf(deviceId, orderedUpTo)
-    if (!requeued.length) return 0
+    if (!requeued.length) return []
     // Never sent by this phone: its SIMs' counts of the day are given back.
     const unsent = requeued
       .filter((order) => order.simSlot !== null)
@@ -117,7 +117,7 @@ export class Dispatcher {
     const givenBack = await this.fleet.giveBack(unsent)
     await givenBack.announce()
     await announce()
-    return requeued.length
+    return requeued.map((order) => order.messageId)
   }
 
   /**

@@ -33,8 +33,8 @@ export class MessageOrderBook extends OrderBook {
     await this.wakeDispatcher()
   }
 
-  async phoneAway(deviceId: number, since: Date): Promise<void> {
-    await this.dispatcher.requeueOrdersOf(deviceId, since)
+  async phoneAway(deviceId: number, since: Date): Promise<number[]> {
+    return this.dispatcher.requeueOrdersOf(deviceId, since)
   }
 
   async phoneUnpaired(deviceId: number): Promise<void> {

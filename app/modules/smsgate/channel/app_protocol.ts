@@ -1,3 +1,4 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { PhoneOrder } from '#modules/devices/public'
 
 /** Where the app's API URL points: `{GATEWAY_PUBLIC_URL}/api/mobile/v1` (docs/smsgate.md). */
@@ -93,4 +94,76 @@ export function failureCode(reason: string | undefined): string {
   if (text.startsWith('TTL expired')) return 'TTL_EXPIRED'
   if (text.startsWith('sendSMS') || text.startsWith("Can't send message")) return 'SEND_ERROR'
   return 'GENERIC_FAILURE'
+}
+
+/**
+ * The app's webhook events the gateway registers for each phone (`GET /webhooks`), all posted to
+ * the phone's own URL: received SMS, and data SMS and MMS notices, which are acknowledged and
+ * logged (docs/smsgate.md, Received SMS). The order reports (`sms:sent`, `sms:delivered`,
+ * `sms:failed`) already come through `PATCH /message`, once per message rather than per part.
+ */
+export const WEBHOOK_EVENTS = ['sms:received', 'sms:data-received', 'mms:received'] as const
+
+/** Every event the app knows (docs/smsgate-app-protocol.md, §2.6): any other one breaks its sync. */
+export const APP_WEBHOOK_EVENTS = [
+  'sms:received',
+  'sms:sent',
+  'sms:delivered',
+  'sms:failed',
+  'system:ping',
+  'sms:data-received',
+  'mms:received',
+  'mms:downloaded',
+  'app:started',
+  'sms:cancelled',
+] as const
+
+/** A signed webhook is taken within 5 minutes either side of the gateway's clock. */
+export const SIGNATURE_WINDOW_S = 300
+
+export type SignatureCheck = 'valid' | 'unsigned' | 'stale' | 'wrong'
+
+/**
+ * The app's webhook signature (docs/smsgate-app-protocol.md, §4.3): `X-Signature` is the
+ * lower-case hex HMAC-SHA256, keyed with the signing key's UTF-8 bytes, of the raw body bytes
+ * followed by the `X-Timestamp` text (Unix seconds).
+ */
+export function checkSignature(
+  key: string,
+  rawBody: Buffer,
+  headers: { timestamp: string | undefined; signature: string | undefined },
+  nowMs: number
+): SignatureCheck {
+  const { timestamp, signature } = headers
+  if (!timestamp || !signature) return 'unsigned'
+  if (!/^\d{1,12}$/.test(timestamp.trim()) || Math.abs(nowMs / 1000 - Number(timestamp.trim())) > SIGNATURE_WINDOW_S) return 'stale'
+  const expected = createHmac('sha256', Buffer.from(key, 'utf8')).update(rawBody).update(timestamp.trim(), 'utf8').digest()
+  const given = /^[0-9a-fA-F]{64}$/.test(signature.trim()) ? Buffer.from(signature.trim(), 'hex') : null
+  return given && timingSafeEqual(given, expected) ? 'valid' : 'wrong'
+}
+
+/** An `sms:received` payload (validated), as the app sends it. */
+export interface ReceivedSmsPayload {
+  message: string
+  receivedAt?: string
+  sender?: string
+  phoneNumber?: string
+  simNumber?: number
+}
+
+/**
+ * The phone's reference of a received SMS. The app's `messageId` is a 32-bit hash and not
+ * unique, and each post has a new envelope id: the reference is made from what the SMS is (its
+ * sender, the instant it was received, the SIM and the text), so the same SMS posted again is
+ * stored once and two SMS differing in any of these are two messages.
+ */
+export function receivedSmsRef(payload: ReceivedSmsPayload): string {
+  const instant = payload.receivedAt ? Date.parse(payload.receivedAt) : Number.NaN
+  const parts = [payload.sender ?? payload.phoneNumber ?? '', Number.isNaN(instant) ? (payload.receivedAt ?? '') : instant, payload.simNumber ?? null, payload.message]
+  return `sms:${createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 32)}`
+}
+
+/** A webhook's id in the app (its only key, so unique beside the user's own): stable for a device and event. */
+export function webhookId(pathSecret: string, event: string): string {
+  return `gw-${createHash('sha256').update(`${pathSecret}|${event}`).digest('base64url').slice(0, 18)}`
 }

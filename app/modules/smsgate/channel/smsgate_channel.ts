@@ -2,8 +2,11 @@ import { PassThrough } from 'node:stream'
 import type { Logger } from '@adonisjs/core/logger'
 import type { Clock, Timer } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
-import type { LetGoReason, PhoneChannel, PhoneOrder, PhoneReports, Taken } from '#modules/devices/public'
+import type { InboundSms, LetGoReason, PhoneChannel, PhoneOrder, PhoneReports, Taken } from '#modules/devices/public'
 import { appMessage, orderSteps, sseEvent, KEEPALIVE_MS, SSE_KEEPALIVE, type AppMessage, type AppEvent } from '#modules/smsgate/channel/app_protocol'
+
+const WITHDRAWN_KEPT_MS = 24 * 3_600_000
+const WITHDRAWN_KEPT = 1_000
 
 interface Stream {
   out: PassThrough
@@ -31,6 +34,12 @@ export class SmsgateChannel implements PhoneChannel {
   readonly #streams = new Map<number, Set<Stream>>()
   /** Orders not yet reported by the phone, by device then message id, with when they were handed. */
   readonly #orders = new Map<number, Map<number, { order: PhoneOrder; handedAt: number }>>()
+  /**
+   * Orders taken back from a device before it reported them, by device then message id, with
+   * when: `MessageCancelled` is pushed on each stream the device opens until it reports the
+   * message, or for a day at most (the phone may never have fetched it).
+   */
+  readonly #withdrawn = new Map<number, Map<number, number>>()
   /** Each device's connected/disconnected reports, one after the other. */
   readonly #presence = new Map<number, Promise<unknown>>()
   readonly #inFlight = new Set<Promise<unknown>>()
@@ -72,6 +81,8 @@ export class SmsgateChannel implements PhoneChannel {
     streams.add(stream)
     // The answer's headers leave with the first bytes: the app counts the stream open then.
     stream.out.write(':connected\n\n')
+    // Before the app's first fetch: what was taken back while it was away is dropped on the phone.
+    for (const messageId of this.#stillWithdrawn(deviceId)) stream.out.write(sseEvent('MessageCancelled', { messageId: String(messageId) }))
     this.#keepAlive(deviceId, stream)
     stream.out.once('close', () => this.#closed(deviceId, stream))
     if (first) this.#presenceReport(deviceId, (reports) => reports.connected(deviceId))
@@ -83,7 +94,12 @@ export class SmsgateChannel implements PhoneChannel {
     let waiting = this.#orders.get(deviceId)
     if (!waiting) this.#orders.set(deviceId, (waiting = new Map()))
     const handedAt = this.clock.nowMs()
-    for (const order of orders) waiting.set(order.messageId, { order, handedAt })
+    const withdrawn = this.#withdrawn.get(deviceId)
+    for (const order of orders) {
+      waiting.set(order.messageId, { order, handedAt })
+      // Handed to this phone again: its report counts again.
+      withdrawn?.delete(order.messageId)
+    }
     this.#push(deviceId, 'MessageEnqueued')
     return true
   }
@@ -110,6 +126,9 @@ export class SmsgateChannel implements PhoneChannel {
     for (const report of reports) {
       if (!/^[1-9]\d{0,15}$/.test(report.id)) continue
       const messageId = Number(report.id)
+      const withdrawn = this.#withdrawn.get(deviceId)
+      // Still Pending on the phone: the cancel is still owed to it.
+      if (report.state !== 'Pending' && withdrawn?.delete(messageId) && report.state === 'Cancelled') continue
       const steps = orderSteps(report.state, report.recipients.find((recipient) => recipient.error)?.error)
       if (steps.length) this.#orders.get(deviceId)?.delete(messageId)
       for (const step of steps) {
@@ -122,10 +141,43 @@ export class SmsgateChannel implements PhoneChannel {
     await this.#track(Promise.all(stored))
   }
 
-  async disconnect(deviceId: number, _reason: LetGoReason): Promise<void> {
+  /** An SMS the phone received (its `sms:received` webhook): resolves once it is stored. */
+  async received(deviceId: number, sms: InboundSms): Promise<void> {
+    const taken = await this.#reports!.inbound(deviceId, sms)
+    await this.#track(taken.stored)
+  }
+
+  /**
+   * The gateway took these orders back before the phone reported them (away 5 minutes): they are
+   * listed no more, and `MessageCancelled` is pushed on its streams now and on each it opens
+   * later, until it reports them; the app cancels a message it still holds as Pending, and its
+   * `Cancelled` report of one is not handed on (the gateway asked for it).
+   */
+  withdraw(deviceId: number, messageIds: number[]): void {
+    let withdrawn = this.#withdrawn.get(deviceId)
+    if (!withdrawn) this.#withdrawn.set(deviceId, (withdrawn = new Map()))
+    const now = this.clock.nowMs()
+    for (const messageId of messageIds) {
+      this.#orders.get(deviceId)?.delete(messageId)
+      withdrawn.delete(messageId)
+      withdrawn.set(messageId, now)
+      this.#push(deviceId, 'MessageCancelled', { messageId: String(messageId) })
+    }
+    this.#stillWithdrawn(deviceId)
+  }
+
+  async disconnect(deviceId: number, reason: LetGoReason): Promise<void> {
+    if (reason === 'unpaired') this.#withdrawn.delete(deviceId)
     const streams = this.#streams.get(deviceId)
     if (!streams) return
     this.#streams.delete(deviceId)
+    // Unpaired: the orders it has not reported go to another phone; it is told to drop them
+    // before its streams close (its token no longer works, so it could not be told later).
+    if (reason === 'unpaired') {
+      for (const messageId of this.#orders.get(deviceId)?.keys() ?? []) {
+        for (const stream of streams) stream.out.write(sseEvent('MessageCancelled', { messageId: String(messageId) }))
+      }
+    }
     this.#orders.delete(deviceId)
     for (const stream of streams) this.#end(stream)
     await this.#presenceReport(deviceId, (reports) => reports.disconnected(deviceId))
@@ -142,8 +194,22 @@ export class SmsgateChannel implements PhoneChannel {
   }
 
   /** Writes an event on every open stream of the device. */
-  #push(deviceId: number, event: AppEvent) {
-    for (const stream of this.#streams.get(deviceId) ?? []) stream.out.write(sseEvent(event))
+  #push(deviceId: number, event: AppEvent, data: Record<string, string> | null = null) {
+    for (const stream of this.#streams.get(deviceId) ?? []) stream.out.write(sseEvent(event, data))
+  }
+
+  /** The device's withdrawn orders still to be cancelled on the phone: a day at most, the newest 1,000. */
+  #stillWithdrawn(deviceId: number): number[] {
+    const withdrawn = this.#withdrawn.get(deviceId)
+    if (!withdrawn) return []
+    const oldest = this.clock.nowMs() - WITHDRAWN_KEPT_MS
+    // Kept in the order they were withdrawn: the first entries are the oldest.
+    for (const [messageId, at] of withdrawn) {
+      if (at >= oldest && withdrawn.size <= WITHDRAWN_KEPT) break
+      withdrawn.delete(messageId)
+    }
+    if (!withdrawn.size) this.#withdrawn.delete(deviceId)
+    return [...withdrawn.keys()]
   }
 
   /**

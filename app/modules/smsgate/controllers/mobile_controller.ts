@@ -4,6 +4,10 @@ import { routeInputs } from '#core/contract/route_contract'
 import { ApiError } from '#core/http/api_error'
 import { SmsgateChannel } from '#modules/smsgate/channel/smsgate_channel'
 import { SmsgateDevices } from '#modules/smsgate/services/smsgate_devices'
+import { publicBaseUrl } from '#core/http/public_url'
+import { Clock } from '#core/time/clock'
+import { checkSignature, receivedSmsRef } from '#modules/smsgate/channel/app_protocol'
+import { receivedSmsValidator, webhookEnvelopeValidator } from '#modules/smsgate/validators/mobile_validators'
 import type { SmsgateRoutes } from '#modules/smsgate/routes'
 
 const input = routeInputs<SmsgateRoutes>()
@@ -13,7 +17,8 @@ const input = routeInputs<SmsgateRoutes>()
 export default class MobileController {
   constructor(
     private devices: SmsgateDevices,
-    private channel: SmsgateChannel
+    private channel: SmsgateChannel,
+    private clock: Clock
   ) {}
 
   async register(ctx: HttpContext) {
@@ -57,8 +62,53 @@ export default class MobileController {
   }
 
   async webhooks(ctx: HttpContext) {
-    await this.devices.authenticate(ctx.request.header('authorization'))
-    return []
+    const deviceId = await this.devices.authenticate(ctx.request.header('authorization'))
+    const { request } = ctx
+    return this.devices.webhooksFor(deviceId, publicBaseUrl() ?? `${request.protocol()}://${request.host()}`)
+  }
+
+  /**
+   * A webhook the app posts to the phone's own URL (docs/smsgate.md, Received SMS): the URL's
+   * secret, then the signature over the raw body, are checked before anything is read or stored.
+   */
+  async hook(ctx: HttpContext) {
+    const { request, params, logger } = ctx
+    const device = await this.devices.webhookKey(String(params.device), String(params.secret))
+    if (!device) throw new ApiError('NOT_FOUND', 'Not found')
+    const headers = { timestamp: request.header('x-timestamp'), signature: request.header('x-signature') }
+    switch (checkSignature(device.key, ctx.rawBody ?? Buffer.alloc(0), headers, this.clock.nowMs())) {
+      case 'unsigned':
+        throw new ApiError('SMSGATE_WEBHOOK_UNSIGNED', 'Sign the webhook: X-Signature and X-Timestamp')
+      case 'stale':
+        throw new ApiError('SMSGATE_WEBHOOK_STALE', "X-Timestamp is more than 5 minutes from the gateway's clock")
+      case 'wrong':
+        throw new ApiError('SMSGATE_WEBHOOK_SIGNATURE', "X-Signature does not match the device's signing key")
+    }
+    const envelope = await webhookEnvelopeValidator.validate(request.body())
+    const { deviceId } = device
+    switch (envelope.event) {
+      case 'sms:received': {
+        const sms = await receivedSmsValidator.validate(envelope.payload)
+        const instant = sms.receivedAt ? Date.parse(sms.receivedAt) : Number.NaN
+        await this.channel.received(deviceId, {
+          ref: receivedSmsRef(sms),
+          from: sms.sender ?? sms.phoneNumber ?? 'unknown',
+          body: sms.message,
+          receivedAt: Number.isNaN(instant) ? null : new Date(instant),
+          simSlot: sms.simNumber === undefined ? undefined : sms.simNumber - 1,
+        })
+        break
+      }
+      case 'sms:data-received':
+      case 'mms:received':
+        // Not kept: said in the log, without what it carries.
+        logger.info({ deviceId, event: envelope.event }, 'smsgate: the phone received a data SMS or an MMS, which the gateway does not keep')
+        break
+      default:
+        // An event the gateway did not register: taken, so the app does not post it again.
+        logger.debug({ deviceId, event: envelope.event.slice(0, 40) }, 'smsgate: webhook event not taken')
+    }
+    ctx.response.status(204)
   }
 
   async settings(ctx: HttpContext) {

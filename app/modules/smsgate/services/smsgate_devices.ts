@@ -1,11 +1,12 @@
 import { inject } from '@adonisjs/core'
-import { createHash, randomBytes, randomInt } from 'node:crypto'
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import type { Logger } from '@adonisjs/core/logger'
 import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { ApiError } from '#core/http/api_error'
 import { PhonePairing, replaceSims, type ReportedSim } from '#modules/devices/public'
+import { MOBILE_API_PATH, WEBHOOK_EVENTS, webhookId } from '#modules/smsgate/channel/app_protocol'
 
 const TABLE = 'smsgate_devices'
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
@@ -149,6 +150,34 @@ export class SmsgateDevices {
       gateway: { notification_channel: 'SSE_ONLY' },
       ...(key.readable ? { webhooks: { signing_key: key.value } } : {}),
     }
+  }
+
+  /**
+   * What `GET /webhooks` gives the app: one webhook per event the gateway takes, each posting to
+   * the phone's own URL (its device id and path secret), `{gatewayUrl}/api/mobile/v1/webhooks/…`.
+   */
+  async webhooksFor(deviceId: number, gatewayUrl: string) {
+    const row = await db.from(TABLE).where('device_id', deviceId).select('webhook_path_sealed').first()
+    const secret = row ? this.secrets.reveal(row.webhook_path_sealed) : null
+    // A path secret the master key no longer opens: no webhook rather than one that is refused.
+    if (!secret?.readable) return []
+    const url = `${gatewayUrl}${MOBILE_API_PATH}/webhooks/${deviceId}/${secret.value}`
+    return WEBHOOK_EVENTS.map((event) => ({ id: webhookId(secret.value, event), url, event }))
+  }
+
+  /**
+   * The signing key of the device a webhook URL names, once its path secret matches; null for an
+   * unknown device, a wrong secret, or secrets the master key no longer opens.
+   */
+  async webhookKey(device: string, pathSecret: string): Promise<{ deviceId: number; key: string } | null> {
+    if (!/^[1-9]\d{0,15}$/.test(device)) return null
+    const row = await db.from(TABLE).where('device_id', Number(device)).select('webhook_path_sealed', 'signing_key_sealed').first()
+    if (!row) return null
+    const secret = this.secrets.reveal(row.webhook_path_sealed)
+    const key = this.secrets.reveal(row.signing_key_sealed)
+    if (!secret.readable || !key.readable) return null
+    const same = timingSafeEqual(createHash('sha256').update(secret.value).digest(), createHash('sha256').update(pathSecret).digest())
+    return same ? { deviceId: Number(device), key: key.value } : null
   }
 
   #warnFirebase(deviceId: number, logger: Logger) {

@@ -60,3 +60,34 @@ export const patchMessagesValidator = vine.compile(
     .minLength(1)
     .maxLength(100)
 )
+
+/**
+ * A webhook the app posts (docs/smsgate-app-protocol.md, §4.1): the envelope, checked once the
+ * signature is; the payload is read by event (an `sms:received` one below). Fields a later
+ * version adds are let through.
+ */
+export const webhookEnvelopeValidator = vine.compile(
+  vine
+    .object({
+      id: vine.string().maxLength(64).optional(),
+      webhookId: vine.string().maxLength(64).optional(),
+      event: vine.string().maxLength(40),
+      deviceId: vine.string().maxLength(64).optional(),
+      payload: vine.object({}).allowUnknownProperties(),
+    })
+    .allowUnknownProperties()
+)
+
+export const receivedSmsValidator = vine.compile(
+  vine
+    .object({
+      message: vine.string().maxLength(20_000),
+      receivedAt: vine.string().maxLength(40).optional(),
+      messageId: vine.string().maxLength(64).optional(),
+      sender: vine.string().maxLength(128).optional(),
+      recipient: vine.string().maxLength(128).optional(),
+      phoneNumber: vine.string().maxLength(128).optional(),
+      simNumber: vine.number({ strict: true }).withoutDecimals().range([1, 8]).optional(),
+    })
+    .allowUnknownProperties()
+)

@@ -31,8 +31,11 @@ export function useDevices(onChange?: (change: DeviceChange) => void) {
 
 export type PairingCode = Awaited<ReturnType<typeof createPairingCode>>
 
-export async function createPairingCode() {
-  return answer(api.POST('/api/v1/devices/pairing-codes', { body: {} }))
+/** Which phone software the code is for: our agent, or the SMSGate Android app (docs/smsgate.md). */
+export type PairingApp = 'agent' | 'smsgate'
+
+export async function createPairingCode(app: PairingApp = 'agent') {
+  return answer(api.POST('/api/v1/devices/pairing-codes', { body: app === 'agent' ? {} : { app } }))
 }
 
 export type DeviceChanges = operations['updateDevice']['requestBody']['content']['application/json']

@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto'
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'
 
 /** What the fake app does with a message it fetched. */
@@ -27,6 +28,14 @@ function appDate(at = new Date()): string {
 }
 
 /**
+ * The JSON text the app's Gson writes: `=`, `<`, `>`, `&` and `'` escaped as `\u003d` and so on,
+ * so a server that re-serialises the body instead of reading its bytes gets another signature.
+ */
+export function gsonJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[=<>&']/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/**
  * A fake "SMS Gateway for Android" (SMSGate) app, written from its protocol as read from its
  * sources (docs/smsgate-app-protocol.md): registers by code, opens its event stream with a real
  * HTTP client and reads it as it comes, fetches its messages on connect and on each
@@ -49,6 +58,11 @@ export class FakeSmsgateApp {
   keepalives = 0
   /** Every PATCH /message body sent, in order. */
   readonly reports: unknown[] = []
+  /** What `GET /webhooks` and `GET /settings` gave it. */
+  webhooks: Array<{ id: string; url: string; event: string }> = []
+  signingKey = ''
+  /** The phone's clock, which stamps its webhooks (a test sets the gateway's manual clock). */
+  nowMs: () => number = () => Date.now()
   streamStatus: number | null = null
   streamContentType: string | undefined
   #stream: { request: ClientRequest; response: IncomingMessage | null } | null = null
@@ -106,6 +120,61 @@ export class FakeSmsgateApp {
   /** What the app sends at every start: its SIMs, masked, and no push token in "SSE only". */
   patchDevice(simCards: Array<Record<string, unknown>> = [{ slotIndex: 0, simNumber: 1, carrierName: '**ange', phoneNumber: '********5678' }]) {
     return this.call('PATCH', '/device', { body: { id: this.id, simCards } })
+  }
+
+  /** The app's webhook and settings workers: `GET /webhooks` (its Cloud webhooks replaced) and `GET /settings`. */
+  async sync(): Promise<void> {
+    const webhooks = await this.call('GET', '/webhooks')
+    if (webhooks.status !== 200) throw new Error(`GET /webhooks answered ${webhooks.status}`)
+    this.webhooks = webhooks.json
+    const settings = await this.call('GET', '/settings')
+    if (settings.status !== 200) throw new Error(`GET /settings answered ${settings.status}`)
+    this.signingKey = settings.json.webhooks?.signing_key ?? this.signingKey
+  }
+
+  /**
+   * One webhook delivery as the app's queue makes it (docs/smsgate-app-protocol.md, §4): the
+   * envelope with a new id, written by Gson, signed with `X-Timestamp` and `X-Signature`, posted
+   * to the URL registered for the event. The options change what is signed or sent, for refusals.
+   */
+  async postWebhook(
+    event: string,
+    payload: Record<string, unknown>,
+    options: { url?: string; key?: string; timestamp?: number; signature?: string | null; body?: string } = {}
+  ): Promise<HttpAnswer> {
+    const url = options.url ?? this.webhooks.find((webhook) => webhook.event === event)?.url
+    if (!url) throw new Error(`No webhook registered for ${event}`)
+    const webhookId = this.webhooks.find((webhook) => webhook.event === event)?.id ?? 'local'
+    const body = options.body ?? gsonJson({ id: randomBytes(16).toString('base64url').slice(0, 21), webhookId, event, deviceId: this.id, payload })
+    const timestamp = String(options.timestamp ?? Math.floor(this.nowMs() / 1000))
+    const signature = createHmac('sha256', Buffer.from(options.key ?? this.signingKey, 'utf8')).update(Buffer.from(body, 'utf8')).update(timestamp).digest('hex')
+    const headers: Record<string, string> = {
+      'User-Agent': 'me.capcom.smsgateway/1.68.0',
+      'Content-Type': 'application/json; charset=UTF-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+    }
+    if (options.signature !== null) {
+      headers['X-Timestamp'] = timestamp
+      headers['X-Signature'] = options.signature ?? signature
+    }
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(new URL(url), { method: 'POST', headers }, (response) => {
+        let text = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk) => (text += chunk))
+        response.on('end', () => {
+          let json: any
+          try {
+            json = text ? JSON.parse(text) : undefined
+          } catch {
+            json = undefined
+          }
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json })
+        })
+      })
+      request.on('error', reject)
+      request.end(body)
+    })
   }
 
   /** Opens `GET /events` and reads it as it streams; resolves once the answer's headers came. */
@@ -224,6 +293,18 @@ export class FakeSmsgateApp {
     const data = lines.find((line) => line.startsWith('data:'))?.slice(5).trim() ?? ''
     this.events.push({ event, data })
     if (event === 'MessageEnqueued' && this.fetchOnEvents) this.#track(this.fetchMessages())
+    if (event === 'MessageCancelled') this.#track(this.#cancel(JSON.parse(data).messageId))
+  }
+
+  /** `MessageCancelled`: a message still Pending here is cancelled and reported so; another is left as it is. */
+  async #cancel(id: string) {
+    const message = this.messages.get(id)
+    if (message?.state !== 'Pending') return
+    try {
+      await this.#step(message, 'Cancelled')
+    } catch {
+      // Unpaired: its report is refused, as the app's would be.
+    }
   }
 
   #track<T>(work: Promise<T>): Promise<T> {
