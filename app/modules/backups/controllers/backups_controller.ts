@@ -11,6 +11,8 @@ import { BackupSchedule } from '#modules/backups/services/backup_schedule'
 import { RestorePreparation } from '#modules/backups/services/restore_preparation'
 import { routeInputs } from '#core/contract/route_contract'
 import type { BackupRoutes } from '#modules/backups/routes'
+import type { PageOf } from '#core/contract/schemas'
+import type { backupFileSchema } from '#modules/backups/schemas'
 
 const input = routeInputs<BackupRoutes>()
 
@@ -22,7 +24,7 @@ export default class BackupsController {
     return response.created(attempt)
   }
 
-  async index() {
+  async index(): Promise<PageOf<typeof backupFileSchema>> {
     return { data: await (await app.container.make(BackupCatalogue)).list(), nextCursor: null }
   }
 
