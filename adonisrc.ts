@@ -18,6 +18,7 @@ export default defineConfig({
     // Core first: modules build on its services (clock, jobs, settings, events, route contracts).
     () => import('#providers/core_provider'),
     () => import('#modules/auth/auth_provider'),
+    () => import('#modules/license/license_provider'),
     () => import('#modules/messages/messages_provider'),
     () => import('#modules/conversations/conversations_provider'),
     () => import('#modules/links/links_provider'),
@@ -29,6 +30,7 @@ export default defineConfig({
     () => import('#modules/backups/backups_provider'),
     () => import('#modules/campaigns/campaigns_provider'),
     () => import('#modules/automation/automation_provider'),
+    () => import('#modules/smsgate/smsgate_provider'),
   ],
 
   preloads: [() => import('#start/kernel'), () => import('#start/routes')],

@@ -3,7 +3,7 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { Page } from 'playwright-core'
 import { SettingsStore } from '#core/settings/settings_store'
-import { LicenseService } from '#modules/auth/license/license_service'
+import { LicenseService } from '#modules/license/services/license_service'
 import { testKeys } from '#tests/helpers/callers'
 import { gatewayUrl } from './browser.js'
 

@@ -6,29 +6,27 @@ import { dashboardSession } from '#modules/auth/middleware/dashboard_session'
 import { ApiKeyCache } from '#modules/auth/services/api_key_cache'
 import { MinuteWindows } from '#modules/auth/services/key_rate_limiter'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { setupLicense } from '#modules/auth/license/license_setup'
 import { GatewayAccessGuard } from '#modules/auth/services/gateway_access_guard'
-import { LicenseService } from '#modules/auth/license/license_service'
+import { LicenseService } from '#modules/license/public'
 import { signedInDashboard } from '#modules/auth/middleware/signed_in_dashboard'
 import { requireJsonBody } from '#core/http/body_guard_middleware'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
 import { authActivity } from '#modules/auth/activity'
 import { authErrors } from '#modules/auth/errors'
 import { authPermissions } from '#modules/auth/permissions'
-import { licenseEvents } from '#modules/auth/events'
 import { checkLiveStreamInput, explainRefusedSubscription } from '#core/http/live_stream_input'
 import { LiveStreamSessions, type TransmitStreams } from '#modules/auth/services/live_stream_sessions'
 
 /**
  * The access module: dashboard accounts and sessions, API keys, scopes and roles, per-key rate
- * limits and the license gate. It replaces the core's "no credential exists" guard with the
- * real one.
+ * limits, and the license gate (the license module's state, read by the guard). It replaces the
+ * core's "no credential exists" guard with the real one.
  */
 export default class AuthProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    registerVocabulary({ errors: authErrors, permissions: authPermissions, events: licenseEvents, activity: authActivity })
+    registerVocabulary({ errors: authErrors, permissions: authPermissions, activity: authActivity })
     const { container } = this.app
     // State shared by all requests (the keys recognised, the minute windows, sign-in tries).
     container.singleton(ApiKeyCache, () => new ApiKeyCache())
@@ -50,7 +48,8 @@ export default class AuthProvider {
     const registry = await this.app.container.make(RouteRegistry)
     registry.useBeforeAccess(dashboardSession)
     registry.add(authRoutes(registry))
-    await setupLicense(this.app)
+    // The guard refuses every write route while the license is withdrawn.
+    registry.writeRouteErrors.add('LICENSE_BLOCKED')
     await this.#liveNoticeRoutes(registry)
   }
 

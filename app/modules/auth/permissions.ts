@@ -14,7 +14,4 @@ export const authPermissions = definePermissions({
   // role, never a key; not gated by the license, so people can still secure their account
   // while it is withdrawn.
   'ownAccount.change': { kind: 'protected', scope: null, roles, write: false },
-  'license.read': access.read('admin', ['superadmin']),
-  // Entering a license key must work while the license is withdrawn: not gated.
-  'license.change': { kind: 'protected', scope: null, roles: ['superadmin'], write: false },
 })

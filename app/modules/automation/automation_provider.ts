@@ -1,22 +1,13 @@
 import type { ApplicationService } from '@adonisjs/core/types'
-import { Clock } from '#core/time/clock'
 import { JobRunner } from '#core/jobs/job_runner'
-import { SettingsStore } from '#core/settings/settings_store'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
 import { automationActivity } from '#modules/automation/activity'
-import { AutomaticReplies, ReceivedSmsFeed } from '#modules/messages/public'
-import { ConversationBook } from '#modules/conversations/public'
-import { ContactsByPhone } from '#modules/contacts/public'
-import { TemplateLibrary } from '#modules/campaigns/public'
-import { RuleCalls } from '#modules/webhooks/public'
-import { isOwnNumber } from '#modules/devices/public'
 import { automationEvents } from '#modules/automation/events'
 import { automationErrors } from '#modules/automation/errors'
 import { automationSettings } from '#modules/automation/settings'
 import { automationPermissions } from '#modules/automation/permissions'
 import { automationRoutes } from '#modules/automation/routes'
-import { RuleBook } from '#modules/automation/services/rule_book'
 import { RuleRunner } from '#modules/automation/services/rule_runner'
 import { RULE_JOB, ruleJob } from '#modules/automation/jobs/rule_job'
 
@@ -31,22 +22,6 @@ export default class AutomationProvider {
 
   register() {
     registerVocabulary({ events: automationEvents, permissions: automationPermissions, errors: automationErrors, settings: automationSettings, activity: automationActivity })
-    this.app.container.bind(RuleRunner, async (resolver) => {
-      return new RuleRunner({
-        clock: await resolver.make(Clock),
-        settings: await resolver.make(SettingsStore),
-        logger: await resolver.make('logger'),
-        emitter: await resolver.make('emitter'),
-        rules: await resolver.make(RuleBook),
-        inbound: new ReceivedSmsFeed(),
-        senders: await resolver.make(ContactsByPhone),
-        replies: await resolver.make(AutomaticReplies),
-        conversations: await resolver.make(ConversationBook),
-        templates: await resolver.make(TemplateLibrary),
-        calls: await resolver.make(RuleCalls),
-        isOwnNumber,
-      })
-    })
   }
 
   async start() {

@@ -8,3 +8,13 @@ export { isOwnNumber, phoneExists } from '#modules/devices/services/own_numbers'
 export { PhoneFleet, type Carrier, type CarrierOrder } from '#modules/devices/services/phone_fleet'
 /** What phones report about messages, handed to whoever binds the order book (the messages module). */
 export { OrderBook, OUTCOME_UNKNOWN, type OrderReport, type InboundReport } from '#modules/devices/services/order_book'
+/**
+ * What a kind of phone plugs in with from a module of its own (docs/phone-channels.md, Adding a
+ * channel): the channel contract and the inlet of reports, the registry it registers in, the
+ * kinds a pairing code is made for, pairing with such a code, and the SIMs it reports.
+ */
+export { PhoneChannels } from '#modules/devices/channels/phone_channels'
+export type { PhoneChannel, PhoneOrder, LetGoReason } from '#modules/devices/channels/phone_channel'
+export type { PhoneReports, Taken, PhoneStatus, InboundSms } from '#modules/devices/channels/phone_reports'
+export { pairingApps, type PairingApp } from '#modules/devices/services/pairing_apps'
+export { PhonePairing, replaceSims, type ReportedSim } from '#modules/devices/services/phone_pairing'

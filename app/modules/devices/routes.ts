@@ -3,7 +3,7 @@ import { devicePermissions } from '#modules/devices/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { pairValidator, updateDeviceValidator } from '#modules/devices/validators/device_validators'
+import { pairValidator, pairingCodeValidator, updateDeviceValidator } from '#modules/devices/validators/device_validators'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
 import { DEVICE_SOCKET_PATH } from '#modules/devices/channels/agent_socket/agent_protocol'
 import { deviceSchemas } from '#modules/devices/schemas'
@@ -23,11 +23,16 @@ export function deviceRoutes(registry: RouteRegistry) {
       path: '/api/v1/devices/pairing-codes',
       operationId: 'createPairingCode',
       summary: 'A one-time pairing code, valid 10 minutes, with its QR code',
+      description:
+        'For our agent by default. With `{"app": "smsgate"}` the code is for the SMSGate Android app (docs/smsgate.md): ' +
+        '8 digits (its code field takes digits only), and the answer adds `apiUrl`, the API URL to type in the app. ' +
+        'A code pairs only the kind of phone it was made for.',
       tag: 'Devices',
       access: devicePermissions['devices.pair'],
+      body: pairingCodeValidator(),
       answer: {
         status: 201,
-        description: 'The code (shown once) and the QR code data: JSON {gateway, code}, also as SVG',
+        description: 'The code (shown once) and the QR code data: for our agent JSON {gateway, code}, for the SMSGate app its API URL; also as SVG',
         schema: pairingCode,
       },
       handler: [PairingController, 'createCode'],

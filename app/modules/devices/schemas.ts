@@ -80,9 +80,13 @@ export const pairingCodeSchema = {
   type: 'object',
   required: ['code', 'expiresAt', 'qr'],
   properties: {
-    code: { type: 'string' },
+    code: { type: 'string', description: 'Letters and digits for our agent; 8 digits for the SMSGate app' },
     expiresAt: isoDateTimeSchema,
     qr: { type: 'object', required: ['text', 'svg'], properties: { text: { type: 'string' }, svg: { type: 'string' } } },
+    apiUrl: {
+      type: 'string',
+      description: 'SMSGate app only: the API URL to type in the app (Settings > Cloud server), `{GATEWAY_PUBLIC_URL}/api/mobile/v1`',
+    },
   },
 } as const
 export type PairingCodeAnswer = JsonOf<typeof pairingCodeSchema>

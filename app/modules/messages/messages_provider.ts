@@ -33,22 +33,19 @@ export default class MessagesProvider {
 
   register() {
     registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings })
-    this.app.container.singleton(SendQueue, () => new SendQueue(() => this.app.container.make(IdempotentRequests)))
+    this.app.container.singleton(SendQueue, async (resolver) => new SendQueue(await resolver.make(IdempotentRequests)))
     // Stateless; one instance spares a construction per phone frame and dispatch pass.
     this.app.container.singleton(MessageLedger, () => new MessageLedger())
     this.app.container.singleton(BulkSends, () => new BulkSends())
     const { container } = this.app
     container.singleton(RoutingCursor, () => new RoutingCursor())
-    container.singleton(OrderReportQueue, (resolver) => new OrderReportQueue(() => resolver.make(MessageLedger), () => resolver.make(PhoneFleet)))
+    container.singleton(OrderReportQueue, async (resolver) => new OrderReportQueue(await resolver.make(MessageLedger), await resolver.make(PhoneFleet)))
     container.singleton(
       OrderBook,
-      () =>
-        new MessageOrderBook({
-          reports: () => container.make(OrderReportQueue),
-          ledger: () => container.make(MessageLedger),
-          dispatcher: () => container.make(Dispatcher),
-          wakeDispatcher: () => this.#wakeDispatcher(),
-        })
+      async (resolver) =>
+        new MessageOrderBook(await resolver.make(OrderReportQueue), await resolver.make(MessageLedger), await resolver.make(Dispatcher), () =>
+          this.#wakeDispatcher()
+        )
     )
   }
 

@@ -108,8 +108,6 @@ const handWritten: Record<string, CallerName[]> = {
   'PATCH /api/v1/api-keys/:id': superadminSession,
   'POST /api/v1/api-keys/:id/rotate': superadminSession,
   'DELETE /api/v1/api-keys/:id': superadminSession,
-  'GET /api/v1/license': adminOrSuperadmin,
-  'PUT /api/v1/license': superadminSession,
   // Messages: read scope reads; send scope sends and retries (operators send); deleting is admin.
   'POST /api/v1/messages': senders,
   'GET /api/v1/messages': readers,

@@ -5,7 +5,7 @@ import { ApiError } from '#core/http/api_error'
 import { ApiKeyService } from '#modules/auth/services/api_key_service'
 import { KeyRateLimiter } from '#modules/auth/services/key_rate_limiter'
 import { isAddressAllowed } from '#modules/auth/services/ip_allow_list'
-import { LicenseService } from '#modules/auth/license/license_service'
+import { LicenseService } from '#modules/license/public'
 import type User from '#modules/auth/models/user'
 
 /**

@@ -1,18 +1,20 @@
 import db from '@adonisjs/lucid/services/db'
-import type { Emitter } from '@adonisjs/core/events'
-import type { Logger } from '@adonisjs/core/logger'
-import type { Clock } from '#core/time/clock'
-import type { SettingsStore } from '#core/settings/settings_store'
+import { inject } from '@adonisjs/core'
+import { Emitter } from '@adonisjs/core/events'
+import { Logger } from '@adonisjs/core/logger'
+import { Clock } from '#core/time/clock'
+import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import { renderTemplate } from '#core/sms/template_text'
 import { logSafeError } from '#core/logging/redaction'
-import type { AutomaticReplies, ReceivedSmsFeed } from '#modules/messages/public'
-import type { ConversationBook } from '#modules/conversations/public'
-import type { ContactProfile as SenderProfile, ContactsByPhone } from '#modules/contacts/public'
-import type { TemplateLibrary } from '#modules/campaigns/public'
-import type { RuleCalls } from '#modules/webhooks/public'
+import { AutomaticReplies, ReceivedSmsFeed } from '#modules/messages/public'
+import { ConversationBook } from '#modules/conversations/public'
+import { type ContactProfile as SenderProfile, ContactsByPhone } from '#modules/contacts/public'
+import { TemplateLibrary } from '#modules/campaigns/public'
+import { RuleCalls } from '#modules/webhooks/public'
 import RuleRun from '#modules/automation/models/rule_run'
-import type { RuleBook } from '#modules/automation/services/rule_book'
+import { RuleBook } from '#modules/automation/services/rule_book'
+import { isOwnNumber } from '#modules/devices/public'
 import type { ActionOutcome, PlannedAction } from '#modules/automation/services/rule_shapes'
 import { planRuns } from '#modules/automation/services/rule_planner'
 import { transaction } from '#core/database/transaction'
@@ -23,24 +25,6 @@ const RUN_BATCH = 50
 /** The loop guard: automatic replies per number are counted over 10 minutes (docs/automation.md, Actions). */
 export const REPLY_WINDOW_MS = 10 * 60_000
 
-export interface RuleRunnerDeps {
-  clock: Clock
-  settings: SettingsStore
-  logger: Logger
-  emitter: Emitter<any>
-  rules: RuleBook
-  inbound: ReceivedSmsFeed
-  /** The sender's contact, by number: profile, groups, tags, opt-out. */
-  senders: ContactsByPhone
-  /** Replies, queued once per key. */
-  replies: AutomaticReplies
-  /** Assignments. */
-  conversations: ConversationBook
-  templates: TemplateLibrary
-  calls: RuleCalls
-  isOwnNumber: (phone: string) => Promise<boolean>
-}
-
 /**
  * The rules' durable queue. A pass first plans: it reads the inbound messages stored after the
  * cursor and, in one transaction, writes each one's runs (keyword, matching rules) and moves the
@@ -49,14 +33,30 @@ export interface RuleRunnerDeps {
  * the first action without one; a reply is queued under a key of its run and position, so one
  * that was queued just before a crash is not queued twice.
  */
+@inject()
 export class RuleRunner {
-  constructor(private deps: RuleRunnerDeps) {}
+  constructor(
+    private clock: Clock,
+    private settings: SettingsStore,
+    private logger: Logger,
+    private emitter: Emitter<any>,
+    private rules: RuleBook,
+    private inbound: ReceivedSmsFeed,
+    /** The sender's contact, by number: profile, groups, tags, opt-out. */
+    private senders: ContactsByPhone,
+    /** Replies, queued once per key. */
+    private replies: AutomaticReplies,
+    /** Assignments. */
+    private conversations: ConversationBook,
+    private templates: TemplateLibrary,
+    private calls: RuleCalls
+  ) {}
 
   /** One pass; answers when the next is due (now while work is left, null to sleep until woken). */
   async pass(): Promise<Date | null> {
     const planned = await this.#plan()
     const carried = await this.#carryOut()
-    return planned === PLAN_BATCH || carried === RUN_BATCH ? this.deps.clock.now() : null
+    return planned === PLAN_BATCH || carried === RUN_BATCH ? this.clock.now() : null
   }
 
   async #plan(): Promise<number> {
@@ -64,20 +64,20 @@ export class RuleRunner {
     if (!state) {
       // No cursor (a database whose row was lost): rules start with what arrives from now on,
       // never on every SMS ever received.
-      await db.rawQuery('INSERT OR IGNORE INTO automation_state (id, last_message_id) VALUES (1, ?)', [await this.deps.inbound.latestId()])
+      await db.rawQuery('INSERT OR IGNORE INTO automation_state (id, last_message_id) VALUES (1, ?)', [await this.inbound.latestId()])
       return 0
     }
     const cursor = state.last_message_id
-    const messages = await this.deps.inbound.after(cursor, PLAN_BATCH)
+    const messages = await this.inbound.after(cursor, PLAN_BATCH)
     if (!messages.length) return 0
-    const rules = await this.deps.rules.enabled()
-    const reception = await this.deps.settings.get('reception')
-    const { timezone } = await this.deps.settings.get('sending')
+    const rules = await this.rules.enabled()
+    const reception = await this.settings.get('reception')
+    const { timezone } = await this.settings.get('sending')
     const rows: Array<Record<string, unknown>> = []
-    const now = this.deps.clock.now().toISOString()
+    const now = this.clock.now().toISOString()
     for (const sms of messages) {
       const profile = rules.some((rule) => rule.conditions.some((condition) => condition.type === 'sender_group'))
-        ? await this.deps.senders.profile(sms.phone)
+        ? await this.senders.profile(sms.phone)
         : null
       for (const run of planRuns(sms, profile?.groupIds ?? [], rules, reception, timezone)) {
         rows.push({
@@ -111,7 +111,7 @@ export class RuleRunner {
 
   async #carryOutRun(run: RuleRun) {
     let profile: SenderProfile | null = null
-    const sender = async () => (profile ??= await this.deps.senders.profile(run.phone))
+    const sender = async () => (profile ??= await this.senders.profile(run.phone))
     const actions = [...run.actions]
     for (const [index, action] of actions.entries()) {
       if (action.outcome) continue
@@ -119,7 +119,7 @@ export class RuleRunner {
       try {
         outcome = await this.#carryOutAction(run, index, action, sender)
       } catch (error) {
-        this.deps.logger.error({ err: logSafeError(error), run: run.id, action: action.type }, 'a rule action failed')
+        this.logger.error({ err: logSafeError(error), run: run.id, action: action.type }, 'a rule action failed')
         outcome = { status: 'failed', detail: 'Unexpected error (see the technical log)' }
       }
       // Profile changes (tags, groups, opt-out) are read again by the next action that needs them.
@@ -130,15 +130,15 @@ export class RuleRunner {
       await run.save()
     }
     run.status = 'done'
-    run.finishedAt = dateTimeOf(this.deps.clock.now())
+    run.finishedAt = dateTimeOf(this.clock.now())
     await run.save()
     if (run.kind === 'rule' && run.ruleId !== null) {
-      await this.deps.emitter.emit('rule.triggered', { id: String(run.ruleId), conversationId: String(run.conversationId), at: this.deps.clock.now() })
+      await this.emitter.emit('rule.triggered', { id: String(run.ruleId), conversationId: String(run.conversationId), at: this.clock.now() })
     }
   }
 
   async #carryOutAction(run: RuleRun, index: number, action: PlannedAction, sender: () => Promise<SenderProfile>): Promise<ActionOutcome> {
-    const { senders } = this.deps
+    const senders = this.senders
     switch (action.type) {
       case 'reply':
         return this.#reply(run, index, action, sender)
@@ -151,7 +151,7 @@ export class RuleRunner {
       case 'remove_tags':
         return done(await senders.changeTags(run.phone, [], action.tags), 'Tags removed', 'Had none of the tags')
       case 'assign':
-        await this.deps.conversations.assign(run.conversationId, action.accountId)
+        await this.conversations.assign(run.conversationId, action.accountId)
         return { status: 'done', detail: action.accountId === null ? 'Conversation unassigned' : 'Conversation assigned' }
       case 'opt_out':
         return done(await senders.setOptedOut(run.phone, true), 'Opted out', 'Was already opted out')
@@ -163,22 +163,22 @@ export class RuleRunner {
   }
 
   async #reply(run: RuleRun, index: number, action: Extract<PlannedAction, { type: 'reply' }>, sender: () => Promise<SenderProfile>): Promise<ActionOutcome> {
-    if (await this.deps.isOwnNumber(run.phone)) return { status: 'skipped', detail: 'The sender is one of the gateway\u2019s own phones: never answered' }
-    const { autoReplyLimit } = await this.deps.settings.get('reception')
-    const since = new Date(this.deps.clock.nowMs() - REPLY_WINDOW_MS).toISOString()
+    if (await isOwnNumber(run.phone)) return { status: 'skipped', detail: 'The sender is one of the gateway\u2019s own phones: never answered' }
+    const { autoReplyLimit } = await this.settings.get('reception')
+    const since = new Date(this.clock.nowMs() - REPLY_WINDOW_MS).toISOString()
     const [{ sent }] = await db.from('automation_rule_runs').where('phone', run.phone).whereNot('id', run.id).where('created_at', '>=', since).sum('replies as sent')
     if (Number(sent ?? 0) + run.replies >= autoReplyLimit) {
       return { status: 'skipped', detail: `Reply limit reached: ${autoReplyLimit} automatic replies per number per 10 minutes` }
     }
     let text = 'text' in action && action.text !== undefined ? action.text : null
     if ('templateId' in action && action.templateId !== undefined) {
-      text = await this.deps.templates.bodyOf(Number(action.templateId))
+      text = await this.templates.bodyOf(Number(action.templateId))
       if (text === null) return { status: 'failed', detail: 'The template was deleted' }
     }
     const body = renderTemplate(text ?? '', await sender())
     if (!body.trim()) return { status: 'failed', detail: 'The reply is empty for this sender' }
     const forced = 'deviceId' in action && action.deviceId !== undefined && action.deviceId !== null
-    const outcome = await this.deps.replies.reply({
+    const outcome = await this.replies.reply({
       phone: run.phone,
       body,
       deviceId: forced ? (action as { deviceId: string }).deviceId : run.deviceId,
@@ -192,18 +192,18 @@ export class RuleRunner {
   }
 
   async #callUrl(run: RuleRun, url: string): Promise<ActionOutcome> {
-    const rule = run.ruleId === null ? null : await this.deps.rules.find(run.ruleId).catch(() => null)
+    const rule = run.ruleId === null ? null : await this.rules.find(run.ruleId).catch(() => null)
     if (!rule) return { status: 'failed', detail: 'The rule was deleted before its call' }
-    const secret = this.deps.rules.callSecretOf(rule)
+    const secret = this.rules.callSecretOf(rule)
     if (!secret) return { status: 'failed', detail: 'The rule\u2019s secret must be set again (rotate it)' }
-    await this.deps.calls.call({
+    await this.calls.call({
       ruleId: String(rule.id),
       ruleName: rule.name,
       url,
       secret,
       conversationId: String(run.conversationId),
       senderPhone: run.phone,
-      occurredOn: this.deps.clock.now(),
+      occurredOn: this.clock.now(),
     })
     return { status: 'done', detail: 'Call queued (see Webhook deliveries)' }
   }

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import type { HttpContext } from '@adonisjs/core/http'
-import app from '@adonisjs/core/services/app'
+import { inject } from '@adonisjs/core'
 import { ApiError } from '#core/http/api_error'
 import { BackupEngine } from '#modules/backups/services/backup_engine'
 import { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
@@ -16,44 +16,55 @@ import type { backupFileSchema } from '#modules/backups/schemas'
 
 const input = routeInputs<BackupRoutes>()
 
+/**
+ * Each action asks for the services it uses (method injection): they are resolved for each
+ * request, so a test that swaps one in the container (a backup engine on a test folder) is seen.
+ */
 export default class BackupsController {
   /** 201 with the attempt; 503 BACKUP_FAILED (the attempt in details) when it failed. */
-  async store({ response }: HttpContext) {
-    const attempt = await (await app.container.make(BackupEngine)).run('manual')
+  @inject()
+  async store({ response }: HttpContext, engine: BackupEngine) {
+    const attempt = await engine.run('manual')
     if (attempt.outcome === 'failed') throw new ApiError('BACKUP_FAILED', `The backup failed: ${attempt.reason}`, { attempt })
     return response.created(attempt)
   }
 
-  async index(): Promise<PageOf<typeof backupFileSchema>> {
-    return { data: await (await app.container.make(BackupCatalogue)).list(), nextCursor: null }
+  @inject()
+  async index(_ctx: HttpContext, catalogue: BackupCatalogue): Promise<PageOf<typeof backupFileSchema>> {
+    return { data: await catalogue.list(), nextCursor: null }
   }
 
   /** 202 {restartRequired: true}: checked and prepared; nothing is replaced before the next start. */
-  async prepareRestore({ params, response }: HttpContext) {
-    const prepared = await (await app.container.make(RestorePreparation)).prepare(backupNameParam(params.name))
+  @inject()
+  async prepareRestore({ params, response }: HttpContext, restore: RestorePreparation) {
+    const prepared = await restore.prepare(backupNameParam(params.name))
     return response.accepted(prepared)
   }
 
-  async restoreStatus() {
-    return (await app.container.make(RestorePreparation)).status()
+  @inject()
+  async restoreStatus(_ctx: HttpContext, restore: RestorePreparation) {
+    return restore.status()
   }
 
-  async cancelRestore({ response }: HttpContext) {
-    await (await app.container.make(RestorePreparation)).cancel()
+  @inject()
+  async cancelRestore({ response }: HttpContext, restore: RestorePreparation) {
+    await restore.cancel()
     return response.noContent()
   }
 
-  async schedule() {
-    return (await app.container.make(BackupSchedule)).state()
+  @inject()
+  async schedule(_ctx: HttpContext, schedule: BackupSchedule) {
+    return schedule.state()
   }
 
   async attempts(ctx: HttpContext) {
     return listAttempts(input(ctx, 'listBackupAttempts').query)
   }
 
-  async download({ params, response }: HttpContext) {
+  @inject()
+  async download({ params, response }: HttpContext, catalogue: BackupCatalogue) {
     const name = backupNameParam(params.name)
-    const path = await (await app.container.make(BackupCatalogue)).pathOf(name)
+    const path = await catalogue.pathOf(name)
     const { size } = await stat(path)
     response.header('content-type', 'application/vnd.sqlite3')
     response.header('content-length', String(size))

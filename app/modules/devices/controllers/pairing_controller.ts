@@ -17,10 +17,12 @@ export default class PairingController {
   ) {}
 
   /** The QR code carries the address phones reach the gateway at: the public URL, or this request's. */
-  async createCode({ request, response }: HttpContext) {
+  async createCode(ctx: HttpContext) {
+    const { request, response } = ctx
     const gatewayUrl = publicBaseUrl() ?? `${request.protocol()}://${request.host()}`
     response.status(201)
-    return this.pairing.createCode(gatewayUrl)
+    // A registered app, or none: our agent.
+    return this.pairing.createCode(gatewayUrl, input(ctx, 'createPairingCode').body.app ?? 'agent')
   }
 
   async pair(ctx: HttpContext) {

@@ -25,6 +25,10 @@ export default class Device extends BaseModel {
   @column()
   declare model: string | null
 
+  /** The kind of phone it was paired as (`agent`, or a channel module's, e.g. `smsgate`). */
+  @column({ serializeAs: null })
+  declare kind: string
+
   @column()
   declare appVersion: string | null
 

@@ -1,4 +1,5 @@
 import vine from '@vinejs/vine'
+import { pairingApps } from '#modules/devices/services/pairing_apps'
 
 const sim = vine.object({
   slot: vine.number({ strict: true }).in([0, 1]),
@@ -32,3 +33,9 @@ export const updateDeviceValidator = vine.compile(
     textOptions: vine.object({ stripDiacritics: option(), trimWhitespace: option(), uppercase: option() }).optional(),
   })
 )
+
+/**
+ * The optional body of a new pairing code: which kind of phone it pairs (our agent unless said).
+ * Made when the routes are built, once every channel module has added its kind.
+ */
+export const pairingCodeValidator = () => vine.compile(vine.object({ app: vine.enum(pairingApps.names()).optional() }))

@@ -7,44 +7,41 @@ import type { OrderReportQueue } from '#modules/messages/dispatch/order_report_q
  * What this module does with what the phones report (bound as the devices module's `OrderBook`):
  * reports about orders go through the report queue, received SMS to the ledger, and a phone
  * that comes, goes away or is unpaired has its orders sent again, requeued or failed by the
- * dispatcher, which is then woken. A container singleton; the services behind it are resolved
- * at each call, so a test's clock is the one they read.
+ * dispatcher, which is then woken (`wakeDispatcher`: the job runner the container holds at that
+ * moment, which tests swap). A container singleton.
  */
 export class MessageOrderBook extends OrderBook {
   constructor(
-    private services: {
-      reports: () => Promise<OrderReportQueue>
-      ledger: () => Promise<MessageLedger>
-      dispatcher: () => Promise<Dispatcher>
-      wakeDispatcher: () => Promise<void>
-    }
+    private reports: OrderReportQueue,
+    private ledger: MessageLedger,
+    private dispatcher: Dispatcher,
+    private wakeDispatcher: () => Promise<void>
   ) {
     super()
   }
 
   async record(report: OrderReport): Promise<void> {
-    return (await this.services.reports()).add(report)
+    return this.reports.add(report)
   }
 
   async storeInbound(sms: InboundReport): Promise<void> {
-    await (await this.services.ledger()).storeInbound(sms)
+    await this.ledger.storeInbound(sms)
   }
 
   async phoneConnected(deviceId: number): Promise<void> {
-    await (await this.services.dispatcher()).resendOrders(deviceId)
-    await this.services.wakeDispatcher()
+    await this.dispatcher.resendOrders(deviceId)
+    await this.wakeDispatcher()
   }
 
   async phoneAway(deviceId: number, since: Date): Promise<void> {
-    await (await this.services.dispatcher()).requeueOrdersOf(deviceId, since)
+    await this.dispatcher.requeueOrdersOf(deviceId, since)
   }
 
   async phoneUnpaired(deviceId: number): Promise<void> {
-    const dispatcher = await this.services.dispatcher()
-    await dispatcher.requeueOrdersOf(deviceId)
-    await dispatcher.failTakenOrdersOf(deviceId)
+    await this.dispatcher.requeueOrdersOf(deviceId)
+    await this.dispatcher.failTakenOrdersOf(deviceId)
     // What waited for this phone alone (never ordered: it was disabled, offline or at its
     // quota) fails now, and what it was ordered goes to another phone.
-    await this.services.wakeDispatcher()
+    await this.wakeDispatcher()
   }
 }

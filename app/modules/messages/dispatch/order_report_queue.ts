@@ -20,8 +20,8 @@ export class OrderReportQueue {
   #queue: GroupCommit<OrderReport, void>
 
   constructor(
-    private ledger: () => Promise<MessageLedger>,
-    private fleet: () => Promise<PhoneFleet>
+    private ledger: MessageLedger,
+    private fleet: PhoneFleet
   ) {
     this.#queue = new GroupCommit<OrderReport, void>({
       write: (reports) => this.#write(reports),
@@ -39,7 +39,7 @@ export class OrderReportQueue {
   }
 
   async #write(reports: OrderReport[]) {
-    const recorded = await (await this.ledger()).recordReports(
+    const recorded = await this.ledger.recordReports(
       // The phone cannot tell whether the SMS left (it stopped mid-send): another attempt could
       // send it twice, so the message fails now and the integrator decides (POST .../retry).
       reports.map((report) => (report.kind === 'failed' ? { ...report, retryable: report.errorCode !== OUTCOME_UNKNOWN } : report))
@@ -49,7 +49,7 @@ export class OrderReportQueue {
     const unsent = recorded.failedAttempts
       .filter((attempt) => attempt.simSlot !== null && attempt.errorCode !== OUTCOME_UNKNOWN)
       .map((attempt) => ({ deviceId: attempt.deviceId, slot: attempt.simSlot!, orderedAt: attempt.orderedAt }))
-    const givenBack = await (await this.fleet()).giveBack(unsent)
+    const givenBack = await this.fleet.giveBack(unsent)
     return {
       results: reports.map(() => undefined),
       afterAnswers: async () => {

@@ -41,7 +41,7 @@ const BATCH_RECIPIENTS = 5000
 export class SendQueue {
   #queue: GroupCommit<PreparedSend, RecordedAnswer>
 
-  constructor(private idempotency: () => Promise<IdempotentRequests>) {
+  constructor(private idempotency: IdempotentRequests) {
     this.#queue = new GroupCommit<PreparedSend, RecordedAnswer>({
       write: async (sends) => {
         const answers = await this.#write(sends)
@@ -72,7 +72,7 @@ export class SendQueue {
    * which is rare and still correct.
    */
   async #write(sends: PreparedSend[]): Promise<Array<RecordedAnswer | ApiError>> {
-    const idempotency = await this.idempotency()
+    const idempotency = this.idempotency
     let blocked = new Set<string>()
     for (;;) {
       try {

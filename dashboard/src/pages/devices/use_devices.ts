@@ -32,7 +32,7 @@ export function useDevices(onChange?: (change: DeviceChange) => void) {
 export type PairingCode = Awaited<ReturnType<typeof createPairingCode>>
 
 export async function createPairingCode() {
-  return answer(api.POST('/api/v1/devices/pairing-codes'))
+  return answer(api.POST('/api/v1/devices/pairing-codes', { body: {} }))
 }
 
 export type DeviceChanges = operations['updateDevice']['requestBody']['content']['application/json']

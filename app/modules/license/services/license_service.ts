@@ -5,19 +5,19 @@ import type { Secrets } from '#core/secrets/secrets'
 import type { ActivityLog } from '#core/activity/activity_log'
 import type { JobRunner } from '#core/jobs/job_runner'
 import { ApiError } from '#core/http/api_error'
-import { LICENSE_CHECK_JOB, licenseCheckJob } from '#modules/auth/license/license_check_job'
-import { nextCheckDelayMs, stateAfter } from '#modules/auth/license/license_check_policy'
-import type { LicenseServerClient } from '#modules/auth/license/license_server_client'
-import type { LicenseStateStore, StoredLicense } from '#modules/auth/license/license_state_store'
-import { initialLicense } from '#modules/auth/license/license_state_store'
-import { transitionOf } from '#modules/auth/license/license_transitions'
+import { LICENSE_CHECK_JOB, licenseCheckJob } from '#modules/license/jobs/license_check_job'
+import { nextCheckDelayMs, stateAfter } from '#modules/license/services/license_check_policy'
+import type { LicenseServerClient } from '#modules/license/services/license_server_client'
+import type { LicenseStateStore, StoredLicense } from '#modules/license/services/license_state_store'
+import { initialLicense } from '#modules/license/services/license_state_store'
+import { transitionOf } from '#modules/license/services/license_transitions'
 import {
   keyPrefixOf,
   type LicenseKeyStatus,
   type LicenseMode,
   type LicenseState,
   type LicenseStatus,
-} from '#modules/auth/license/license_state'
+} from '#modules/license/services/license_state'
 
 /** The Activity log's `source` for everything the license gate writes. */
 export const LICENSE_SOURCE = 'license'

@@ -1,9 +1,9 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { inject } from '@adonisjs/core'
 import { ActivityLog } from '#core/activity/activity_log'
-import { LicenseService } from '#modules/auth/license/license_service'
+import { LicenseService } from '#modules/license/services/license_service'
 import { routeInputs } from '#core/contract/route_contract'
-import type { LicenseRoutes } from '#modules/auth/license/license_routes'
+import type { LicenseRoutes } from '#modules/license/routes'
 
 const input = routeInputs<LicenseRoutes>()
 

@@ -1,4 +1,4 @@
-import type { LicenseState } from '#modules/auth/license/license_state'
+import type { LicenseState } from '#modules/license/services/license_state'
 
 /** What one check learned: the server's verdict, or that it gave none. */
 export type LicenseVerdict = { answered: true; status: 'valid' | 'withdrawn' } | { answered: false; reason: string }

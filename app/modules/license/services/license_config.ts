@@ -1,7 +1,7 @@
 import env from '#start/env'
 import { gatewayVersion } from '#core/system/api_docs_controller'
-import type { LicenseConfig } from '#modules/auth/license/license_service'
-import { isWellFormedLicenseKey } from '#modules/auth/license/license_validators'
+import type { LicenseConfig } from '#modules/license/services/license_service'
+import { isWellFormedLicenseKey } from '#modules/license/validators/license_validators'
 
 /** What the environment says about the license: GATEWAY_LICENSE_SERVER and GATEWAY_LICENSE_KEY. */
 export interface LicenseEnvironment {

@@ -4,16 +4,36 @@ import { Secrets } from '#core/secrets/secrets'
 import { ActivityLog } from '#core/activity/activity_log'
 import { JobRunner } from '#core/jobs/job_runner'
 import { RouteRegistry } from '#core/contract/route_registry'
-import { LicenseService } from '#modules/auth/license/license_service'
-import { LicenseStateStore } from '#modules/auth/license/license_state_store'
-import { DEFAULT_CHECK_TIMEOUT_MS, LicenseServerClient } from '#modules/auth/license/license_server_client'
-import { licenseEnvironment, type LicenseEnvironment } from '#modules/auth/license/license_config'
-import { licenseRoutes } from '#modules/auth/license/license_routes'
+import { LicenseService } from '#modules/license/services/license_service'
+import { LicenseStateStore } from '#modules/license/services/license_state_store'
+import { DEFAULT_CHECK_TIMEOUT_MS, LicenseServerClient } from '#modules/license/services/license_server_client'
+import { licenseEnvironment, type LicenseEnvironment } from '#modules/license/services/license_config'
+import { licenseRoutes } from '#modules/license/routes'
+import { registerVocabulary } from '#core/contract/module_vocabulary'
+import { licensePermissions } from '#modules/license/permissions'
+import { licenseEvents } from '#modules/license/events'
+import { licenseActivity } from '#modules/license/activity'
 
 /**
- * Wires the license gate into the app, from the auth provider's start(): the service, its
- * routes, LICENSE_BLOCKED on every write route, the periodic check, and the persisted state.
- * `environment` defaults to what start/env.ts read; tests pass their own.
+ * The license: its state and key, GET and PUT /license, the periodic check against the license
+ * server (docs/license.md). The auth module's access guard reads the state and refuses writes
+ * while the license is withdrawn (LICENSE_BLOCKED).
+ */
+export default class LicenseProvider {
+  constructor(protected app: ApplicationService) {}
+
+  register() {
+    registerVocabulary({ permissions: licensePermissions, events: licenseEvents, activity: licenseActivity })
+  }
+
+  async start() {
+    await setupLicense(this.app)
+  }
+}
+
+/**
+ * Wires the license into the app: the service, its routes, the periodic check, and the
+ * persisted state. `environment` defaults to what start/env.ts read; tests pass their own.
  */
 export async function setupLicense(app: ApplicationService, environment: LicenseEnvironment = licenseEnvironment()): Promise<void> {
   const { container } = app
@@ -35,7 +55,6 @@ export async function setupLicense(app: ApplicationService, environment: License
 
   const registry = await container.make(RouteRegistry)
   registry.add(licenseRoutes(registry))
-  registry.writeRouteErrors.add('LICENSE_BLOCKED')
 
   const license = await container.make(LicenseService)
   license.scheduleChecksOn(await container.make(JobRunner))

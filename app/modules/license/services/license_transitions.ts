@@ -1,6 +1,6 @@
 import type { ActivityLevel } from '#core/activity/activity_entry'
-import type { LicenseVerdict } from '#modules/auth/license/license_check_policy'
-import type { LicenseState } from '#modules/auth/license/license_state'
+import type { LicenseVerdict } from '#modules/license/services/license_check_policy'
+import type { LicenseState } from '#modules/license/services/license_state'
 
 /** What a change of state tells the outside: a public event and an Activity log line. */
 export interface LicenseTransition {

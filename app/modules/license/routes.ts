@@ -1,11 +1,11 @@
-import { authPermissions } from '#modules/auth/permissions'
+import { licensePermissions } from '#modules/license/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { isoDateTimeSchema } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { licenseKeyStatuses, licenseModes, licenseStates } from '#modules/auth/license/license_state'
-import { replaceLicenseKeyValidator } from '#modules/auth/license/license_validators'
+import { licenseKeyStatuses, licenseModes, licenseStates } from '#modules/license/services/license_state'
+import { replaceLicenseKeyValidator } from '#modules/license/validators/license_validators'
 
-const LicenseController = () => import('#modules/auth/license/license_controller')
+const LicenseController = () => import('#modules/license/controllers/license_controller')
 
 const nullableDateTime = { ...isoDateTimeSchema, type: ['string', 'null'] }
 
@@ -43,7 +43,7 @@ export function licenseRoutes(registry: RouteRegistry) {
       operationId: 'getLicense',
       summary: 'License state',
       tag: 'License',
-      access: authPermissions['license.read'],
+      access: licensePermissions['license.read'],
       answer: { status: 200, description: 'The license state and key status', schema: licenseStatus },
       handler: [LicenseController, 'show'],
     },
@@ -58,7 +58,7 @@ export function licenseRoutes(registry: RouteRegistry) {
         'withdrawn gateway recovers.',
       tag: 'License',
       // Not a write for the license gate on purpose: it must work while withdrawn.
-      access: authPermissions['license.change'],
+      access: licensePermissions['license.change'],
       body: replaceLicenseKeyValidator,
       answer: { status: 200, description: 'The license state with the new key', schema: licenseStatus },
       handler: [LicenseController, 'update'],

@@ -1,5 +1,5 @@
 import type { Database } from '@adonisjs/lucid/database'
-import { isLicenseState, type LicenseState } from '#modules/auth/license/license_state'
+import { isLicenseState, type LicenseState } from '#modules/license/services/license_state'
 
 const TABLE = 'license_state'
 const ROW_ID = 1

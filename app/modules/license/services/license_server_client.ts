@@ -1,5 +1,5 @@
 import got, { RequestError } from 'got'
-import type { LicenseVerdict } from '#modules/auth/license/license_check_policy'
+import type { LicenseVerdict } from '#modules/license/services/license_check_policy'
 
 /** The exchange with the license server (docs/license.md, Protocol). */
 export const CHECK_PATH = 'v1/licenses/check'

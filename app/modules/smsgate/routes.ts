@@ -1,0 +1,217 @@
+import { access } from '#core/http/access'
+import { defineRoutes } from '#core/contract/route_contract'
+import type { RouteRegistry } from '#core/contract/route_registry'
+import { MOBILE_API_PATH } from '#modules/smsgate/channel/app_protocol'
+import {
+  messagesQueryValidator,
+  patchDeviceValidator,
+  patchMessagesValidator,
+  registerDeviceValidator,
+} from '#modules/smsgate/validators/mobile_validators'
+
+const MobileController = () => import('#modules/smsgate/controllers/mobile_controller')
+
+const TAG = 'SMSGate app'
+const BEARER = 'Authorization: Bearer <device token> (from POST /device); an unknown or revoked token answers 401.'
+
+/**
+ * The SMSGate Android app's private-server protocol (docs/smsgate.md), under the API URL the app
+ * is given: `{GATEWAY_PUBLIC_URL}/api/mobile/v1`. No API key: a phone proves itself with its
+ * pairing code once, then with its own token.
+ */
+export function smsgateRoutes(registry: RouteRegistry) {
+  registry.describeTag(TAG, 'The SMSGate Android app as a phone (docs/smsgate.md): the calls it makes to its private server')
+  const path = (tail: string) => `${MOBILE_API_PATH}${tail}`
+  const sims = {
+    type: 'array',
+    description: 'The SIMs as the app reported them (numbers and names masked to their last 4 characters)',
+    items: {
+      type: 'object',
+      required: ['slotIndex'],
+      properties: {
+        slotIndex: { type: 'integer' },
+        simNumber: { type: 'integer' },
+        phoneNumber: { type: 'string' },
+        carrierName: { type: 'string' },
+        iccid: { type: 'string' },
+      },
+    },
+  } as const
+
+  return defineRoutes([
+    {
+      method: 'POST',
+      path: path('/device'),
+      operationId: 'smsgateRegisterDevice',
+      summary: 'Pair the SMSGate app with a pairing code',
+      description:
+        'Authorization: Code <code>, a code made with POST /api/v1/devices/pairing-codes and {"app": "smsgate"} (single use, ' +
+        '10 minutes; wrong codes are throttled per address). No code, or a wrong one: 401 and nothing is made.',
+      tag: TAG,
+      access: access.public(),
+      body: registerDeviceValidator,
+      answer: {
+        status: 201,
+        description: 'The device id, its token (shown this once; the gateway keeps a fingerprint) and the login and password the app shows',
+        schema: {
+          type: 'object',
+          required: ['id', 'token', 'login', 'password'],
+          properties: { id: { type: 'string' }, token: { type: 'string' }, login: { type: 'string' }, password: { type: 'string' } },
+        },
+      },
+      errors: ['SMSGATE_UNAUTHORIZED', 'PAIRING_THROTTLED'],
+      handler: [MobileController, 'register'],
+    },
+    {
+      method: 'GET',
+      path: path('/device'),
+      operationId: 'smsgateGetDevice',
+      summary: "The caller's public address, and its device when the token is valid",
+      description: 'The app reads externalIp only. Without a token, or with an unknown one, only externalIp is answered.',
+      tag: TAG,
+      access: access.public(),
+      answer: {
+        status: 200,
+        description: 'The address the gateway sees, and the device',
+        schema: {
+          type: 'object',
+          required: ['externalIp'],
+          properties: {
+            externalIp: { type: 'string' },
+            device: {
+              type: 'object',
+              required: ['id', 'name', 'createdAt', 'updatedAt', 'lastSeen', 'simCards'],
+              properties: {
+                id: { type: 'string' },
+                name: { type: 'string' },
+                createdAt: { type: 'string', format: 'date-time' },
+                updatedAt: { type: 'string', format: 'date-time' },
+                lastSeen: { type: 'string', format: 'date-time' },
+                simCards: sims,
+              },
+            },
+          },
+        },
+      },
+      handler: [MobileController, 'show'],
+    },
+    {
+      method: 'PATCH',
+      path: path('/device'),
+      operationId: 'smsgateUpdateDevice',
+      summary: 'The app reports its SIMs and push token',
+      description: `${BEARER} The SIMs it reports replace the phone's (none reported: kept). A push token means the phone uses Firebase and will not open the event stream: the log says so.`,
+      tag: TAG,
+      access: access.public(),
+      body: patchDeviceValidator,
+      answer: { status: 204, description: 'Taken' },
+      errors: ['SMSGATE_UNAUTHORIZED', 'SMSGATE_OTHER_DEVICE'],
+      handler: [MobileController, 'update'],
+    },
+    {
+      method: 'GET',
+      path: path('/message'),
+      operationId: 'smsgateListMessages',
+      summary: 'The orders the phone has not reported yet',
+      description: `${BEARER} order=lifo (the app's default) lists the newest first, fifo the oldest first. An order stays listed until the phone reports it.`,
+      tag: TAG,
+      access: access.public(),
+      query: messagesQueryValidator,
+      answer: {
+        status: 200,
+        description: "The orders, in the app's message format",
+        schema: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id', 'message', 'textMessage', 'phoneNumbers', 'simNumber', 'withDeliveryReport', 'state', 'createdAt'],
+            properties: {
+              id: { type: 'string', description: 'Our message id' },
+              message: { type: 'string' },
+              textMessage: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } },
+              phoneNumbers: { type: 'array', items: { type: 'string' } },
+              simNumber: { type: 'integer', description: 'Our SIM slot + 1' },
+              withDeliveryReport: { type: 'boolean' },
+              state: { enum: ['Pending'] },
+              createdAt: { type: 'string', format: 'date-time' },
+            },
+          },
+        },
+      },
+      errors: ['SMSGATE_UNAUTHORIZED'],
+      handler: [MobileController, 'messages'],
+    },
+    {
+      method: 'PATCH',
+      path: path('/message'),
+      operationId: 'smsgateReportMessages',
+      summary: 'The phone reports the state of its messages',
+      description:
+        `${BEARER} Processed or Pending: accepted; Sent: sent; Delivered: delivered; Failed: failed, with a short code made from the ` +
+        "app's reason. Each once, whatever the order or repetition. Answered once stored; an unknown id is ignored.",
+      tag: TAG,
+      access: access.public(),
+      body: patchMessagesValidator,
+      answer: { status: 204, description: 'Stored' },
+      errors: ['SMSGATE_UNAUTHORIZED'],
+      handler: [MobileController, 'report'],
+    },
+    {
+      method: 'GET',
+      path: path('/webhooks'),
+      operationId: 'smsgateListWebhooks',
+      summary: 'The webhooks the app should call (none yet)',
+      description: BEARER,
+      tag: TAG,
+      access: access.public(),
+      answer: {
+        status: 200,
+        description: 'The webhooks',
+        schema: {
+          type: 'array',
+          items: { type: 'object', required: ['id', 'url', 'event'], properties: { id: { type: 'string' }, url: { type: 'string' }, event: { type: 'string' } } },
+        },
+      },
+      errors: ['SMSGATE_UNAUTHORIZED'],
+      handler: [MobileController, 'webhooks'],
+    },
+    {
+      method: 'GET',
+      path: path('/settings'),
+      operationId: 'smsgateGetSettings',
+      summary: "The app's settings the gateway sets",
+      description: `${BEARER} The event stream rather than Firebase, and the key the app signs its webhooks with.`,
+      tag: TAG,
+      access: access.public(),
+      answer: {
+        status: 200,
+        description: 'Settings by section, each an object',
+        schema: {
+          type: 'object',
+          properties: {
+            gateway: { type: 'object', properties: { notification_channel: { enum: ['SSE_ONLY'] } } },
+            webhooks: { type: 'object', properties: { signing_key: { type: 'string' } } },
+          },
+        },
+      },
+      errors: ['SMSGATE_UNAUTHORIZED'],
+      handler: [MobileController, 'settings'],
+    },
+    {
+      method: 'GET',
+      path: path('/events'),
+      operationId: 'smsgateEvents',
+      summary: "The phone's event stream (Server-Sent Events)",
+      description:
+        `${BEARER} Each event is an event: line and a data: line (MessageEnqueued: fetch GET /message); a :keepalive comment every 15 s. ` +
+        'The phone is online while a stream is open.',
+      tag: TAG,
+      access: access.public(),
+      answer: { status: 200, description: 'The stream, open until either side closes it', contentType: 'text/event-stream', schema: { type: 'string' } },
+      errors: ['SMSGATE_UNAUTHORIZED', 'SMSGATE_STOPPING'],
+      handler: [MobileController, 'events'],
+    },
+  ])
+}
+
+export type SmsgateRoutes = ReturnType<typeof smsgateRoutes>

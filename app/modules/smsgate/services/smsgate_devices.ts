@@ -1,0 +1,160 @@
+import { inject } from '@adonisjs/core'
+import { createHash, randomBytes, randomInt } from 'node:crypto'
+import db from '@adonisjs/lucid/services/db'
+import type { Logger } from '@adonisjs/core/logger'
+import { Clock } from '#core/time/clock'
+import { Secrets } from '#core/secrets/secrets'
+import { ApiError } from '#core/http/api_error'
+import { PhonePairing, replaceSims, type ReportedSim } from '#modules/devices/public'
+
+const TABLE = 'smsgate_devices'
+const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+const LOWER = 'abcdefghijkmnopqrstuvwxyz23456789'
+
+/** A SIM as the app reports it (`simCards`): its numbers and names masked to their last 4 characters. */
+export interface AppSimCard {
+  slotIndex: number
+  simNumber?: number
+  phoneNumber?: string
+  carrierName?: string
+  iccid?: string
+}
+
+const fingerprint = (secret: string) => createHash('sha256').update(secret).digest('hex')
+
+function randomText(alphabet: string, length: number): string {
+  let text = ''
+  for (let index = 0; index < length; index++) text += alphabet[randomInt(alphabet.length)]
+  return text
+}
+
+/** The app's SIMs as ours: slot = slotIndex (0 or 1), operator = the carrier's (masked) name. */
+function simsOf(cards: AppSimCard[]): ReportedSim[] {
+  return cards.filter((card) => card.slotIndex === 0 || card.slotIndex === 1).map((card) => ({ slot: card.slotIndex, operator: card.carrierName ?? null }))
+}
+
+/**
+ * The SMSGate app's phones (docs/smsgate.md): pairing one with a code, knowing it again by its
+ * bearer token, what it says of itself (`PATCH /device`), and the settings it is given.
+ */
+@inject()
+export class SmsgateDevices {
+  constructor(
+    private clock: Clock,
+    private secrets: Secrets,
+    private pairing: PhonePairing
+  ) {}
+
+  /**
+   * `POST /device` with `Authorization: Code <code>`: spends the code (made for the SMSGate app)
+   * and answers what the app stores: the device id, its token, and the login and password it
+   * shows. Without a code, or with a wrong one, nothing is made.
+   */
+  async register(
+    code: string,
+    input: { name?: string; pushToken?: string; simCards?: AppSimCard[]; appVersion?: string },
+    ip: string,
+    logger: Logger
+  ) {
+    const name = (input.name?.trim() || 'SMSGate phone').slice(0, 80)
+    // Registration nearly always comes without SIMs (they follow with PATCH /device): slot 0
+    // stands in, so the phone can take orders on its default SIM.
+    const sims = simsOf(input.simCards ?? [])
+    const token = randomBytes(24).toString('base64url')
+    const login = randomText(UPPER, 6)
+    const password = randomText(LOWER, 14)
+    const now = this.clock.now().toISOString()
+    let deviceId: number
+    try {
+      ;({ deviceId } = await this.pairing.pair(
+        { kind: 'smsgate', code: code.trim(), name, model: input.name?.slice(0, 120), appVersion: input.appVersion, sims: sims.length ? sims : [{ slot: 0 }] },
+        ip,
+        // The app's credential is made with the device, in the same transaction.
+        async (trx, newDeviceId) => {
+          await trx.table(TABLE).insert({
+            device_id: newDeviceId,
+            token_sha256: fingerprint(token),
+            login,
+            password_sha256: fingerprint(password),
+            push_token_set: input.pushToken ? 1 : 0,
+            webhook_path_sealed: this.secrets.seal(randomBytes(24).toString('base64url')),
+            signing_key_sealed: this.secrets.seal(randomBytes(24).toString('base64url')),
+            sim_cards: JSON.stringify(input.simCards ?? []),
+            created_at: now,
+            updated_at: now,
+          })
+        }
+      ))
+    } catch (error) {
+      if (error instanceof ApiError && (error.code === 'INVALID_PAIRING_CODE' || error.code === 'VALIDATION_ERROR')) {
+        throw new ApiError('SMSGATE_UNAUTHORIZED', 'The pairing code is unknown, expired or already used')
+      }
+      throw error
+    }
+    if (input.pushToken) this.#warnFirebase(deviceId, logger)
+    return { id: String(deviceId), token, login, password }
+  }
+
+  /** The device a bearer token names; SMSGATE_UNAUTHORIZED for none, an unknown or a revoked one. */
+  async authenticate(authorization: string | undefined): Promise<number> {
+    const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')
+    if (!match) throw new ApiError('SMSGATE_UNAUTHORIZED', 'Send the device token as Authorization: Bearer <token>')
+    const row = await db.from(TABLE).where('token_sha256', fingerprint(match[1])).select('device_id').first()
+    if (!row) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The device token is unknown or revoked: pair the phone again')
+    return Number(row.device_id)
+  }
+
+  /** The device as `GET /device` shows it to its own app. */
+  async describe(deviceId: number) {
+    const row = await db
+      .from(TABLE)
+      .join('devices', 'devices.id', `${TABLE}.device_id`)
+      .where('device_id', deviceId)
+      .select('devices.name', 'devices.created_at', 'devices.updated_at', 'devices.last_seen_at', `${TABLE}.sim_cards`)
+      .first()
+    return {
+      id: String(deviceId),
+      name: row.name as string,
+      createdAt: row.created_at as string,
+      updatedAt: row.updated_at as string,
+      lastSeen: (row.last_seen_at ?? row.created_at) as string,
+      simCards: JSON.parse(row.sim_cards) as AppSimCard[],
+    }
+  }
+
+  /**
+   * `PATCH /device`: the SIMs it reports now (when it reports any) and whether it uses Firebase
+   * (a push token): such a phone never opens the event stream, so it is said in the log.
+   */
+  async update(deviceId: number, input: { id: string; pushToken?: string; simCards?: AppSimCard[] }, logger: Logger) {
+    if (input.id !== String(deviceId)) throw new ApiError('SMSGATE_OTHER_DEVICE', "The body's id is not this token's device")
+    const pushToken = Boolean(input.pushToken)
+    const before = await db.from(TABLE).where('device_id', deviceId).select('push_token_set').first()
+    const change: Record<string, unknown> = { push_token_set: pushToken ? 1 : 0, updated_at: this.clock.now().toISOString() }
+    if (input.simCards) change.sim_cards = JSON.stringify(input.simCards)
+    await db.from(TABLE).where('device_id', deviceId).update(change)
+    if (input.simCards) await replaceSims(deviceId, simsOf(input.simCards))
+    if (pushToken && !before?.push_token_set) this.#warnFirebase(deviceId, logger)
+  }
+
+  /**
+   * What `GET /settings` gives the app: the event stream rather than Firebase (after the app's
+   * restart), and the key it signs its webhooks with. Every section is an object; the server's
+   * address is never sent (a null one would move the phone to the public cloud).
+   */
+  async settingsFor(deviceId: number) {
+    const row = await db.from(TABLE).where('device_id', deviceId).select('signing_key_sealed').first()
+    const key = this.secrets.reveal(row.signing_key_sealed)
+    return {
+      gateway: { notification_channel: 'SSE_ONLY' },
+      ...(key.readable ? { webhooks: { signing_key: key.value } } : {}),
+    }
+  }
+
+  #warnFirebase(deviceId: number, logger: Logger) {
+    logger.warn(
+      { deviceId },
+      'smsgate: the phone registered a Firebase push token, so it will not open the event stream; set its Notification channel to "SSE only"'
+    )
+  }
+}

@@ -1,0 +1,208 @@
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import emitter from '@adonisjs/core/services/emitter'
+import db from '@adonisjs/lucid/services/db'
+import type { ApiClient } from '@japa/api-client'
+import { useManualClock } from '#tests/helpers/clock'
+import { testKeys, useTestKeys } from '#tests/helpers/callers'
+import { clearDevices } from '#tests/helpers/devices'
+import { clearMessaging, sendAs } from '#tests/helpers/messages'
+import { eventually, useDeviceJobs } from '#tests/helpers/phones'
+import { SmsgateChannel } from '#modules/smsgate/channel/smsgate_channel'
+import { FakeSmsgateApp } from '#tests/functional/smsgate/support/fake_smsgate_app'
+import { pairedApp, settleWith } from '#tests/functional/smsgate/support/smsgate_phones'
+
+/**
+ * A send through the SMSGate app end to end (docs/smsgate.md): a real `POST /api/v1/messages`,
+ * the real dispatcher and jobs on a ManualClock, real SQLite, and a fake app over real HTTP that
+ * reads its event stream as it comes and reports as the app does.
+ */
+test.group('SMSGate app: messages over its event stream', (group) => {
+  let clock: ReturnType<typeof useManualClock>['clock']
+  let jobs: Awaited<ReturnType<typeof useDeviceJobs>>
+  let apps: FakeSmsgateApp[] = []
+  let events: ReturnType<typeof emitter.fake>
+
+  group.setup(() => useTestKeys())
+  group.each.setup(async () => {
+    await clearMessaging()
+    await clearDevices()
+    const manual = useManualClock(new Date())
+    clock = manual.clock
+    jobs = await useDeviceJobs(clock)
+    apps = []
+    events = emitter.fake(['message.sent', 'message.delivered', 'message.failed', 'device.online', 'device.offline'])
+    return async () => {
+      for (const phone of apps) phone.disconnect()
+      await jobs.hub.settled()
+      emitter.restore()
+      await jobs.stop()
+      manual.restore()
+    }
+  })
+
+  const flush = () => settleWith(clock, jobs.runner, jobs.hub, apps)
+  const message = async (client: ApiClient, id: string) => (await client.get(`/api/v1/messages/${id}`).header('x-api-key', testKeys.read)).body()
+  const device = async (client: ApiClient, id: string) => (await client.get(`/api/v1/devices/${id}`).header('x-api-key', testKeys.read)).body()
+  const phone = async (client: ApiClient) => {
+    const paired = await pairedApp(client)
+    apps.push(paired)
+    await flush()
+    return paired
+  }
+
+  test('a send is pushed on the stream, fetched, and reported to delivered; message.sent and message.delivered once each', async ({ client, assert }) => {
+    const smsgate = await phone(client)
+    assert.equal(smsgate.streamStatus, 200)
+    assert.match(String(smsgate.streamContentType), /^text\/event-stream/)
+    assert.equal((await device(client, smsgate.id)).status, 'online')
+    events.assertEmittedCount('device.online', 1)
+
+    const accepted = await sendAs(client, { to: '+33612345678', body: 'Through the SMSGate app' })
+    accepted.assertStatus(202)
+    const id = accepted.body().accepted[0].id
+    await flush()
+
+    assert.deepEqual(smsgate.events, [{ event: 'MessageEnqueued', data: 'null' }])
+    assert.deepEqual([...smsgate.messages.values()].map(({ id: messageId, phoneNumbers, simNumber, text }) => ({ messageId, phoneNumbers, simNumber, text })), [
+      { messageId: id, phoneNumbers: ['+33612345678'], simNumber: 1, text: 'Through the SMSGate app' },
+    ])
+    const stored = await message(client, id)
+    assert.deepInclude(stored, { status: 'delivered', deviceId: smsgate.id, simSlot: 0, attempts: 1 })
+    events.assertEmittedCount('message.sent', 1)
+    events.assertEmittedCount('message.delivered', 1)
+    // Reported: no longer listed.
+    assert.deepEqual((await smsgate.call('GET', '/message')).json, [])
+  })
+
+  test('GET /message lists the orders it has not reported in the app’s format, newest first unless fifo', async ({ client, assert }) => {
+    const smsgate = await phone(client)
+    smsgate.behaviour = 'silence'
+    smsgate.fetchOnEvents = false
+    const first = (await sendAs(client, { to: '+33612345678', body: 'First' })).body().accepted[0].id
+    await flush()
+    await clock.advance(1000)
+    const second = (await sendAs(client, { to: '+33698765432', body: 'Second' })).body().accepted[0].id
+    await flush()
+
+    const lifo = await smsgate.call('GET', '/message?order=lifo')
+    assert.equal(lifo.status, 200)
+    assert.deepEqual(lifo.json.map((item: any) => item.id), [second, first])
+    const [item] = lifo.json
+    assert.deepEqual(item, {
+      id: second,
+      message: 'Second',
+      textMessage: { text: 'Second' },
+      phoneNumbers: ['+33698765432'],
+      simNumber: 1,
+      withDeliveryReport: true,
+      state: 'Pending',
+      createdAt: item.createdAt,
+    })
+    assert.match(item.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    assert.deepEqual((await smsgate.call('GET', '/message?order=fifo')).json.map((entry: any) => entry.id), [first, second])
+    // Fetching changes nothing: still ordered, not yet taken.
+    assert.equal((await message(client, first)).status, 'queued')
+
+    // The app keeps what it fetched; at its next fetch it reports what it already has as it
+    // stands (Pending): the phone has them, so they are taken and listed no more.
+    await smsgate.fetchMessages()
+    await smsgate.fetchMessages()
+    await flush()
+    assert.deepEqual([(await message(client, first)).status, (await message(client, second)).status], ['dispatched', 'dispatched'])
+    assert.deepEqual((await smsgate.call('GET', '/message')).json, [])
+  })
+
+  test('a repeated and out-of-order report changes nothing twice', async ({ client, assert }) => {
+    const smsgate = await phone(client)
+    smsgate.behaviour = 'silence'
+    const id = (await sendAs(client, { to: '+33612345678', body: 'Reported out of order' })).body().accepted[0].id
+    await flush()
+
+    const report = (state: string) => smsgate.call('PATCH', '/message', { body: [{ id, state, recipients: [{ phoneNumber: '+33612345678', state }], states: { [state]: '2026-08-01T18:00:03.511+07:00' } }] })
+    for (const state of ['Delivered', 'Sent', 'Processed', 'Delivered', 'Pending', 'Sent']) assert.equal((await report(state)).status, 204, state)
+    await flush()
+
+    assert.deepInclude(await message(client, id), { status: 'delivered', attempts: 1 })
+    events.assertEmittedCount('message.sent', 1)
+    events.assertEmittedCount('message.delivered', 1)
+    // An id that is not one of this phone's changes nothing, and is still answered 204.
+    assert.equal((await smsgate.call('PATCH', '/message', { body: [{ id: 'PyDmBQZZXYmyxMwED8Fzy', state: 'Sent', recipients: [{ phoneNumber: '+1555', state: 'Sent' }] }] })).status, 204)
+  })
+
+  test('a failure carries a short code from the app’s reason: no service is NO_SIGNAL, and the message is queued again', async ({ client, assert }) => {
+    const smsgate = await phone(client)
+    smsgate.behaviour = 'fail'
+    const id = (await sendAs(client, { to: '+33612345678', body: 'No service' })).body().accepted[0].id
+    await flush()
+    const stored = await message(client, id)
+    assert.equal(stored.attempts, 1)
+    assert.equal(stored.errorCode, 'NO_SIGNAL')
+    events.assertEmittedCount('message.sent', 0)
+  })
+
+  test('two streams at once: online until the last closes; a keepalive comment every 15 s keeps an idle phone online', async ({ client, assert }) => {
+    const smsgate = await phone(client)
+    const channel = await app.container.make(SmsgateChannel)
+    // The app's second stream, as after a password change: same token, another connection.
+    const again = new FakeSmsgateApp(smsgate.apiUrl)
+    again.id = smsgate.id
+    again.token = smsgate.token
+    await again.connect()
+    apps.push(again)
+    await flush()
+    assert.equal(channel.openStreams(Number(smsgate.id)), 2)
+
+    await clock.advance(6 * 60_000)
+    await flush()
+    assert.isAtLeast(smsgate.keepalives, 20)
+    assert.isAtLeast(again.keepalives, 20)
+    assert.equal((await device(client, smsgate.id)).status, 'online')
+
+    smsgate.disconnect()
+    await eventually(() => channel.openStreams(Number(smsgate.id)) === 1)
+    await flush()
+    assert.isTrue(channel.isConnected(Number(smsgate.id)))
+    assert.equal((await device(client, smsgate.id)).status, 'online')
+    events.assertEmittedCount('device.offline', 0)
+
+    again.disconnect()
+    await eventually(() => !channel.isConnected(Number(smsgate.id)))
+    await flush()
+    assert.equal((await device(client, smsgate.id)).status, 'offline')
+    events.assertEmittedCount('device.offline', 1)
+  })
+
+  test('an order waiting while the phone was away is fetched when its stream opens again', async ({ client, assert }) => {
+    const smsgate = await phone(client)
+    const channel = await app.container.make(SmsgateChannel)
+    smsgate.behaviour = 'silence'
+    const id = (await sendAs(client, { to: '+33612345678', body: 'Waits for the phone' })).body().accepted[0].id
+    await flush()
+    smsgate.disconnect()
+    await eventually(() => !channel.isConnected(Number(smsgate.id)))
+    await flush()
+    // Away: nothing is listed for it any more.
+    assert.deepEqual((await smsgate.call('GET', '/message')).json, [])
+
+    smsgate.behaviour = 'deliver'
+    smsgate.messages.clear()
+    await smsgate.connect()
+    await flush()
+    assert.equal((await message(client, id)).status, 'delivered')
+  })
+
+  test('unpairing revokes the token (401 afterwards) and closes its stream', async ({ client, assert }) => {
+    const smsgate = await phone(client)
+    assert.isTrue(smsgate.streaming)
+    ;(await client.delete(`/api/v1/devices/${smsgate.id}`).header('x-api-key', testKeys.admin)).assertStatus(204)
+    await smsgate.closed()
+    await flush()
+    assert.isFalse(smsgate.streaming)
+    for (const [method, path] of [['GET', '/message'], ['GET', '/settings'], ['GET', '/events']]) {
+      assert.equal((await smsgate.call(method, path)).status, 401, `${method} ${path}`)
+    }
+    assert.equal((await smsgate.call('PATCH', '/device', { body: { id: smsgate.id } })).status, 401)
+    assert.lengthOf(await db.from('smsgate_devices'), 0)
+  })
+})
