@@ -1,11 +1,18 @@
 import { access } from '#core/http/access'
 import { corePermissions } from '#core/http/permissions'
 import { checkedByHandler, defineRoutes } from '#core/contract/route_contract'
-import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
+import { pageOf } from '#core/contract/schemas'
+import {
+  activityActorsSchema,
+  activityEntrySchema,
+  activityTermSchema,
+  activityVocabularySchema,
+  healthSchema,
+  technicalLogLineSchema,
+} from '#core/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { settingsCatalogue } from '#core/settings/settings_catalogue'
 import { listActivityValidator } from '#core/activity/activity_validators'
-import { activityLevels } from '#core/activity/activity_entry'
 import { listTechnicalLogValidator } from '#core/logging/technical_log_validator'
 
 const HealthController = () => import('#core/system/health_controller')
@@ -41,42 +48,9 @@ export function coreRoutes(registry: RouteRegistry) {
       ])
     ),
   })
-  const activityEntry = registry.addSchema('ActivityEntry', {
-    type: 'object',
-    required: ['id', 'level', 'source', 'kind', 'actor', 'actorName', 'message', 'details', 'createdAt'],
-    properties: {
-      id: { type: 'string' },
-      level: { enum: [...activityLevels] },
-      source: { type: 'string', description: 'The module that wrote the entry' },
-      kind: { type: 'string', description: 'What kind of fact, `<thing>.<what happened>`: apikey.created, device.paired, webhook.disabled, campaign.started, rule.changed, backup.failed, restore.applied, settings.changed…' },
-      actor: { type: ['string', 'null'], description: 'Who did it: `account:<id>` or `api_key:<id>`; null: the gateway itself (a job, a phone, start-up)' },
-      actorName: { type: ['string', 'null'], description: 'Their name when they did it' },
-      message: { type: 'string' },
-      details: { type: ['object', 'null'] },
-      createdAt: isoDateTimeSchema,
-    },
-  })
-  const activityTerm = registry.addSchema('ActivityTerm', {
-    type: 'object',
-    required: ['value', 'label'],
-    additionalProperties: false,
-    properties: {
-      value: { type: 'string', description: 'A source (`backups`), a kind family (`webhook`) or a kind (`webhook.disabled`), as GET /activity filters by it' },
-      label: { type: 'string', description: "In the operator's words" },
-    },
-  })
-  const activityTerms = { type: 'array', items: activityTerm }
-  const technicalLogLine = registry.addSchema('TechnicalLogLine', {
-    type: 'object',
-    required: ['at', 'level', 'message', 'requestId', 'context'],
-    properties: {
-      at: { type: ['string', 'null'], format: 'date-time' },
-      level: { enum: ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] },
-      message: { type: 'string' },
-      requestId: { type: ['string', 'null'] },
-      context: { type: 'object' },
-    },
-  })
+  const activityEntry = registry.addSchema('ActivityEntry', activityEntrySchema)
+  const activityTerm = registry.addSchema('ActivityTerm', activityTermSchema)
+  const technicalLogLine = registry.addSchema('TechnicalLogLine', technicalLogLineSchema)
 
   return defineRoutes([
     {
@@ -91,15 +65,7 @@ export function coreRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'The gateway serves',
-        schema: {
-          type: 'object',
-          required: ['status', 'storage', 'database'],
-          properties: {
-            status: { enum: ['ok', 'degraded'] },
-            storage: { enum: ['ok', 'full'] },
-            database: { enum: ['ok', 'locked'] },
-          },
-        },
+        schema: healthSchema,
       },
       handler: [HealthController, 'show'],
     },
@@ -171,22 +137,7 @@ export function coreRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'Accounts and API keys that wrote entries, with their latest name (at most 200)',
-        schema: {
-          type: 'object',
-          required: ['data'],
-          additionalProperties: false,
-          properties: {
-            data: {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['actor', 'name'],
-                additionalProperties: false,
-                properties: { actor: { type: 'string' }, name: { type: ['string', 'null'] } },
-              },
-            },
-          },
-        },
+        schema: activityActorsSchema,
       },
       handler: [ActivityController, 'actors'],
     },
@@ -203,12 +154,7 @@ export function coreRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'The sources and kinds, each with its label',
-        schema: {
-          type: 'object',
-          required: ['sources', 'kinds'],
-          additionalProperties: false,
-          properties: { sources: activityTerms, kinds: activityTerms },
-        },
+        schema: activityVocabularySchema(activityTerm),
       },
       handler: [ActivityController, 'vocabulary'],
     },

@@ -1,6 +1,7 @@
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'
-import { utcDateTime } from '#core/database/utc_date_time'
+import { toIso, utcDateTime } from '#core/database/utc_date_time'
+import type { ActivityEntryResource } from '#core/schemas'
 
 export const activityLevels = ['info', 'warning', 'error'] as const
 export type ActivityLevel = (typeof activityLevels)[number]
@@ -42,4 +43,19 @@ export default class ActivityEntry extends BaseModel {
 
   @utcDateTime()
   declare createdAt: DateTime
+
+  /** The ActivityEntry resource (core/schemas.ts): what `serialize()` gave, typed. */
+  toResource(): ActivityEntryResource {
+    return {
+      id: String(this.id),
+      level: this.level,
+      source: this.source,
+      kind: this.kind,
+      actor: this.actor,
+      actorName: this.actorName,
+      message: this.message,
+      details: this.details,
+      createdAt: toIso(this.createdAt),
+    }
+  }
 }

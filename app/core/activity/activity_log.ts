@@ -6,6 +6,7 @@ import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import { likeContaining } from '#core/database/like_pattern'
 import type { Caller } from '#core/http/access'
 import ActivityEntry, { type ActivityLevel } from '#core/activity/activity_entry'
+import type { ActivityActors, ActivityPage } from '#core/schemas'
 
 export interface ActivityRecord {
   level: ActivityLevel
@@ -104,7 +105,7 @@ export class ActivityLog {
   }
 
   /** Newest first. */
-  list(page: PageRequest & ActivityFilters) {
+  async list(page: PageRequest & ActivityFilters): Promise<ActivityPage> {
     const query = ActivityEntry.query()
     if (page.level) query.where('level', page.level)
     if (page.source) query.where('source', page.source)
@@ -117,11 +118,12 @@ export class ActivityLog {
     if (page.until) query.where('created_at', '<', storedDateBound(page.until, 'until'))
     // The log is small next to messages: a scan of its messages is fine.
     if (page.search) query.whereRaw(`message LIKE ? ESCAPE '\\'`, [likeContaining(page.search)])
-    return keysetPage(query, page, 'created_at', (row) => toIso(row.createdAt))
+    const result = await keysetPage(query, page, 'created_at', (row) => toIso(row.createdAt))
+    return { data: result.data.map((entry) => entry.toResource()), nextCursor: result.nextCursor }
   }
 
   /** Who appears in the log (for the filter), with the name they had at their latest entry. */
-  async actors(): Promise<Array<{ actor: string; name: string | null }>> {
+  async actors(): Promise<ActivityActors['data']> {
     // SQLite takes a bare column (actor_name) from the row that holds the MAX: the latest name.
     const rows = await db.rawQuery(
       `SELECT actor, actor_name, MAX(created_at) AS latest FROM activity_entries WHERE actor IS NOT NULL GROUP BY actor ORDER BY latest DESC LIMIT 200`

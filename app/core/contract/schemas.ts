@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import type { JsonSchema } from '#core/contract/route_contract'
+import type { JsonOf } from '#core/contract/typed_schema'
 
 /**
  * Fills a gap of VineJS `toJSONSchema()` (dates and custom rules come out as `{}`): a rule that checks nothing and only
@@ -40,8 +41,12 @@ export const errorObjectSchema: JsonSchema = {
   },
 }
 
-/** `{data: [item], nextCursor}`: the envelope of every list (docs/api-conventions.md, Lists). */
-export function pageOf(item: JsonSchema): JsonSchema {
+/**
+ * `{data: [item], nextCursor}`: the envelope of every list (docs/api-conventions.md, Lists).
+ * Written `as const` around the item's own type, so `PageOf<typeof itemSchema>` is the typed
+ * answer of a list whose items that schema types.
+ */
+export function pageOf<const S extends JsonSchema>(item: S) {
   return {
     type: 'object',
     required: ['data', 'nextCursor'],
@@ -52,5 +57,8 @@ export function pageOf(item: JsonSchema): JsonSchema {
         description: 'Opaque; pass it back as `cursor` for the next page. null on the last page',
       },
     },
-  }
+  } as const
 }
+
+/** The answer of a list of `S` (a schema or its `SchemaRef`): `{data: JsonOf<S>[], nextCursor}`. */
+export type PageOf<S extends JsonSchema> = JsonOf<ReturnType<typeof pageOf<S>>>

@@ -23,6 +23,11 @@ export function toIso(value: DateTime): string {
   return value.toUTC().toISO({ includeOffset: true, suppressMilliseconds: false })!
 }
 
+/** A nullable date as the API writes it, the way the column serialises it. */
+export function isoOrNull(value: DateTime | null): string | null {
+  return value ? toIso(value) : null
+}
+
 export function dateTimeOf(date: Date): DateTime {
   return DateTime.fromJSDate(date, { zone: 'utc' })
 }

@@ -1,18 +1,11 @@
 import { open, stat } from 'node:fs/promises'
 import { ApiError } from '#core/http/api_error'
-import { DEFAULT_PAGE_SIZE, type Page, type PageRequest } from '#core/pagination/keyset_page'
+import { DEFAULT_PAGE_SIZE, type PageRequest } from '#core/pagination/keyset_page'
+import type { TechnicalLogLine, TechnicalLogPage } from '#core/schemas'
 import { flushLogFile } from '#core/logging/log_file'
 import { redactText } from '#core/logging/redaction'
 
-export interface TechnicalLogLine {
-  at: string | null
-  level: string
-  message: string
-  requestId: string | null
-  context: Record<string, unknown>
-}
-
-const pinoLevels: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' }
+const pinoLevels: Record<number, TechnicalLogLine['level']> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' }
 const CHUNK_BYTES = 64 * 1024
 /** At most this much of the file is read per request: a filtered page may then hold fewer lines, with a cursor to go on. */
 export const SCAN_BUDGET_BYTES = 4 * 1024 * 1024
@@ -25,7 +18,7 @@ const HIDDEN_FIELDS = new Set(['time', 'level', 'msg', 'pid', 'hostname', 'name'
 export class TechnicalLog {
   constructor(private file: string) {}
 
-  async page(request: PageRequest & TechnicalLogFilters): Promise<Page<TechnicalLogLine>> {
+  async page(request: PageRequest & TechnicalLogFilters): Promise<TechnicalLogPage> {
     flushLogFile()
     const limit = request.limit ?? DEFAULT_PAGE_SIZE
     const keep = lineFilter(request)
@@ -99,7 +92,8 @@ function parseLine(text: string): TechnicalLogLine {
     const context = Object.fromEntries(Object.entries(entry).filter(([key]) => !HIDDEN_FIELDS.has(key)))
     return {
       at: typeof entry.time === 'string' ? entry.time : typeof entry.time === 'number' ? new Date(entry.time).toISOString() : null,
-      level: pinoLevels[entry.level as number] ?? String(entry.level ?? 'info'),
+      // The gateway's logger writes pino's numeric levels only; another value is shown as it is.
+      level: pinoLevels[entry.level as number] ?? (String(entry.level ?? 'info') as TechnicalLogLine['level']),
       message: redactText(String(entry.msg ?? '')),
       requestId: typeof entry.request_id === 'string' ? entry.request_id : null,
       context: redactStrings(context) as Record<string, unknown>,

@@ -219,8 +219,9 @@ import { SettingsStore } from '#core/settings/settings_store'
 import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import type { PageOf } from '#core/contract/schemas'
 import ${Item} from '#modules/${module}/models/${item}'
-import type { ${Item}Resource } from '#modules/${module}/routes'
+import type { ${Item}Resource, ${itemCamel}Schema } from '#modules/${module}/routes'
 
 export interface ${Item}Fields {
   name: string
@@ -240,7 +241,8 @@ export class ${Module}Store {
     private activity: ActivityLog
   ) {}
 
-  async list(page: PageRequest) {
+  /** A page of ${words}, typed by PageOf: the list's envelope as its schema (pageOf) says. */
+  async list(page: PageRequest): Promise<PageOf<typeof ${itemCamel}Schema>> {
     const found = await keysetPage(${Item}.query(), page, 'created_at', (row) => toIso(row.createdAt))
     return { data: found.data.map(${itemCamel}Resource), nextCursor: found.nextCursor }
   }

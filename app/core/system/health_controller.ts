@@ -3,6 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { StorageHealth } from '#core/data_folder/storage_health'
+import type { HealthAnswer } from '#core/schemas'
 
 /**
  * A database answer is trusted for this long. Monitors and load balancers may poll /health
@@ -26,7 +27,7 @@ export default class HealthController {
     private storage: StorageHealth
   ) {}
 
-  async show() {
+  async show(): Promise<HealthAnswer> {
     if (this.clock.nowMs() - lastHealthyAt >= PROBE_TTL_MS) {
       probing ??= db
         .rawQuery('select 1')

@@ -1,7 +1,16 @@
 import { access } from '#core/http/access'
 import { authPermissions } from '#modules/auth/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
-import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
+import { pageOf } from '#core/contract/schemas'
+import {
+  assignableAccountsSchema,
+  authSchemas,
+  callerSchema,
+  endedSessionsSchema,
+  keyWithSecretSchema,
+  setupStateSchema,
+  signedInSchema,
+} from '#modules/auth/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { SESSION_COOKIE_NAME } from '#config/session'
 import {
@@ -32,53 +41,9 @@ export function authRoutes(registry: RouteRegistry) {
   })
   for (const kind of ['IP_NOT_ALLOWED', 'RATE_LIMITED', 'INVALID_CSRF_TOKEN'] as const) registry.protectedRouteErrors.add(kind)
 
-  const platformTimezone = {
-    type: 'string',
-    description: 'The platform time zone (Settings > Sending, IANA name): local days, the midnight quota reset and campaign send windows follow it',
-    examples: ['Europe/Paris'],
-  }
-  const user = registry.addSchema('User', {
-    type: 'object',
-    required: ['id', 'email', 'name', 'role', 'createdAt', 'updatedAt'],
-    properties: {
-      id: { type: 'string' },
-      email: { type: 'string', format: 'email' },
-      name: { type: 'string' },
-      role: { enum: ['superadmin', 'operator', 'readonly'] },
-      createdAt: isoDateTimeSchema,
-      updatedAt: isoDateTimeSchema,
-    },
-  })
-  const apiKey = registry.addSchema('ApiKey', {
-    type: 'object',
-    required: ['id', 'name', 'scope', 'lastFour', 'allowedIps', 'callsPerMinute', 'callsPerDay', 'createdAt', 'updatedAt', 'lastUsedAt'],
-    properties: {
-      id: { type: 'string' },
-      name: { type: 'string' },
-      scope: { enum: ['read', 'send', 'admin'] },
-      lastFour: { type: 'string', description: 'Last four characters of the secret, to recognise it' },
-      allowedIps: { type: 'array', items: { type: 'string' }, description: 'Empty: any address' },
-      callsPerMinute: { type: ['integer', 'null'] },
-      callsPerDay: { type: ['integer', 'null'], description: 'Counted per UTC day' },
-      createdAt: isoDateTimeSchema,
-      updatedAt: isoDateTimeSchema,
-      lastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'To the minute' },
-    },
-  })
-  const keyWithSecret = {
-    type: 'object',
-    required: ['apiKey', 'secret'],
-    properties: {
-      apiKey,
-      secret: { type: 'string', description: 'Shown this once: only a fingerprint is kept. Send it as X-API-KEY' },
-    },
-  }
-  const signedIn = { type: 'object', required: ['user'], properties: { user } }
-  const endedSessions = {
-    type: 'object',
-    required: ['endedSessions'],
-    properties: { endedSessions: { type: 'integer', minimum: 0, description: 'How many other sessions of the account were signed out' } },
-  }
+  const { user, apiKey } = authSchemas(registry)
+  const keyWithSecret = keyWithSecretSchema(apiKey)
+  const signedIn = signedInSchema(user)
 
   return defineRoutes([
     {
@@ -94,7 +59,7 @@ export function authRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'The setup state',
-        schema: { type: 'object', required: ['open'], properties: { open: { type: 'boolean' } } },
+        schema: setupStateSchema,
       },
       handler: [SessionController, 'setUpState'],
     },
@@ -148,20 +113,7 @@ export function authRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'The caller',
-        schema: {
-          oneOf: [
-            {
-              type: 'object',
-              required: ['type', 'role', 'user', 'timezone'],
-              properties: { type: { const: 'session' }, role: { enum: ['superadmin', 'operator', 'readonly'] }, user, timezone: platformTimezone },
-            },
-            {
-              type: 'object',
-              required: ['type', 'scope', 'apiKey', 'timezone'],
-              properties: { type: { const: 'api_key' }, scope: { enum: ['read', 'send', 'admin'] }, apiKey, timezone: platformTimezone },
-            },
-          ],
-        },
+        schema: callerSchema(user, apiKey),
       },
       handler: [SessionController, 'me'],
     },
@@ -181,7 +133,7 @@ export function authRoutes(registry: RouteRegistry) {
       tag: 'Accounts',
       access: authPermissions['ownAccount.change'],
       body: changeOwnPasswordValidator,
-      answer: { status: 200, description: 'Changed; the other sessions are signed out', schema: endedSessions },
+      answer: { status: 200, description: 'Changed; the other sessions are signed out', schema: endedSessionsSchema },
       errors: ['WRONG_CURRENT_PASSWORD', 'RATE_LIMITED'],
       handler: [OwnAccountController, 'changePassword'],
     },
@@ -196,7 +148,7 @@ export function authRoutes(registry: RouteRegistry) {
         'session cookie (a copy of the old cookie no longer works). Takes no body. Works while the license is withdrawn.',
       tag: 'Accounts',
       access: authPermissions['ownAccount.change'],
-      answer: { status: 200, description: 'The other sessions are signed out', schema: endedSessions },
+      answer: { status: 200, description: 'The other sessions are signed out', schema: endedSessionsSchema },
       handler: [OwnAccountController, 'endOtherSessions'],
     },
     {
@@ -223,22 +175,7 @@ export function authRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'Every assignable account (a gateway has a handful: not paged)',
-        schema: {
-          type: 'object',
-          required: ['data'],
-          additionalProperties: false,
-          properties: {
-            data: {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['id', 'name', 'role'],
-                additionalProperties: false,
-                properties: { id: { type: 'string' }, name: { type: 'string' }, role: { enum: ['superadmin', 'operator'] } },
-              },
-            },
-          },
-        },
+        schema: assignableAccountsSchema,
       },
       handler: [UsersController, 'assignable'],
     },

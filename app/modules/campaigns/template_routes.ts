@@ -1,7 +1,8 @@
 import { defineRoutes } from '#core/contract/route_contract'
-import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
+import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { campaignPermissions } from '#modules/campaigns/permissions'
+import { templateSchemas } from '#modules/campaigns/schemas'
 import {
   createTemplateValidator,
   listTemplatesValidator,
@@ -11,73 +12,10 @@ import {
 
 const TemplatesController = () => import('#modules/campaigns/controllers/templates_controller')
 
-const count = { type: 'integer', minimum: 0 }
-const encoding = { enum: ['gsm7', 'ucs2'] }
-
 /** Message templates: CRUD and preview (docs/campaigns.md, Templates). */
 export function templateRoutes(registry: RouteRegistry) {
   registry.describeTag('Templates', 'Texts with {{variables}} filled in per recipient')
-  const template = registry.addSchema('Template', {
-    type: 'object',
-    required: ['id', 'name', 'body', 'variables', 'encoding', 'segments', 'characters', 'createdAt', 'updatedAt'],
-    additionalProperties: false,
-    properties: {
-      id: { type: 'string' },
-      name: { type: 'string', description: 'Unique (case-insensitive)' },
-      body: { type: 'string' },
-      variables: {
-        type: 'array',
-        description: 'The variables the text uses, each once, in order of first use',
-        items: {
-          type: 'object',
-          required: ['key', 'fallback'],
-          additionalProperties: false,
-          properties: { key: { type: 'string' }, fallback: { type: ['string', 'null'], description: 'Shown when the value is empty' } },
-        },
-      },
-      encoding: { ...encoding, description: 'Of the text with each variable as its fallback (or nothing); a recipient’s values may change it (see the preview)' },
-      segments: { ...count, description: 'SMS parts of that text' },
-      characters: { ...count, description: 'Characters of that text' },
-      createdAt: isoDateTimeSchema,
-      updatedAt: isoDateTimeSchema,
-    },
-  })
-  const preview = registry.addSchema('TemplatePreview', {
-    type: 'object',
-    required: ['recipients', 'totals', 'notFound'],
-    additionalProperties: false,
-    properties: {
-      recipients: {
-        type: 'array',
-        description: 'The contacts given, then the numbers given; with none, one render for a contact with no data (every fallback shows)',
-        items: {
-          type: 'object',
-          required: ['contactId', 'phone', 'body', 'encoding', 'segments', 'characters', 'missing'],
-          additionalProperties: false,
-          properties: {
-            contactId: { type: ['string', 'null'] },
-            phone: { type: ['string', 'null'], description: 'E.164; null for the no-data render' },
-            body: { type: 'string', description: 'The text this recipient would receive' },
-            encoding,
-            segments: count,
-            characters: count,
-            missing: { type: 'array', items: { type: 'string' }, description: 'Variables with no value for this recipient and no fallback (they render as nothing)' },
-          },
-        },
-      },
-      totals: {
-        type: 'object',
-        required: ['recipients', 'segments', 'encodings'],
-        additionalProperties: false,
-        properties: {
-          recipients: count,
-          segments: count,
-          encodings: { type: 'object', required: ['gsm7', 'ucs2'], additionalProperties: false, properties: { gsm7: count, ucs2: count } },
-        },
-      },
-      notFound: { type: 'array', items: { type: 'string' }, description: 'Contact ids given that are no contact' },
-    },
-  })
+  const { template, preview } = templateSchemas(registry)
   const templateId = { id: 'Template identifier' }
 
   return defineRoutes([

@@ -2,13 +2,11 @@ import { contactPermissions } from '#modules/contacts/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { contactSchemas } from '#modules/contacts/schemas'
+import { contactSchemas, membersAddedSchema, membersRemovedSchema } from '#modules/contacts/schemas'
 import { listContactsValidator } from '#modules/contacts/validators/contact_validators'
 import { createGroupValidator, groupMembersValidator, listGroupsValidator, updateGroupValidator } from '#modules/contacts/validators/group_validators'
 
 const GroupsController = () => import('#modules/contacts/controllers/groups_controller')
-
-const count = { type: 'integer', minimum: 0 }
 
 /** Contact groups and their members (docs/campaigns.md, Contact groups). */
 export function groupRoutes(registry: RouteRegistry) {
@@ -103,12 +101,7 @@ export function groupRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'What changed',
-        schema: {
-          type: 'object',
-          required: ['added', 'alreadyMembers', 'notFound'],
-          additionalProperties: false,
-          properties: { added: count, alreadyMembers: count, notFound: { ...count, description: 'Ids of no contact' } },
-        },
+        schema: membersAddedSchema,
       },
       errors: ['NOT_FOUND'],
       handler: [GroupsController, 'addMembers'],
@@ -125,7 +118,7 @@ export function groupRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'How many left the group',
-        schema: { type: 'object', required: ['removed'], additionalProperties: false, properties: { removed: count } },
+        schema: membersRemovedSchema,
       },
       errors: ['NOT_FOUND'],
       handler: [GroupsController, 'removeMembers'],

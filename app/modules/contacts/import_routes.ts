@@ -1,95 +1,17 @@
 import { contactPermissions } from '#modules/contacts/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
-import { isoDateTimeSchema, pageOf } from '#core/contract/schemas'
+import { pageOf } from '#core/contract/schemas'
+import { importErrorSchema, importSchemas } from '#modules/contacts/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
 import { startContactImportValidator } from '#modules/contacts/validators/contact_import_validators'
 import { MAX_IMPORT_ROWS } from '#modules/contacts/services/contact_import_file'
-import { IMPORT_ENCODINGS } from '#modules/contacts/services/contact_import_encoding'
 
 const ContactImportsController = () => import('#modules/contacts/controllers/contact_imports_controller')
 
-const count = { type: 'integer', minimum: 0 }
-const nullableDate = { type: ['string', 'null'], format: 'date-time' }
-const column = { type: 'string' }
-
 /** Contact imports from a CSV (docs/campaigns.md, Importing contacts from a CSV). */
 export function importRoutes(registry: RouteRegistry) {
-  const mapping = {
-    type: 'object',
-    required: ['phone'],
-    properties: {
-      phone: column,
-      firstName: column,
-      lastName: column,
-      company: column,
-      email: column,
-      tags: column,
-      fields: { type: 'object', additionalProperties: column, description: 'Custom field key → column' },
-    },
-  }
-  const header = { type: 'array', items: { type: 'string' }, description: 'The header row (an empty header is named "Column N")' }
-  const rows = { type: 'array', items: { type: 'array', items: { type: 'string' } }, description: 'The first rows, as in the file' }
-  const suggestedMapping = { ...mapping, description: 'Columns matched by their header (the phone column by content too); other columns as custom fields. phone is "" when no column looks like one' }
-  const preview = {
-    type: 'object',
-    required: ['columns', 'sample', 'suggestedMapping'],
-    additionalProperties: false,
-    properties: { columns: header, sample: rows, suggestedMapping },
-  }
-  const contactImport = registry.addSchema('ContactImport', {
-    type: 'object',
-    required: [
-      'id', 'status', 'fileName', 'encoding', 'columns', 'sample', 'suggestedMapping', 'previews', 'mapping', 'groupId', 'totalRows', 'processedRows',
-      'created', 'updated', 'merged', 'invalid', 'error', 'createdAt', 'startedAt', 'finishedAt',
-    ],
-    additionalProperties: false,
-    properties: {
-      id: { type: 'string' },
-      status: {
-        enum: ['awaiting_mapping', 'running', 'completed', 'failed'],
-        description:
-          'awaiting_mapping: uploaded, waiting for POST …/start (dropped after 24 hours); running: being written, chunk by chunk; ' +
-          'failed: see error',
-      },
-      fileName: { type: 'string' },
-      encoding: {
-        enum: [...IMPORT_ENCODINGS],
-        description:
-          'How the file’s letters are read: detected at upload (a UTF-8 BOM, or a file that is all UTF-8, is utf-8; a byte that ' +
-          'is not UTF-8 means windows-1252, Excel’s plain “CSV”), or as chosen at start. columns, sample and suggestedMapping are read with it',
-      },
-      columns: header,
-      sample: rows,
-      suggestedMapping,
-      previews: {
-        oneOf: [
-          {
-            type: 'object',
-            required: [...IMPORT_ENCODINGS],
-            additionalProperties: false,
-            properties: Object.fromEntries(IMPORT_ENCODINGS.map((encoding) => [encoding, preview])),
-          },
-          { type: 'null' },
-        ],
-        description:
-          'While the upload waits for its mapping: its header, first rows and suggested mapping as each encoding reads them, ' +
-          'so the encoding can be chosen by eye (accents right or garbled); null once started',
-      },
-      mapping: { oneOf: [mapping, { type: 'null' }], description: 'The mapping it was started with' },
-      groupId: { type: ['string', 'null'] },
-      totalRows: { ...count, description: 'Data rows in the file (empty lines aside)' },
-      processedRows: { ...count, description: 'Rows written so far (committed chunk by chunk)' },
-      created: { ...count, description: 'New contacts' },
-      updated: { ...count, description: 'Existing contacts updated with the file’s non-empty values' },
-      merged: { ...count, description: 'Rows whose number came earlier in the file: merged into that contact' },
-      invalid: { ...count, description: 'Rows refused (see …/errors)' },
-      error: { type: ['string', 'null'], description: 'Why a failed import stopped' },
-      createdAt: isoDateTimeSchema,
-      startedAt: nullableDate,
-      finishedAt: nullableDate,
-    },
-  })
+  const { contactImport } = importSchemas(registry)
   const importId = { id: 'Import identifier' }
   return defineRoutes([
     {
@@ -164,7 +86,7 @@ export function importRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'A page of refused rows',
-        schema: pageOf({ type: 'object', required: ['row', 'reason'], additionalProperties: false, properties: { row: { type: 'integer' }, reason: { type: 'string' } } }),
+        schema: pageOf(importErrorSchema),
       },
       errors: ['NOT_FOUND'],
       handler: [ContactImportsController, 'errors'],

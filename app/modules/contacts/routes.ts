@@ -2,7 +2,7 @@ import { contactPermissions } from '#modules/contacts/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { contactSchemas } from '#modules/contacts/schemas'
+import { contactFieldsSchema, contactSchemas } from '#modules/contacts/schemas'
 import { createContactValidator, listContactsValidator, updateContactValidator } from '#modules/contacts/validators/contact_validators'
 
 const ContactsController = () => import('#modules/contacts/controllers/contacts_controller')
@@ -48,22 +48,7 @@ export function contactRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'The keys in use',
-        schema: {
-          type: 'object',
-          required: ['data'],
-          additionalProperties: false,
-          properties: {
-            data: {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['key', 'contacts'],
-                additionalProperties: false,
-                properties: { key: { type: 'string' }, contacts: { type: 'integer', minimum: 1 } },
-              },
-            },
-          },
-        },
+        schema: contactFieldsSchema,
       },
       handler: [ContactsController, 'fields'],
     },

@@ -5,7 +5,7 @@ import { conversationStates, messageCategories } from '#modules/conversations/mo
 
 const nullableId = { type: ['string', 'null'] } as const
 
-/** The Conversation resource, answered from the model (models/conversation.ts). */
+/** The Conversation resource; `Conversation.toResource` (models/conversation.ts) answers it. */
 export const conversationSchema = {
   type: 'object',
   description: 'All messages with one number. Carries no message text',

@@ -3,7 +3,7 @@ import { defineRoutes } from '#core/contract/route_contract'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
 import { linkPermissions } from '#modules/links/permissions'
-import { linkSchema } from '#modules/links/schemas'
+import { linkPageSchema, linkSchema } from '#modules/links/schemas'
 
 const LinksController = () => import('#modules/links/controllers/links_controller')
 
@@ -24,15 +24,7 @@ export function linkRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'A page of links, newest first, with the length of every short link',
-        schema: {
-          type: 'object',
-          required: ['data', 'nextCursor', 'shortUrlLength'],
-          properties: {
-            data: { type: 'array', items: link },
-            nextCursor: { type: ['string', 'null'] },
-            shortUrlLength: { type: 'integer', description: 'Length of a short link, to compute a text length in advance' },
-          },
-        },
+        schema: linkPageSchema(link),
       },
       handler: [LinksController, 'index'],
     },

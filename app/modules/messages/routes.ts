@@ -2,7 +2,7 @@ import { messagePermissions } from '#modules/messages/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { messageSchemas } from '#modules/messages/schemas'
+import { acceptedSchema, messageSchemas } from '#modules/messages/schemas'
 import { sendCheckMeta, sendValidator } from '#modules/messages/validators/send_validator'
 import { listMessagesValidator } from '#modules/messages/validators/message_validators'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
@@ -41,7 +41,7 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: {
         status: 202,
         description: 'Accepted: one queued message per number, as submitted (body, encoding and segments before text options)',
-        schema: { type: 'object', required: ['accepted'], properties: { accepted: { type: 'array', items: message } } },
+        schema: acceptedSchema(message),
       },
       errors: ['INVALID_PHONE', 'EMPTY_BODY', 'CONTACT_BLACKLISTED', 'SCHEDULED_AT_IN_PAST', 'IDEMPOTENCY_CONFLICT'],
       handler: [MessagesController, 'send'],

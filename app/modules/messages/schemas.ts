@@ -1,4 +1,5 @@
 import type { RouteRegistry } from '#core/contract/route_registry'
+import type { JsonSchema } from '#core/contract/route_contract'
 import type { JsonOf } from '#core/contract/typed_schema'
 import { isoDateTimeSchema } from '#core/contract/schemas'
 import { messageCategories, messageStatuses } from '#modules/messages/models/message'
@@ -42,6 +43,12 @@ export const messageSchema = {
   },
 } as const
 export type MessageResource = JsonOf<typeof messageSchema>
+
+/** The answer of a send: the queued messages, one per number (`message` is the Message schema or its reference). */
+export function acceptedSchema<const M extends JsonSchema>(message: M) {
+  return { type: 'object', required: ['accepted'], properties: { accepted: { type: 'array', items: message } } } as const
+}
+export type AcceptedMessages = JsonOf<ReturnType<typeof acceptedSchema<typeof messageSchema>>>
 
 /** The module's resource as published in the OpenAPI document. */
 export function messageSchemas(registry: RouteRegistry) {

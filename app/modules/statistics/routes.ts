@@ -1,8 +1,6 @@
 import { defineRoutes } from '#core/contract/route_contract'
-import { isoDateTimeSchema } from '#core/contract/schemas'
-import type { JsonSchema } from '#core/contract/route_contract'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { messageCategories, messageStatuses } from '#modules/messages/public'
+import { statisticsSchemas } from '#modules/statistics/schemas'
 import { statisticsPermissions } from '#modules/statistics/permissions'
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '#modules/statistics/services/statistics_range'
 import {
@@ -15,26 +13,6 @@ import {
 } from '#modules/statistics/validators/statistics_validators'
 
 const StatisticsController = () => import('#modules/statistics/controllers/statistics_controller')
-
-const count = { type: 'integer', minimum: 0 }
-
-function object(properties: Record<string, JsonSchema>, description?: string): JsonSchema {
-  return { type: 'object', ...(description ? { description } : {}), required: Object.keys(properties), additionalProperties: false, properties }
-}
-
-/** The fields every statistics answer starts with: the range actually counted. */
-const rangeFields = {
-  from: { ...isoDateTimeSchema, description: 'Start of the first bucket (the range counted, UTC)' },
-  to: { ...isoDateTimeSchema, description: 'End of the last bucket (UTC)' },
-  interval: { enum: ['day', 'hour'] },
-  timezone: { type: 'string', description: 'Time zone of the buckets' },
-}
-const start = { ...isoDateTimeSchema, description: 'UTC instant of the local start of the bucket' }
-const bucketsOf = (fields: Record<string, JsonSchema>) => ({
-  type: 'array',
-  description: 'Every local day or hour of the range, oldest first, empty ones included',
-  items: object({ start, ...fields }),
-})
 
 const rangeRules =
   'Buckets are the local days or hours of `tz` (default: the platform time zone, Settings > Sending) that overlap ' +
@@ -51,120 +29,7 @@ export function statisticsRoutes(registry: RouteRegistry) {
     'Statistics',
     'Message volume, delivery rate, failure reasons, latency, link clicks and opt-outs over time, per local day or hour (docs/statistics.md)'
   )
-  const outCounts = object(
-    Object.fromEntries(messageStatuses.map((status) => [status, count])),
-    'Messages sent from the gateway, by their current status'
-  )
-  const inCounts = object({ received: count }, 'Messages the phones received')
-  const counts = registry.addSchema('MessageVolumeCounts', object({ out: outCounts, in: inCounts }))
-  const volume = registry.addSchema(
-    'MessageVolume',
-    object({ ...rangeFields, buckets: bucketsOf({ out: outCounts, in: inCounts }), totals: counts })
-  )
-  const deliveryFields = {
-    delivered: count,
-    failed: count,
-    sent: { ...count, description: 'Sent, no delivery report (yet)' },
-    rate: {
-      type: ['number', 'null'],
-      minimum: 0,
-      maximum: 1,
-      description: 'delivered / (delivered + failed + sent), 4 decimals; null when all three are 0',
-    },
-  }
-  const delivery = registry.addSchema('DeliveryRate', object(deliveryFields))
-  const breakdown = registry.addSchema(
-    'MessageVolumeBreakdown',
-    object({
-      ...rangeFields,
-      groupBy: { enum: ['device', 'sim', 'campaign', 'category'] },
-      groups: {
-        type: 'array',
-        description:
-          'Every group with messages in the range, the busiest first: by its messages of both directions (outbound of ' +
-          'any status plus inbound) as filtered, so direction=out ranks by outbound alone; equal ones in the order of their key',
-        items: object({
-          key: {
-            type: 'object',
-            additionalProperties: false,
-            description: 'The group: deviceId (device), deviceId and simSlot (sim), campaignId (campaign) or category; null: none yet or not a campaign',
-            properties: {
-              deviceId: { type: ['string', 'null'] },
-              simSlot: { type: ['integer', 'null'] },
-              campaignId: { type: ['string', 'null'] },
-              category: { enum: [...messageCategories] },
-            },
-          },
-          totals: counts,
-          delivery,
-        }),
-      },
-    })
-  )
-  const deliveryRate = registry.addSchema(
-    'DeliveryRateOverTime',
-    object({ ...rangeFields, buckets: bucketsOf(deliveryFields), totals: delivery })
-  )
-  const failures = registry.addSchema(
-    'FailureReasons',
-    object({
-      ...rangeFields,
-      buckets: bucketsOf({ failed: count }),
-      totals: object({
-        failed: count,
-        reasons: {
-          type: 'array',
-          description: 'Error codes of the failed messages, the most frequent first',
-          items: object({ errorCode: { type: ['string', 'null'], description: 'null: failed without a code' }, count }),
-        },
-      }),
-    })
-  )
-  const latencyRange = {
-    from: { type: 'number', minimum: 0, description: 'Seconds, included' },
-    to: { type: ['number', 'null'], description: 'Seconds, excluded; null: a day or more' },
-  }
-  const quantile = { oneOf: [object(latencyRange), { type: 'null' }], description: 'The histogram bucket holding the quantile; null when count is 0' }
-  const figures = { count, p50: quantile, p95: quantile }
-  const stageTotals = object({
-    ...figures,
-    histogram: { type: 'array', description: 'Every fixed latency bucket, fastest first', items: object({ ...latencyRange, count }) },
-  })
-  const latency = registry.addSchema(
-    'MessageLatency',
-    object({
-      ...rangeFields,
-      buckets: bucketsOf({ toSent: object(figures), toDelivered: object(figures) }),
-      totals: object({ toSent: stageTotals, toDelivered: stageTotals }),
-    })
-  )
-  const linkClicks = registry.addSchema(
-    'LinkClicksOverTime',
-    object({
-      ...rangeFields,
-      buckets: bucketsOf({ clicks: count }),
-      totals: object({ clicks: count }),
-      links: {
-        type: 'array',
-        description: 'The links clicked most in the range, the most clicked first (at most `limit`)',
-        items: object({
-          id: { type: 'string' },
-          code: { type: 'string' },
-          shortUrl: { type: 'string' },
-          url: { type: 'string' },
-          clicks: count,
-        }),
-      },
-    })
-  )
-  const optOuts = registry.addSchema(
-    'OptOutsOverTime',
-    object({
-      ...rangeFields,
-      buckets: bucketsOf({ optedOut: count, optedIn: count }),
-      totals: object({ optedOut: count, optedIn: count }),
-    })
-  )
+  const { volume, breakdown, deliveryRate, failures, latency, linkClicks, optOuts } = statisticsSchemas(registry)
 
   const access = statisticsPermissions['statistics.read']
   return defineRoutes([

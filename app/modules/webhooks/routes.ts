@@ -3,7 +3,7 @@ import { defineRoutes } from '#core/contract/route_contract'
 import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
-import { webhookSchemas } from '#modules/webhooks/schemas'
+import { webhookSchemas, webhookWithSecretSchema } from '#modules/webhooks/schemas'
 import {
   createWebhookValidator,
   listDeliveriesValidator,
@@ -78,7 +78,7 @@ export function webhookRoutes(registry: RouteRegistry) {
       answer: {
         status: 201,
         description: 'The webhook and its signing secret (never returned again)',
-        schema: { type: 'object', required: ['webhook', 'secret'], properties: { webhook, secret: { type: 'string' } } },
+        schema: webhookWithSecretSchema(webhook),
       },
       errors: ['NAME_TAKEN'],
       handler: [WebhooksController, 'store'],

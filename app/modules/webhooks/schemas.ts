@@ -1,4 +1,5 @@
 import type { RouteRegistry } from '#core/contract/route_registry'
+import type { JsonSchema } from '#core/contract/route_contract'
 import type { JsonOf } from '#core/contract/typed_schema'
 import { isoDateTimeSchema } from '#core/contract/schemas'
 import { publicEventCatalogue } from '#core/events/public_events'
@@ -105,6 +106,12 @@ const eventListSchema = () => ({
   },
 }) as const
 export type WebhookEventList = JsonOf<ReturnType<typeof eventListSchema>>
+
+/** A new webhook with its signing secret, answered once; `webhook` is the Webhook schema or its reference. */
+export function webhookWithSecretSchema<const W extends JsonSchema>(webhook: W) {
+  return { type: 'object', required: ['webhook', 'secret'], properties: { webhook, secret: { type: 'string' } } } as const
+}
+export type WebhookWithSecret = JsonOf<ReturnType<typeof webhookWithSecretSchema<ReturnType<typeof webhookSchema>>>>
 
 /** The module's answers as published in the OpenAPI document. */
 export function webhookSchemas(registry: RouteRegistry) {

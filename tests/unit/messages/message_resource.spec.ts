@@ -50,6 +50,13 @@ test.group('Message resource from a row', () => {
     }
   })
 
+  test('a model read answers through toResource what it serialises, in the same order', ({ assert }) => {
+    for (const row of [full, empty, ...messageStatuses.map((status) => ({ ...full, status }))]) {
+      const model = Message.$createFromAdapterResult({ ...row, updated_at: row.created_at, forced_device_id: null, forced_sim_slot: null })!
+      assert.equal(JSON.stringify(model.toResource()), JSON.stringify(model.serialize()))
+    }
+  })
+
   test('names every column of the model but updatedAt', ({ assert }) => {
     const served = [...Message.$columnsDefinitions.values()].filter((column) => column.serializeAs !== null).map((column) => column.serializeAs)
     assert.sameMembers(Object.keys(messageResource(full)), served)

@@ -4,6 +4,7 @@ import { idParam } from '#core/http/route_params'
 import { ApiKeyService } from '#modules/auth/services/api_key_service'
 import { routeInputs } from '#core/contract/route_contract'
 import type { AuthRoutes } from '#modules/auth/routes'
+import type { KeyWithSecret } from '#modules/auth/schemas'
 
 const input = routeInputs<AuthRoutes>()
 
@@ -16,18 +17,19 @@ export default class ApiKeysController {
   }
 
   /** The secret is in this answer and the rotation answer only. */
-  async store(ctx: HttpContext) {
+  async store(ctx: HttpContext): Promise<KeyWithSecret> {
     const { apiKey, secret } = await this.keys.create(input(ctx, 'createApiKey').body)
     ctx.response.status(201)
-    return { apiKey, secret }
+    return { apiKey: apiKey.toResource(), secret }
   }
 
   async update(ctx: HttpContext) {
-    return this.keys.update(idParam(ctx.params.id, 'API key'), input(ctx, 'updateApiKey').body)
+    return (await this.keys.update(idParam(ctx.params.id, 'API key'), input(ctx, 'updateApiKey').body)).toResource()
   }
 
-  async rotate({ params }: HttpContext) {
-    return this.keys.rotate(idParam(params.id, 'API key'))
+  async rotate({ params }: HttpContext): Promise<KeyWithSecret> {
+    const { apiKey, secret } = await this.keys.rotate(idParam(params.id, 'API key'))
+    return { apiKey: apiKey.toResource(), secret }
   }
 
   async destroy({ params, response }: HttpContext) {

@@ -10,6 +10,7 @@ import { signedInUser } from '#modules/auth/services/gateway_access_guard'
 import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
 import { routeInputs } from '#core/contract/route_contract'
 import type { AuthRoutes } from '#modules/auth/routes'
+import type { CallerAnswer, SetupState, SignedIn } from '#modules/auth/schemas'
 
 const input = routeInputs<AuthRoutes>()
 
@@ -24,18 +25,18 @@ export default class SessionController {
     private liveStreams: LiveStreamSessions
   ) {}
 
-  async setUpState() {
+  async setUpState(): Promise<SetupState> {
     return { open: await this.users.setUpIsOpen() }
   }
 
-  async setUp(ctx: HttpContext) {
+  async setUp(ctx: HttpContext): Promise<SignedIn> {
     const user = await this.users.setUp(input(ctx, 'setUpFirstAccount').body)
     await this.#signIn(ctx, user)
     ctx.response.status(201)
-    return { user }
+    return { user: user.toResource() }
   }
 
-  async signIn(ctx: HttpContext) {
+  async signIn(ctx: HttpContext): Promise<SignedIn> {
     const { email, password } = input(ctx, 'signIn').body
     const attempt = await this.throttle.begin(email, ctx.request.ip())
     let user: User
@@ -46,7 +47,7 @@ export default class SessionController {
     }
     await this.throttle.succeeded(attempt)
     await this.#signIn(ctx, user)
-    return { user }
+    return { user: user.toResource() }
   }
 
   async signOut(ctx: HttpContext) {
@@ -58,14 +59,14 @@ export default class SessionController {
     return ctx.response.noContent()
   }
 
-  async me(ctx: HttpContext) {
+  async me(ctx: HttpContext): Promise<CallerAnswer> {
     const caller = ctx.caller!
     // Every caller may know the platform time zone: days, quotas' midnight and send windows follow it.
     const { timezone } = await this.settings.get('sending')
     if (caller.type === 'api_key') {
       return { type: 'api_key', scope: caller.scope, apiKey: await this.keys.describe(Number(caller.id)), timezone }
     }
-    return { type: 'session', role: caller.role, user: await this.users.find(Number(caller.id)), timezone }
+    return { type: 'session', role: caller.role, user: (await this.users.find(Number(caller.id))).toResource(), timezone }
   }
 
   async #signIn(ctx: HttpContext, user: User) {

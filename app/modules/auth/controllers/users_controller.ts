@@ -5,6 +5,7 @@ import { idParam } from '#core/http/route_params'
 import { UserService } from '#modules/auth/services/user_service'
 import { routeInputs } from '#core/contract/route_contract'
 import type { AuthRoutes } from '#modules/auth/routes'
+import type { AssignableAccounts } from '#modules/auth/schemas'
 
 const input = routeInputs<AuthRoutes>()
 
@@ -21,19 +22,19 @@ export default class UsersController {
     return this.users.list(input(ctx, 'listUsers').query)
   }
 
-  async assignable() {
+  async assignable(): Promise<AssignableAccounts> {
     return { data: await this.users.assignable() }
   }
 
   async store(ctx: HttpContext) {
     const user = await this.users.create(input(ctx, 'createUser').body, actingAccount(ctx.caller))
     ctx.response.status(201)
-    return user
+    return user.toResource()
   }
 
   async update(ctx: HttpContext) {
     const id = idParam(ctx.params.id, 'Account')
-    return this.users.update(id, input(ctx, 'updateUser').body, ctx.session?.sessionId, actingAccount(ctx.caller))
+    return (await this.users.update(id, input(ctx, 'updateUser').body, ctx.session?.sessionId, actingAccount(ctx.caller))).toResource()
   }
 
   async destroy({ params, response, caller }: HttpContext) {

@@ -1,7 +1,8 @@
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'
 import type { Scope } from '#core/http/access'
-import { utcDateTime } from '#core/database/utc_date_time'
+import { isoOrNull, toIso, utcDateTime } from '#core/database/utc_date_time'
+import type { ApiKeyResource } from '#modules/auth/schemas'
 
 /**
  * An integration's API key. Only the SHA-256 fingerprint of the secret and its last four
@@ -49,4 +50,20 @@ export default class ApiKey extends BaseModel {
 
   @utcDateTime()
   declare lastUsedAt: DateTime | null
+
+  /** The ApiKey resource (schemas.ts): what `serialize()` gave, typed; never the fingerprint. */
+  toResource(): ApiKeyResource {
+    return {
+      id: String(this.id),
+      name: this.name,
+      scope: this.scope,
+      lastFour: this.lastFour,
+      allowedIps: this.allowedIps,
+      callsPerMinute: this.callsPerMinute,
+      callsPerDay: this.callsPerDay,
+      createdAt: toIso(this.createdAt),
+      updatedAt: toIso(this.updatedAt),
+      lastUsedAt: isoOrNull(this.lastUsedAt),
+    }
+  }
 }

@@ -4,7 +4,8 @@ import hash from '@adonisjs/core/services/hash'
 import { withAuthFinder } from '@adonisjs/auth/mixins/lucid'
 import type { DateTime } from 'luxon'
 import type { Role } from '#core/http/access'
-import { utcDateTime } from '#core/database/utc_date_time'
+import { toIso, utcDateTime } from '#core/database/utc_date_time'
+import type { UserResource } from '#modules/auth/schemas'
 
 const AuthFinder = withAuthFinder(() => hash.use('scrypt'), {
   uids: ['email'],
@@ -35,4 +36,9 @@ export default class User extends compose(BaseModel, AuthFinder) {
 
   @utcDateTime()
   declare updatedAt: DateTime
+
+  /** The User resource (schemas.ts): what `serialize()` gave, typed; never the password. */
+  toResource(): UserResource {
+    return { id: String(this.id), email: this.email, name: this.name, role: this.role, createdAt: toIso(this.createdAt), updatedAt: toIso(this.updatedAt) }
+  }
 }

@@ -1,4 +1,5 @@
 import type { Scope } from '#core/http/access'
+import type { ApiKeyResource } from '#modules/auth/schemas'
 
 /** What a request needs to know about its key, kept in memory between calls. */
 export interface KnownKey {
@@ -9,7 +10,7 @@ export interface KnownKey {
   callsPerMinute: number | null
   callsPerDay: number | null
   /** The key as the API answers it (GET /auth/me), kept with lastUsedAt as last written. */
-  resource: Record<string, unknown>
+  resource: ApiKeyResource
 }
 
 /**

@@ -10,6 +10,8 @@ import ApiKey from '#modules/auth/models/api_key'
 import { fingerprintOf, newApiKeySecret } from '#modules/auth/services/api_key_secret'
 import { normaliseAllowedEntry } from '#modules/auth/services/ip_allow_list'
 import { ApiKeyCache, type KnownKey } from '#modules/auth/services/api_key_cache'
+import type { PageOf } from '#core/contract/schemas'
+import type { ApiKeyResource, apiKeySchema } from '#modules/auth/schemas'
 
 export interface ApiKeyFields {
   name: string
@@ -56,8 +58,9 @@ export class ApiKeyService {
     return { apiKey, secret }
   }
 
-  list(page: PageRequest) {
-    return keysetPage(ApiKey.query(), page, 'created_at', (row) => toIso(row.createdAt))
+  async list(page: PageRequest): Promise<PageOf<typeof apiKeySchema>> {
+    const result = await keysetPage(ApiKey.query(), page, 'created_at', (row) => toIso(row.createdAt))
+    return { data: result.data.map((apiKey) => apiKey.toResource()), nextCursor: result.nextCursor }
   }
 
   async find(id: number): Promise<ApiKey> {
@@ -120,16 +123,16 @@ export class ApiKeyService {
       allowedIps: row.allowedIps,
       callsPerMinute: row.callsPerMinute,
       callsPerDay: row.callsPerDay,
-      resource: row.serialize(),
+      resource: row.toResource(),
     }
     this.cache.remember(fingerprint, known)
     return known
   }
 
   /** The key as the API answers it; from memory for a key in use (every change forgets it). */
-  async describe(id: number): Promise<Record<string, unknown>> {
+  async describe(id: number): Promise<ApiKeyResource> {
     const known = this.cache.byId.get(id)
-    return known ? { ...known.resource } : (await this.find(id)).serialize()
+    return known ? { ...known.resource } : (await this.find(id)).toResource()
   }
 
   /** Records that a key was used; written at most once a minute per key. */

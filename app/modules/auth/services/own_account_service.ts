@@ -9,6 +9,7 @@ import { SignInThrottle } from '#modules/auth/services/sign_in_throttle'
 import { endSessionsOf } from '#modules/auth/services/account_sessions'
 import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
 import { transaction } from '#core/database/transaction'
+import type { EndedSessions } from '#modules/auth/schemas'
 
 /** Where the request comes from: the session to keep, the address the throttle judges. */
 export interface CallerSession {
@@ -34,7 +35,7 @@ export class OwnAccountService {
    * wrong one counts as a failed sign-in of that address from that network address (the same
    * counters, so guessing here or at the sign-in form is slowed and locked alike).
    */
-  async changePassword(userId: number, change: { currentPassword: string; newPassword: string }, caller: CallerSession) {
+  async changePassword(userId: number, change: { currentPassword: string; newPassword: string }, caller: CallerSession): Promise<EndedSessions> {
     const account = await this.#account(userId)
     const attempt = await this.throttle.begin(account.email, caller.ip)
     if (!(await account.verifyPassword(change.currentPassword))) {
@@ -58,7 +59,7 @@ export class OwnAccountService {
     return { endedSessions }
   }
 
-  async endOtherSessions(userId: number, caller: CallerSession) {
+  async endOtherSessions(userId: number, caller: CallerSession): Promise<EndedSessions> {
     const account = await this.#account(userId)
     const endedSessions = await endSessionsOf(db.connection(), userId, caller.sessionId)
     await this.liveStreams.review()

@@ -13,6 +13,8 @@ import { endSessionsOf } from '#modules/auth/services/account_sessions'
 import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
 import { resetPasswordValidator } from '#modules/auth/validators/account_validators'
 import { transaction } from '#core/database/transaction'
+import type { PageOf } from '#core/contract/schemas'
+import type { AssignableAccounts, userSchema } from '#modules/auth/schemas'
 
 export interface NewAccount {
   email: string
@@ -66,17 +68,19 @@ export class UserService {
     return user
   }
 
-  list(page: PageRequest) {
-    return keysetPage(User.query(), page, 'created_at', (row) => toIso(row.createdAt))
+  async list(page: PageRequest): Promise<PageOf<typeof userSchema>> {
+    const result = await keysetPage(User.query(), page, 'created_at', (row) => toIso(row.createdAt))
+    return { data: result.data.map((user) => user.toResource()), nextCursor: result.nextCursor }
   }
 
   /**
    * The accounts a conversation can be assigned to (operators and superadmins: a read-only
    * account cannot answer), by name; ids and names only, no e-mail.
    */
-  async assignable(): Promise<Array<{ id: string; name: string; role: string }>> {
+  async assignable(): Promise<AssignableAccounts['data']> {
     const users = await User.query().whereIn('role', ['operator', 'superadmin']).orderBy('name', 'asc').orderBy('id', 'asc')
-    return users.map((user) => ({ id: String(user.id), name: user.name, role: user.role }))
+    // The query takes operators and superadmins only.
+    return users.map((user) => ({ id: String(user.id), name: user.name, role: user.role as 'operator' | 'superadmin' }))
   }
 
   async find(id: number): Promise<User> {

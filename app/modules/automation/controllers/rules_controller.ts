@@ -6,6 +6,7 @@ import { RuleTrial } from '#modules/automation/services/rule_trial'
 import { listRuns } from '#modules/automation/services/rule_run_log'
 import { routeInputs } from '#core/contract/route_contract'
 import type { AutomationRoutes } from '#modules/automation/routes'
+import type { RuleList, RuleWithSecret } from '#modules/automation/schemas'
 
 const input = routeInputs<AutomationRoutes>()
 
@@ -13,7 +14,7 @@ const input = routeInputs<AutomationRoutes>()
 export default class RulesController {
   constructor(private rules: RuleBook) {}
 
-  async index() {
+  async index(): Promise<RuleList> {
     return { data: (await this.rules.all()).map((rule) => ruleResource(rule)), nextCursor: null }
   }
 
@@ -38,14 +39,14 @@ export default class RulesController {
     return response.noContent()
   }
 
-  async order(ctx: HttpContext) {
+  async order(ctx: HttpContext): Promise<RuleList> {
     const { ids } = input(ctx, 'orderRules').body
     return { data: (await this.rules.reorder(ids.map(Number))).map((rule) => ruleResource(rule)), nextCursor: null }
   }
 
-  async rotateSecret({ params }: HttpContext) {
+  async rotateSecret({ params }: HttpContext): Promise<RuleWithSecret> {
     const { rule, callSecret } = await this.rules.rotateSecret(idParam(params.id, 'Rule'))
-    return ruleResource(rule, callSecret)
+    return { ...ruleResource(rule), callSecret }
   }
 
   @inject()

@@ -5,7 +5,7 @@ import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { ApiError } from '#core/http/api_error'
 import { ActivityLog } from '#core/activity/activity_log'
-import { dateTimeOf } from '#core/database/utc_date_time'
+import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { ContactGroups } from '#modules/contacts/public'
 import { TemplateLibrary } from '#modules/campaigns/public'
 import { UserService } from '#modules/auth/public'
@@ -14,6 +14,7 @@ import { RuleCalls } from '#modules/webhooks/public'
 import AutomationRule from '#modules/automation/models/automation_rule'
 import type { RuleAction, RuleCondition } from '#modules/automation/services/rule_shapes'
 import { transaction } from '#core/database/transaction'
+import type { RuleResource } from '#modules/automation/schemas'
 
 export interface RuleFields {
   name: string
@@ -211,9 +212,17 @@ function drawRuleSecret(): string {
 }
 
 /** A rule as the API answers it (its secret never; `callSecret` only in the answer that drew it). */
-export function ruleResource(rule: AutomationRule, callSecret: string | null = null) {
+export function ruleResource(rule: AutomationRule, callSecret: string | null = null): RuleResource {
   return {
-    ...rule.serialize(),
+    id: String(rule.id),
+    name: rule.name,
+    enabled: rule.enabled,
+    position: rule.position,
+    stopAfter: rule.stopAfter,
+    conditions: rule.conditions,
+    actions: rule.actions,
+    createdAt: toIso(rule.createdAt),
+    updatedAt: toIso(rule.updatedAt),
     callsUrl: callsUrl(rule.actions),
     ...(callSecret ? { callSecret } : {}),
   }

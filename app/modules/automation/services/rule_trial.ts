@@ -10,6 +10,7 @@ import { RuleBook } from '#modules/automation/services/rule_book'
 import { conditionHolds } from '#modules/automation/services/rule_conditions'
 import { keywordRun } from '#modules/automation/services/rule_planner'
 import type { RuleAction } from '#modules/automation/services/rule_shapes'
+import type { RuleTestAnswer } from '#modules/automation/schemas'
 
 export interface RuleTrialInput {
   text: string
@@ -34,7 +35,7 @@ export class RuleTrial {
     private templates: TemplateLibrary
   ) {}
 
-  async test(ruleId: number, input: RuleTrialInput) {
+  async test(ruleId: number, input: RuleTrialInput): Promise<RuleTestAnswer> {
     const rule = await this.rules.find(ruleId)
     const reception = await this.settings.get('reception')
     const { timezone } = await this.settings.get('sending')

@@ -11,6 +11,8 @@ import { BackupSchedule } from '#modules/backups/services/backup_schedule'
 import { RestorePreparation } from '#modules/backups/services/restore_preparation'
 import { routeInputs } from '#core/contract/route_contract'
 import type { BackupRoutes } from '#modules/backups/routes'
+import type { PageOf } from '#core/contract/schemas'
+import type { backupFileSchema } from '#modules/backups/schemas'
 
 const input = routeInputs<BackupRoutes>()
 
@@ -28,7 +30,7 @@ export default class BackupsController {
   }
 
   @inject()
-  async index(_ctx: HttpContext, catalogue: BackupCatalogue) {
+  async index(_ctx: HttpContext, catalogue: BackupCatalogue): Promise<PageOf<typeof backupFileSchema>> {
     return { data: await catalogue.list(), nextCursor: null }
   }
 

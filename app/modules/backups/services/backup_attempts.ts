@@ -1,6 +1,8 @@
 import db from '@adonisjs/lucid/services/db'
 import { decodeCursor, encodeCursor, DEFAULT_PAGE_SIZE, type PageRequest } from '#core/pagination/keyset_page'
 import type { BackupAttempt } from '#modules/backups/services/backup_engine'
+import type { PageOf } from '#core/contract/schemas'
+import type { backupAttemptSchema } from '#modules/backups/schemas'
 
 export function attemptOf(row: any): BackupAttempt {
   return {
@@ -16,7 +18,7 @@ export function attemptOf(row: any): BackupAttempt {
 }
 
 /** GET /backups/attempts: every attempt, failures included, newest first, in cursor pages. */
-export async function listAttempts(page: PageRequest) {
+export async function listAttempts(page: PageRequest): Promise<PageOf<typeof backupAttemptSchema>> {
   const limit = page.limit ?? DEFAULT_PAGE_SIZE
   const query = db.from('backup_attempts').orderBy('started_at', 'desc').orderBy('id', 'desc').limit(limit + 1)
   if (page.cursor) {

@@ -10,6 +10,8 @@ import Campaign, { type CampaignAudience, type CampaignStatus } from '#modules/c
 import { progressOf } from '#modules/campaigns/services/campaign_progress'
 import type { SendWindowSettings } from '#modules/campaigns/services/send_window'
 import { DateTime } from 'luxon'
+import type { PageOf } from '#core/contract/schemas'
+import type { CampaignResource, RecipientResource, campaignSchema, recipientSchema } from '#modules/campaigns/schemas'
 
 export interface CampaignFields {
   name?: string
@@ -20,18 +22,6 @@ export interface CampaignFields {
   simSlot?: number | null
   startAt?: string | null
   throttlePerMinute?: number | null
-}
-
-/** A recipient as the API shows it (errorCode: the message's, or why no message was made). */
-export interface RecipientResource {
-  id: string
-  contactId: string | null
-  phone: string
-  status: string
-  errorCode: string | null
-  messageId: string | null
-  run: number
-  updatedAt: string
 }
 
 function audienceOf(audience: Partial<CampaignAudience> | undefined, previous?: CampaignAudience): CampaignAudience {
@@ -59,7 +49,7 @@ export class CampaignBook {
   }
 
   /** The resource: the row, its counts, pace and estimated end. */
-  async present(campaign: Campaign) {
+  async present(campaign: Campaign): Promise<CampaignResource> {
     const progress = await progressOf(campaign, this.clock.now(), await this.windowSettings())
     return {
       id: String(campaign.id),
@@ -69,7 +59,8 @@ export class CampaignBook {
       templateId: campaign.templateId === null ? null : String(campaign.templateId),
       audience: campaign.audience,
       deviceId: campaign.deviceId,
-      simSlot: campaign.simSlot,
+      // Slot 0 or 1: the only ones the campaign's validator accepts.
+      simSlot: campaign.simSlot as 0 | 1 | null,
       startAt: campaign.startAt ? toIso(campaign.startAt) : null,
       throttlePerMinute: campaign.throttlePerMinute,
       run: campaign.run,
@@ -82,7 +73,7 @@ export class CampaignBook {
     }
   }
 
-  async list(filters: PageRequest & { status?: CampaignStatus }) {
+  async list(filters: PageRequest & { status?: CampaignStatus }): Promise<PageOf<typeof campaignSchema>> {
     const query = Campaign.query()
     if (filters.status) query.where('status', filters.status)
     const page = await keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
@@ -158,7 +149,7 @@ export class CampaignBook {
   }
 
   /** Recipients in id order (the order they are sent in), keyset pages. */
-  async recipients(id: number, filters: PageRequest & { status?: string; run?: number }) {
+  async recipients(id: number, filters: PageRequest & { status?: string; run?: number }): Promise<PageOf<typeof recipientSchema>> {
     await this.find(id)
     const limit = filters.limit ?? DEFAULT_PAGE_SIZE
     const query = db.from('campaign_recipients').where('campaign_id', id).orderBy('id', 'asc').limit(limit + 1)

@@ -4,6 +4,7 @@ import type Campaign from '#modules/campaigns/models/campaign'
 import { resolveAudience } from '#modules/campaigns/services/audience_resolution'
 import { afterSendingMinutes, isSendingOpen, nextOpening, type SendWindowSettings } from '#modules/campaigns/services/send_window'
 import { phoneExists, phonesAvailable } from '#modules/devices/public'
+import type { CampaignReview } from '#modules/campaigns/schemas'
 
 /**
  * What a review may find, each with a stable code so a client tells them apart without reading
@@ -30,14 +31,14 @@ export async function reviewCampaign(options: {
   window: SendWindowSettings
   phoneNumbers: PhoneNumbers
   localPrefix: string | null
-}) {
+}): Promise<CampaignReview> {
   const { campaign, now, window } = options
   const problems: Array<{ code: ReviewProblemCode; message: string }> = []
   const problem = (code: ReviewProblemCode, message: string) => problems.push({ code, message })
   let recipients = 0
   let segments = 0
   const encodings = { gsm7: 0, ucs2: 0 }
-  const sample: Array<{ phone: string; body: string; encoding: string; segments: number }> = []
+  const sample: CampaignReview['sample'] = []
   const body = options.body ?? ''
   if (!body.trim()) problem('NO_TEXT', 'The campaign has no text: write one or choose a template.')
   const { excluded } = await resolveAudience({

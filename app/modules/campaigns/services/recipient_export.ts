@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
-import type { RecipientResource } from '#modules/campaigns/services/campaign_book'
+import type { RecipientResource } from '#modules/campaigns/schemas'
 
 export const RECIPIENT_COLUMNS = ['id', 'run', 'phone', 'contactId', 'status', 'errorCode', 'messageId', 'updatedAt'] as const
 

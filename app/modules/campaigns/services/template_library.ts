@@ -7,6 +7,8 @@ import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import MessageTemplate from '#modules/campaigns/models/message_template'
 import { templateVariables, withFallbacksOnly } from '#core/sms/template_text'
 import { likeContaining } from '#core/database/like_pattern'
+import type { PageOf } from '#core/contract/schemas'
+import type { TemplateResource, templateSchema } from '#modules/campaigns/schemas'
 
 export interface TemplateFields {
   name: string
@@ -22,7 +24,7 @@ export interface TemplateFields {
 export class TemplateLibrary {
   constructor(private clock: Clock) {}
 
-  async list(filters: PageRequest & { q?: string }) {
+  async list(filters: PageRequest & { q?: string }): Promise<PageOf<typeof templateSchema>> {
     const query = MessageTemplate.query()
     if (filters.q) query.whereRaw(`name LIKE ? ESCAPE '\\'`, [likeContaining(filters.q)])
     const page = await keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
@@ -69,8 +71,18 @@ export class TemplateLibrary {
  * A template as the API answers it: its variables, and the encoding and segments of its text as
  * someone with no data receives it (each variable its fallback): the braces are never sent.
  */
-export function templateResource(template: MessageTemplate) {
+export function templateResource(template: MessageTemplate): TemplateResource {
   const sent = withFallbacksOnly(template.body)
   const { encoding, segments } = countSegments(sent)
-  return { ...template.serialize(), variables: templateVariables(template.body), encoding, segments, characters: [...sent].length }
+  return {
+    id: String(template.id),
+    name: template.name,
+    body: template.body,
+    createdAt: toIso(template.createdAt),
+    updatedAt: toIso(template.updatedAt),
+    variables: templateVariables(template.body),
+    encoding,
+    segments,
+    characters: [...sent].length,
+  }
 }

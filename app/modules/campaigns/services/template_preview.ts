@@ -2,9 +2,10 @@ import { inject } from '@adonisjs/core'
 import { ApiError } from '#core/http/api_error'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
-import { countSegments, type SmsEncoding } from '#core/sms/segment_counter'
+import { countSegments } from '#core/sms/segment_counter'
 import { ContactAudience, type AudienceMember } from '#modules/contacts/public'
 import { TemplateLibrary } from '#modules/campaigns/services/template_library'
+import type { TemplatePreviewAnswer } from '#modules/campaigns/schemas'
 import { renderTemplate, templateVariables, type TemplateRecipient } from '#core/sms/template_text'
 
 export interface PreviewRequest {
@@ -14,16 +15,8 @@ export interface PreviewRequest {
   numbers?: string[]
 }
 
-interface RenderedFor {
-  contactId: string | null
-  phone: string | null
-  body: string
-  encoding: SmsEncoding
-  segments: number
-  characters: number
-  /** Variables with no value for this recipient and no fallback: they render as nothing. */
-  missing: string[]
-}
+/** One recipient's render (`missing`: variables with no value for it and no fallback, rendered as nothing). */
+type RenderedFor = TemplatePreviewAnswer['recipients'][number]
 
 /**
  * What recipients would receive: the template (or a text not saved yet) rendered per contact or
@@ -39,7 +32,7 @@ export class TemplatePreview {
     private settings: SettingsStore
   ) {}
 
-  async preview(request: PreviewRequest) {
+  async preview(request: PreviewRequest): Promise<TemplatePreviewAnswer> {
     const text = await this.#text(request)
     const recipients: Array<{ contactId: string | null; recipient: TemplateRecipient | null }> = []
 

@@ -5,6 +5,7 @@ import { ContactBook } from '#modules/contacts/services/contact_book'
 import { contactFieldKeys } from '#modules/contacts/services/contact_field_keys'
 import { routeInputs } from '#core/contract/route_contract'
 import type { ContactRoutes } from '#modules/contacts/routes'
+import type { ContactFields } from '#modules/contacts/schemas'
 
 const input = routeInputs<ContactRoutes>()
 
@@ -16,7 +17,7 @@ export default class ContactsController {
     return this.contacts.resources(await this.contacts.list(input(ctx, 'listContacts').query))
   }
 
-  async fields() {
+  async fields(): Promise<ContactFields> {
     return { data: await contactFieldKeys() }
   }
 

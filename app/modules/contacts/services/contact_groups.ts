@@ -7,6 +7,8 @@ import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import ContactGroup, { groupResource } from '#modules/contacts/models/contact_group'
 import { likeContaining } from '#core/database/like_pattern'
 import { transaction } from '#core/database/transaction'
+import type { PageOf } from '#core/contract/schemas'
+import type { MembersAdded, MembersRemoved, groupSchema } from '#modules/contacts/schemas'
 
 export interface GroupFields {
   name: string
@@ -22,7 +24,7 @@ export interface GroupFields {
 export class ContactGroups {
   constructor(private clock: Clock) {}
 
-  async list(filters: PageRequest & { q?: string }) {
+  async list(filters: PageRequest & { q?: string }): Promise<PageOf<typeof groupSchema>> {
     const query = ContactGroup.query()
     if (filters.q) query.whereRaw(`name LIKE ? ESCAPE '\\'`, [likeContaining(filters.q)])
     const page = await keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
@@ -57,7 +59,7 @@ export class ContactGroups {
   }
 
   /** Adds contacts to a group; ids of contacts that do not exist are counted, not refused. */
-  async addMembers(id: number, contactIds: number[]): Promise<{ added: number; alreadyMembers: number; notFound: number }> {
+  async addMembers(id: number, contactIds: number[]): Promise<MembersAdded> {
     await this.#group(id)
     const ids = [...new Set(contactIds)]
     const at = this.clock.now().toISOString()
@@ -79,7 +81,7 @@ export class ContactGroups {
     })
   }
 
-  async removeMembers(id: number, contactIds: number[]): Promise<{ removed: number }> {
+  async removeMembers(id: number, contactIds: number[]): Promise<MembersRemoved> {
     await this.#group(id)
     const removed = await db.rawQuery(
       `DELETE FROM contact_group_members WHERE group_id = ? AND contact_id IN (SELECT value FROM json_each(?)) RETURNING contact_id`,

@@ -27,6 +27,8 @@ import {
 } from '#modules/contacts/services/contact_import_file'
 import { checkMapping, suggestMapping, type ImportMapping } from '#modules/contacts/services/contact_import_mapping'
 import { IMPORT_ENCODINGS, type ImportEncoding } from '#modules/contacts/services/contact_import_encoding'
+import type { PageOf } from '#core/contract/schemas'
+import type { ContactImportResource, ImportErrorPage, contactImportSchema } from '#modules/contacts/schemas'
 import { transaction } from '#core/database/transaction'
 import { ConversationBook } from '#modules/conversations/public'
 
@@ -98,7 +100,7 @@ export class ContactImports {
   }
 
   /** Stores an uploaded file (streamed, never held in memory) and reads its columns. */
-  async upload(fileName: string, content: Readable) {
+  async upload(fileName: string, content: Readable): Promise<ContactImportResource> {
     await mkdir(ContactImports.folder, { recursive: true, mode: 0o700 })
     const stored = `${randomUUID()}.csv`
     const path = join(ContactImports.folder, stored)
@@ -155,7 +157,7 @@ export class ContactImports {
    * Maps the columns and starts the import (the job writes it), reading the file with `encoding`
    * (the one detected at upload unless told): the mapping names the columns as it reads them.
    */
-  async start(id: number, mapping: ImportMapping, groupId: number | null, encoding?: ImportEncoding) {
+  async start(id: number, mapping: ImportMapping, groupId: number | null, encoding?: ImportEncoding): Promise<ContactImportResource> {
     const current = await this.#row(id)
     if (current.status !== 'awaiting_mapping') throw new ApiError('IMPORT_ALREADY_STARTED', 'This import has already been started')
     const stored = storedSample(current)
@@ -188,11 +190,11 @@ export class ContactImports {
     return this.find(id)
   }
 
-  async find(id: number) {
+  async find(id: number): Promise<ContactImportResource> {
     return resource(await this.#row(id))
   }
 
-  async list(page: PageRequest) {
+  async list(page: PageRequest): Promise<PageOf<typeof contactImportSchema>> {
     const limit = page.limit ?? DEFAULT_PAGE_SIZE
     const query = db.from('contact_imports').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1)
     if (page.cursor) {
@@ -206,7 +208,7 @@ export class ContactImports {
   }
 
   /** The rows refused, in file order. */
-  async errors(id: number, page: PageRequest) {
+  async errors(id: number, page: PageRequest): Promise<ImportErrorPage> {
     await this.#row(id)
     const limit = page.limit ?? DEFAULT_PAGE_SIZE
     const after = page.cursor ? Number(decodeCursor(page.cursor).id) : 0
@@ -471,7 +473,7 @@ async function updateContacts(trx: TransactionClientContract, updates: Array<{ i
 }
 
 /** An import as the API answers it. */
-function resource(row: any) {
+function resource(row: any): ContactImportResource {
   const stored = storedSample(row)
   return {
     id: String(row.id),

@@ -16,7 +16,7 @@ export default class ConversationsController {
   }
 
   async show({ params }: HttpContext) {
-    return this.inbox.find(idParam(params.id, 'Conversation'))
+    return this.inbox.show(idParam(params.id, 'Conversation'))
   }
 
   async update(ctx: HttpContext) {

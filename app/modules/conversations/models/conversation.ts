@@ -1,6 +1,7 @@
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'
-import { utcDateTime } from '#core/database/utc_date_time'
+import { toIso, utcDateTime } from '#core/database/utc_date_time'
+import type { ConversationResource } from '#modules/conversations/schemas'
 import { booleanColumn, idColumn, referenceColumn } from '#core/database/columns'
 
 /**
@@ -55,4 +56,21 @@ export default class Conversation extends BaseModel {
 
   @utcDateTime()
   declare lastMessageAt: DateTime
+
+  /** The Conversation resource (schemas.ts): what `serialize()` gave, typed. */
+  toResource(): ConversationResource {
+    return {
+      id: String(this.id),
+      phone: this.phone,
+      contactId: this.contactId === null ? null : String(this.contactId),
+      state: this.state,
+      unreadCount: this.unreadCount,
+      pinned: this.pinned,
+      archived: this.archived,
+      assignedTo: this.assignedTo === null ? null : String(this.assignedTo),
+      category: this.category,
+      createdAt: toIso(this.createdAt),
+      lastMessageAt: toIso(this.lastMessageAt),
+    }
+  }
 }

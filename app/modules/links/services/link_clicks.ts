@@ -5,6 +5,7 @@ import { ApiError } from '#core/http/api_error'
 import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import Link, { linkResource } from '#modules/links/models/link'
+import type { LinkPage } from '#modules/links/schemas'
 import { shortUrlLength } from '#modules/links/services/link_shortener'
 import { clickSlotOf, countClickSql } from '#modules/links/services/link_counters'
 import { transaction } from '#core/database/transaction'
@@ -14,7 +15,7 @@ import { transaction } from '#core/database/transaction'
 export class LinkClicks {
   constructor(private clock: Clock) {}
 
-  async list(page: PageRequest) {
+  async list(page: PageRequest): Promise<LinkPage> {
     const result = await keysetPage(Link.query(), page, 'created_at', (row) => toIso(row.createdAt))
     return { data: result.data.map(linkResource), nextCursor: result.nextCursor, shortUrlLength: shortUrlLength() }
   }

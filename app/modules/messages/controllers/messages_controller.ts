@@ -34,7 +34,7 @@ export default class MessagesController {
 
   @inject()
   async show({ params }: HttpContext, queries: MessageQueries) {
-    return queries.find(idParam(params.id, 'Message'))
+    return queries.show(idParam(params.id, 'Message'))
   }
 
   /** A conversation's messages, newest first; the conversations module says whether it exists (404). */

@@ -1,6 +1,6 @@
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'
-import { utcDateTime } from '#core/database/utc_date_time'
+import { isoOrNull, toIso, utcDateTime } from '#core/database/utc_date_time'
 import { idColumn, referenceColumn } from '#core/database/columns'
 import type { MessageResource } from '#modules/messages/schemas'
 import { messageCategories, type MessageCategory } from '#modules/conversations/public'
@@ -98,6 +98,35 @@ export default class Message extends BaseModel {
 
   @utcDateTime()
   declare failedAt: DateTime | null
+
+  /** The Message resource (schemas.ts) of a message read as a model: what `serialize()` gave, typed. */
+  toResource(): MessageResource {
+    return {
+      id: String(this.id),
+      conversationId: String(this.conversationId),
+      direction: this.direction,
+      category: this.category,
+      phone: this.phone,
+      body: this.body,
+      encoding: this.encoding,
+      segments: this.segments,
+      campaignId: idText(this.campaignId),
+      status: this.status,
+      attempts: this.attempts,
+      errorCode: this.errorCode,
+      holdReason: this.holdReason,
+      heldUntil: isoOrNull(this.heldUntil),
+      deviceId: this.deviceId,
+      // Slot 0 or 1: the only ones a send, a campaign or a phone's report can name.
+      simSlot: this.simSlot as 0 | 1 | null,
+      scheduledAt: isoOrNull(this.scheduledAt),
+      createdAt: toIso(this.createdAt),
+      orderedAt: isoOrNull(this.orderedAt),
+      sentAt: isoOrNull(this.sentAt),
+      deliveredAt: isoOrNull(this.deliveredAt),
+      failedAt: isoOrNull(this.failedAt),
+    }
+  }
 }
 
 /** A messages row as SQLite holds it (snake_case columns; dates as the gateway's ISO UTC text). */

@@ -7,6 +7,8 @@ import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { storedDateBound, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import type { PageOf } from '#core/contract/schemas'
+import type { MessageResource, messageSchema } from '#modules/messages/schemas'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
 import Message, { type MessageCategory, type MessageStatus } from '#modules/messages/models/message'
 import { announceChanges } from '#modules/messages/services/message_changes'
@@ -34,7 +36,7 @@ export class MessageQueries {
   ) {}
 
   /** Newest first, keyset pages: as fast on the last page as on the first. */
-  async list(filters: MessageFilters) {
+  async list(filters: MessageFilters): Promise<PageOf<typeof messageSchema>> {
     const query = Message.query()
     if (filters.direction) query.where('direction', filters.direction)
     if (filters.status) query.where('status', filters.status)
@@ -48,7 +50,13 @@ export class MessageQueries {
     }
     if (filters.since) query.where('created_at', '>=', storedDateBound(filters.since, 'since'))
     if (filters.until) query.where('created_at', '<', storedDateBound(filters.until, 'until'))
-    return keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+    const page = await keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+    return { data: page.data.map((message) => message.toResource()), nextCursor: page.nextCursor }
+  }
+
+  /** The Message resource of one message (404 if there is none). */
+  async show(id: number): Promise<MessageResource> {
+    return (await this.find(id)).toResource()
   }
 
   async find(id: number): Promise<Message> {
@@ -58,7 +66,7 @@ export class MessageQueries {
   }
 
   /** A failed message goes back to the queue with its attempts restarted. */
-  async retry(id: number): Promise<Message> {
+  async retry(id: number): Promise<MessageResource> {
     const message = await this.find(id)
     if (message.status !== 'failed') {
       throw new ApiError('MESSAGE_NOT_FAILED', `Only a failed message can be retried; this one is ${message.status}`, {
@@ -69,7 +77,7 @@ export class MessageQueries {
     // Changed since it was read (a retry at the same moment): answered as it is now.
     if (!retried) throw new ApiError('MESSAGE_NOT_FAILED', 'Only a failed message can be retried; this one changed meanwhile')
     await message.refresh()
-    return message
+    return message.toResource()
   }
 
   async delete(id: number): Promise<void> {

@@ -6,6 +6,7 @@ import { ApiError } from '#core/http/api_error'
 import { GroupCommit } from '#core/group_commit/group_commit'
 import { toIso } from '#core/database/utc_date_time'
 import { messageResource, type MessageCategory } from '#modules/messages/models/message'
+import type { AcceptedMessages } from '#modules/messages/schemas'
 import { countSegments } from '#core/sms/segment_counter'
 import { shortenLinks } from '#modules/links/public'
 import { recordConversationActivity } from '#modules/conversations/public'
@@ -107,7 +108,8 @@ export class SendQueue {
         const row = rows[next]
         return messageResource({ ...row, id: ids[next++] })
       })
-      const answer: RecordedAnswer = { status: 202, body: { accepted: messages }, replayed: false }
+      const body: AcceptedMessages = { accepted: messages }
+      const answer: RecordedAnswer = { status: 202, body, replayed: false }
       if (send.claim) await idempotency.record(send.claim, answer.status, answer.body, trx)
       answers[index] = answer
     }

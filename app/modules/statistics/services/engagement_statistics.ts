@@ -1,30 +1,11 @@
 import { inject } from '@adonisjs/core'
-import { LinkCounters, type LinkClickTotal } from '#modules/links/public'
+import { LinkCounters } from '#modules/links/public'
+import type { StatisticsAnswers } from '#modules/statistics/schemas'
 import { OptOutCounters } from '#modules/contacts/public'
 import { StatisticsRange, type RangeQuery } from '#modules/statistics/services/statistics_range'
 
-interface RangeAnswer {
-  from: string
-  to: string
-  interval: 'day' | 'hour'
-  timezone: string
-}
-
-/** A link as answered: its id a string, as in GET /links and every id of the API. */
-export interface LinkClicks extends Omit<LinkClickTotal, 'id'> {
-  id: string
-}
-
-export interface LinkClicksAnswer extends RangeAnswer {
-  buckets: Array<{ start: string; clicks: number }>
-  totals: { clicks: number }
-  links: LinkClicks[]
-}
-
-export interface OptOutsAnswer extends RangeAnswer {
-  buckets: Array<{ start: string; optedOut: number; optedIn: number }>
-  totals: { optedOut: number; optedIn: number }
-}
+export type LinkClicksAnswer = StatisticsAnswers['linkClicks']
+export type OptOutsAnswer = StatisticsAnswers['optOuts']
 
 /** Most clicked links answered when `limit` is not given. */
 export const DEFAULT_LINK_LIMIT = 20
@@ -49,7 +30,7 @@ export class EngagementStatistics {
       clicks += row.clicks
     }
     const top = await this.linkCounters.topLinks(range.boundaries, query.limit ?? DEFAULT_LINK_LIMIT, linkId)
-    const links = top.map((link) => ({ ...link, id: String(link.id) }))
+    const links = top.map((link) => ({ id: String(link.id), code: link.code, shortUrl: link.shortUrl, url: link.url, clicks: link.clicks }))
     return { from: range.from, to: range.to, interval: range.interval, timezone: range.timezone, buckets, totals: { clicks }, links }
   }
 

@@ -1,7 +1,8 @@
 import { inject } from '@adonisjs/core'
-import { messageStatuses, type MessageStatus } from '#modules/messages/public'
+import { messageStatuses } from '#modules/messages/public'
+import type { StatisticsAnswers } from '#modules/statistics/schemas'
 import { MessageCounters, type CounterFilters, type VolumeGroupBy, type VolumeGroupKey } from '#modules/statistics/services/message_counters'
-import { StatisticsRange, type RangeQuery, type VolumeInterval } from '#modules/statistics/services/statistics_range'
+import { StatisticsRange, type RangeQuery } from '#modules/statistics/services/statistics_range'
 
 export { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, bucketBoundaries, type VolumeInterval } from '#modules/statistics/services/statistics_range'
 
@@ -16,54 +17,21 @@ export interface FilterQuery {
 
 export interface VolumeQuery extends RangeQuery, FilterQuery {}
 
-export type OutCounts = Record<MessageStatus, number>
-
-export interface VolumeCounts {
-  out: OutCounts
-  in: { received: number }
-}
-
-export interface VolumeBucket extends VolumeCounts {
-  start: string
-}
-
-interface RangeAnswer {
-  from: string
-  to: string
-  interval: VolumeInterval
-  timezone: string
-}
-
-export interface VolumeAnswer extends RangeAnswer {
-  buckets: VolumeBucket[]
-  totals: VolumeCounts
-}
+export type VolumeAnswer = StatisticsAnswers['volume']
+export type VolumeCounts = VolumeAnswer['totals']
+export type OutCounts = VolumeCounts['out']
+type VolumeBucket = VolumeAnswer['buckets'][number]
 
 /** delivered / (delivered + failed + sent), null when nothing reached one of those three. */
-export interface DeliveryCounts {
-  delivered: number
-  failed: number
-  sent: number
-  rate: number | null
-}
-
-export interface DeliveryAnswer extends RangeAnswer {
-  buckets: Array<DeliveryCounts & { start: string }>
-  totals: DeliveryCounts
-}
+export type DeliveryAnswer = StatisticsAnswers['deliveryRate']
+export type DeliveryCounts = DeliveryAnswer['totals']
 
 /**
  * A breakdown group as answered: ids are strings, as every id of the API (the counters keep the
  * campaign's id as a number).
  */
-export interface BreakdownKey extends Omit<VolumeGroupKey, 'campaignId'> {
-  campaignId?: string | null
-}
-
-export interface BreakdownAnswer extends RangeAnswer {
-  groupBy: VolumeGroupBy
-  groups: Array<{ key: BreakdownKey; totals: VolumeCounts; delivery: DeliveryCounts }>
-}
+export type BreakdownAnswer = StatisticsAnswers['breakdown']
+type BreakdownKey = BreakdownAnswer['groups'][number]['key']
 
 function answeredKey(key: VolumeGroupKey): BreakdownKey {
   if (key.campaignId === undefined) return key as BreakdownKey

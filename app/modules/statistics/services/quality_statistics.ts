@@ -2,43 +2,14 @@ import { inject } from '@adonisjs/core'
 import { LATENCY_BOUNDS_SECONDS, MessageCounters, type LatencyStage } from '#modules/statistics/services/message_counters'
 import { StatisticsRange, type RangeQuery } from '#modules/statistics/services/statistics_range'
 import { counterFilters, type FilterQuery } from '#modules/statistics/services/message_volume_statistics'
+import type { StatisticsAnswers } from '#modules/statistics/schemas'
 
-interface RangeAnswer {
-  from: string
-  to: string
-  interval: 'day' | 'hour'
-  timezone: string
-}
-
-export interface FailureReason {
-  errorCode: string | null
-  count: number
-}
-
-export interface FailuresAnswer extends RangeAnswer {
-  buckets: Array<{ start: string; failed: number }>
-  totals: { failed: number; reasons: FailureReason[] }
-}
+export type FailuresAnswer = StatisticsAnswers['failures']
+export type LatencyAnswer = StatisticsAnswers['latency']
+export type LatencyFigures = LatencyAnswer['buckets'][number]['toSent']
 
 /** A latency histogram bucket: [from, to) seconds, `to` null for the last (a day or more). */
-export interface LatencyRange {
-  from: number
-  to: number | null
-}
-
-export interface LatencyFigures {
-  count: number
-  p50: LatencyRange | null
-  p95: LatencyRange | null
-}
-
-export interface LatencyAnswer extends RangeAnswer {
-  buckets: Array<{ start: string; toSent: LatencyFigures; toDelivered: LatencyFigures }>
-  totals: {
-    toSent: LatencyFigures & { histogram: Array<LatencyRange & { count: number }> }
-    toDelivered: LatencyFigures & { histogram: Array<LatencyRange & { count: number }> }
-  }
-}
+export type LatencyRange = NonNullable<LatencyFigures['p50']>
 
 /** Codes in code-point order, a failure without a code last. */
 function byCode(a: string | null, b: string | null): number {

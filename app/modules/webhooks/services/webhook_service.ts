@@ -12,6 +12,7 @@ import { drawSecret } from '#modules/webhooks/services/call_signature'
 import { DestinationPolicy } from '#modules/webhooks/services/destination_policy'
 import { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
 import { DeliveryWorker, DROPPED_PAUSED } from '#modules/webhooks/services/delivery_worker'
+import type { WebhookWithSecret } from '#modules/webhooks/schemas'
 
 export interface WebhookFields {
   name?: string
@@ -39,7 +40,7 @@ export class WebhookService {
   ) {}
 
   /** The secret is answered here only; it is stored sealed with the master key. */
-  async create(fields: WebhookFields & { name: string; url: string; events: string[] }) {
+  async create(fields: WebhookFields & { name: string; url: string; events: string[] }): Promise<WebhookWithSecret> {
     await this.#assertNameFree(fields.name)
     this.#assertDestination(fields.url)
     const secret = fields.secret ? this.#checkedSecret(fields.secret) : drawSecret()
