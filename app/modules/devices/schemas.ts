@@ -8,9 +8,14 @@ const nullableOption = (what: string) => ({ type: ['boolean', 'null'], descripti
 export const deviceSchema = {
   type: 'object',
   description: 'A paired phone (docs/device-protocol.md)',
-  required: ['id', 'name', 'model', 'appVersion', 'enabled', 'status', 'lastSeenAt', 'battery', 'signal', 'sims', 'textOptions', 'createdAt'],
+  required: ['id', 'kind', 'name', 'model', 'appVersion', 'enabled', 'status', 'lastSeenAt', 'battery', 'signal', 'sims', 'textOptions', 'createdAt'],
   properties: {
     id: { type: 'string', description: 'The device identifier (messages name it in deviceId)' },
+    kind: {
+      type: 'string',
+      description:
+        'How the phone talks to the gateway, as it was paired: agent (our phone agent, docs/device-protocol.md) or smsgate (the SMSGate Android app, docs/smsgate.md)',
+    },
     name: { type: 'string', description: 'The name given at pairing, changed with PATCH; shown in the dashboard, up to 80 characters' },
     model: { type: ['string', 'null'], description: 'The phone model the agent reported at pairing; null: not reported' },
     appVersion: { type: ['string', 'null'], description: "The agent's version, from pairing or its latest hello frame (40 characters at most); null: never reported" },

@@ -73,6 +73,7 @@ export default class Device extends BaseModel {
   toResource(): DeviceResource {
     return {
       id: String(this.id),
+      kind: this.kind,
       name: this.name,
       model: this.model,
       appVersion: this.appVersion,
