@@ -1,14 +1,9 @@
 import { test } from '@japa/runner'
-import emitter from '@adonisjs/core/services/emitter'
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
-import { useManualClock } from '#tests/helpers/clock'
-import { testKeys, useTestKeys } from '#tests/helpers/callers'
-import { clearDevices } from '#tests/helpers/devices'
-import { clearMessaging } from '#tests/helpers/messages'
-import { useDeviceJobs } from '#tests/helpers/phones'
+import { testKeys } from '#tests/helpers/callers'
 import { gsonJson, type FakeSmsgateApp } from '#tests/functional/smsgate/support/fake_smsgate_app'
-import { pairedApp, settleWith } from '#tests/functional/smsgate/support/smsgate_phones'
+import { pairedApp, useSmsgateGateway } from '#tests/functional/smsgate/support/smsgate_phones'
 
 /**
  * Received SMS through the app's own webhooks (docs/smsgate.md, Received SMS): the URLs and key
@@ -16,35 +11,13 @@ import { pairedApp, settleWith } from '#tests/functional/smsgate/support/smsgate
  * `sms:received` stored like our agent's inbound SMS, once however often it is posted.
  */
 test.group('SMSGate app: received SMS through its signed webhooks', (group) => {
-  let clock: ReturnType<typeof useManualClock>['clock']
-  let jobs: Awaited<ReturnType<typeof useDeviceJobs>>
-  let apps: FakeSmsgateApp[] = []
-  let events: ReturnType<typeof emitter.fake>
-
-  group.setup(() => useTestKeys())
-  group.each.setup(async () => {
-    await clearMessaging()
-    await clearDevices()
-    const manual = useManualClock(new Date())
-    clock = manual.clock
-    jobs = await useDeviceJobs(clock)
-    apps = []
-    events = emitter.fake(['message.received'])
-    return async () => {
-      for (const phone of apps) phone.disconnect()
-      await jobs.hub.settled()
-      emitter.restore()
-      await jobs.stop()
-      manual.restore()
-    }
-  })
-
-  const flush = () => settleWith(clock, jobs.runner, jobs.hub, apps)
+  const world = useSmsgateGateway(group, ['message.received'])
+  const flush = world.flush
   const inbound = () => db.from('messages').where('direction', 'in').orderBy('id').select('phone', 'body', 'sim_slot', 'device_id')
   const phone = async (client: ApiClient) => {
     const paired = await pairedApp(client)
-    paired.nowMs = () => clock.nowMs()
-    apps.push(paired)
+    paired.nowMs = () => world.clock.nowMs()
+    world.apps.push(paired)
     await paired.sync()
     await flush()
     return paired
@@ -87,7 +60,7 @@ test.group('SMSGate app: received SMS through its signed webhooks', (group) => {
     const first = await smsgate.postWebhook('sms:received', sms(text))
     assert.equal(first.status, 204, first.text)
     // The app posts it again (a new envelope id and timestamp): answered 2xx, stored once.
-    await clock.advance(20_000)
+    await world.clock.advance(20_000)
     assert.equal((await smsgate.postWebhook('sms:received', sms(text))).status, 204)
     // The same text from the same sender a minute later is another SMS.
     assert.equal((await smsgate.postWebhook('sms:received', sms(text, '2026-08-01T18:01:00.000+07:00'))).status, 204)
@@ -98,7 +71,7 @@ test.group('SMSGate app: received SMS through its signed webhooks', (group) => {
       { phone: '+33612345678', body: text, sim_slot: 1, device_id: smsgate.id },
       { phone: '+33612345678', body: text, sim_slot: 1, device_id: smsgate.id },
     ])
-    events.assertEmittedCount('message.received', 2)
+    world.events.assertEmittedCount('message.received', 2)
     assert.lengthOf(await db.from('conversations').where('phone', '+33612345678'), 1)
     const listed = await client.get('/api/v1/conversations').header('x-api-key', testKeys.read)
     listed.assertStatus(200)
@@ -113,8 +86,8 @@ test.group('SMSGate app: received SMS through its signed webhooks', (group) => {
       ['unsigned', await smsgate.postWebhook('sms:received', payload, { signature: null }), 401, 'WEBHOOK_UNSIGNED'],
       ['another key', await smsgate.postWebhook('sms:received', payload, { key: other.signingKey }), 401, 'WEBHOOK_BAD_SIGNATURE'],
       ['not hex', await smsgate.postWebhook('sms:received', payload, { signature: 'not-a-signature' }), 401, 'WEBHOOK_BAD_SIGNATURE'],
-      ['6 minutes old', await smsgate.postWebhook('sms:received', payload, { timestamp: Math.floor(clock.nowMs() / 1000) - 360 }), 401, 'WEBHOOK_STALE'],
-      ['6 minutes ahead', await smsgate.postWebhook('sms:received', payload, { timestamp: Math.floor(clock.nowMs() / 1000) + 360 }), 401, 'WEBHOOK_STALE'],
+      ['6 minutes old', await smsgate.postWebhook('sms:received', payload, { timestamp: Math.floor(world.clock.nowMs() / 1000) - 360 }), 401, 'WEBHOOK_STALE'],
+      ['6 minutes ahead', await smsgate.postWebhook('sms:received', payload, { timestamp: Math.floor(world.clock.nowMs() / 1000) + 360 }), 401, 'WEBHOOK_STALE'],
       ['another device’s URL', await smsgate.postWebhook('sms:received', payload, { url: other.webhooks[0].url }), 401, 'WEBHOOK_BAD_SIGNATURE'],
       ['a wrong path secret', await smsgate.postWebhook('sms:received', payload, { url: `${smsgate.apiUrl}/webhooks/${smsgate.id}/${'x'.repeat(32)}` }), 404, 'NOT_FOUND'],
       ['an unknown device', await smsgate.postWebhook('sms:received', payload, { url: `${smsgate.apiUrl}/webhooks/999999/${'x'.repeat(32)}` }), 404, 'NOT_FOUND'],
@@ -125,11 +98,11 @@ test.group('SMSGate app: received SMS through its signed webhooks', (group) => {
       assert.equal(answer.status, status, what)
       assert.equal(answer.json?.error?.code, code, what)
     }
-    // Within 5 minutes either way of the gateway's clock is taken.
-    assert.equal((await smsgate.postWebhook('sms:received', payload, { timestamp: Math.floor(clock.nowMs() / 1000) - 240 })).status, 204)
+    // Within 5 minutes either way of the gateway's world.clock is taken.
+    assert.equal((await smsgate.postWebhook('sms:received', payload, { timestamp: Math.floor(world.clock.nowMs() / 1000) - 240 })).status, 204)
     await flush()
     assert.lengthOf(await inbound(), 1)
-    events.assertEmittedCount('message.received', 1)
+    world.events.assertEmittedCount('message.received', 1)
   })
 
   test('data SMS and MMS notices are acknowledged and not kept; an event not registered is taken and ignored', async ({ client, assert }) => {
@@ -140,6 +113,6 @@ test.group('SMSGate app: received SMS through its signed webhooks', (group) => {
     assert.equal((await smsgate.postWebhook('sms:sent', { messageId: '1', partsCount: 1, sentAt: '2026-08-01T18:00:00.000+07:00' }, { url })).status, 204)
     await flush()
     assert.lengthOf(await inbound(), 0)
-    events.assertEmittedCount('message.received', 0)
+    world.events.assertEmittedCount('message.received', 0)
   })
 })

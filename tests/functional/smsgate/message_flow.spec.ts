@@ -1,16 +1,13 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import emitter from '@adonisjs/core/services/emitter'
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
-import { useManualClock } from '#tests/helpers/clock'
-import { testKeys, useTestKeys } from '#tests/helpers/callers'
-import { clearDevices } from '#tests/helpers/devices'
-import { clearMessaging, sendAs } from '#tests/helpers/messages'
-import { eventually, useDeviceJobs } from '#tests/helpers/phones'
+import { testKeys } from '#tests/helpers/callers'
+import { sendAs } from '#tests/helpers/messages'
+import { eventually } from '#tests/helpers/phones'
 import { SmsgateChannel } from '#modules/smsgate/channel/smsgate_channel'
 import { FakeSmsgateApp } from '#tests/functional/smsgate/support/fake_smsgate_app'
-import { pairedApp, settleWith } from '#tests/functional/smsgate/support/smsgate_phones'
+import { pairedApp, useSmsgateGateway } from '#tests/functional/smsgate/support/smsgate_phones'
 
 /**
  * A send through the SMSGate app end to end (docs/smsgate.md): a real `POST /api/v1/messages`,
@@ -18,35 +15,13 @@ import { pairedApp, settleWith } from '#tests/functional/smsgate/support/smsgate
  * reads its event stream as it comes and reports as the app does.
  */
 test.group('SMSGate app: messages over its event stream', (group) => {
-  let clock: ReturnType<typeof useManualClock>['clock']
-  let jobs: Awaited<ReturnType<typeof useDeviceJobs>>
-  let apps: FakeSmsgateApp[] = []
-  let events: ReturnType<typeof emitter.fake>
-
-  group.setup(() => useTestKeys())
-  group.each.setup(async () => {
-    await clearMessaging()
-    await clearDevices()
-    const manual = useManualClock(new Date())
-    clock = manual.clock
-    jobs = await useDeviceJobs(clock)
-    apps = []
-    events = emitter.fake(['message.sent', 'message.delivered', 'message.failed', 'device.online', 'device.offline'])
-    return async () => {
-      for (const phone of apps) phone.disconnect()
-      await jobs.hub.settled()
-      emitter.restore()
-      await jobs.stop()
-      manual.restore()
-    }
-  })
-
-  const flush = () => settleWith(clock, jobs.runner, jobs.hub, apps)
+  const world = useSmsgateGateway(group, ['message.sent', 'message.delivered', 'message.failed', 'device.online', 'device.offline'])
+  const flush = world.flush
   const message = async (client: ApiClient, id: string) => (await client.get(`/api/v1/messages/${id}`).header('x-api-key', testKeys.read)).body()
   const device = async (client: ApiClient, id: string) => (await client.get(`/api/v1/devices/${id}`).header('x-api-key', testKeys.read)).body()
   const phone = async (client: ApiClient) => {
     const paired = await pairedApp(client)
-    apps.push(paired)
+    world.apps.push(paired)
     await flush()
     return paired
   }
@@ -56,7 +31,7 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     assert.equal(smsgate.streamStatus, 200)
     assert.match(String(smsgate.streamContentType), /^text\/event-stream/)
     assert.equal((await device(client, smsgate.id)).status, 'online')
-    events.assertEmittedCount('device.online', 1)
+    world.events.assertEmittedCount('device.online', 1)
 
     const accepted = await sendAs(client, { to: '+33612345678', body: 'Through the SMSGate app' })
     accepted.assertStatus(202)
@@ -69,8 +44,8 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     ])
     const stored = await message(client, id)
     assert.deepInclude(stored, { status: 'delivered', deviceId: smsgate.id, simSlot: 0, attempts: 1 })
-    events.assertEmittedCount('message.sent', 1)
-    events.assertEmittedCount('message.delivered', 1)
+    world.events.assertEmittedCount('message.sent', 1)
+    world.events.assertEmittedCount('message.delivered', 1)
     // Reported: no longer listed.
     assert.deepEqual((await smsgate.call('GET', '/message')).json, [])
   })
@@ -81,7 +56,7 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     smsgate.fetchOnEvents = false
     const first = (await sendAs(client, { to: '+33612345678', body: 'First' })).body().accepted[0].id
     await flush()
-    await clock.advance(1000)
+    await world.clock.advance(1000)
     const second = (await sendAs(client, { to: '+33698765432', body: 'Second' })).body().accepted[0].id
     await flush()
 
@@ -124,8 +99,8 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     await flush()
 
     assert.deepInclude(await message(client, id), { status: 'delivered', attempts: 1 })
-    events.assertEmittedCount('message.sent', 1)
-    events.assertEmittedCount('message.delivered', 1)
+    world.events.assertEmittedCount('message.sent', 1)
+    world.events.assertEmittedCount('message.delivered', 1)
     // An id that is not one of this phone's changes nothing, and is still answered 204.
     assert.equal((await smsgate.call('PATCH', '/message', { body: [{ id: 'PyDmBQZZXYmyxMwED8Fzy', state: 'Sent', recipients: [{ phoneNumber: '+1555', state: 'Sent' }] }] })).status, 204)
   })
@@ -138,7 +113,7 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     const stored = await message(client, id)
     assert.equal(stored.attempts, 1)
     assert.equal(stored.errorCode, 'NO_SIGNAL')
-    events.assertEmittedCount('message.sent', 0)
+    world.events.assertEmittedCount('message.sent', 0)
   })
 
   test('two streams at once: online until the last closes; a keepalive comment every 15 s keeps an idle phone online', async ({ client, assert }) => {
@@ -149,11 +124,11 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     again.id = smsgate.id
     again.token = smsgate.token
     await again.connect()
-    apps.push(again)
+    world.apps.push(again)
     await flush()
     assert.equal(channel.openStreams(Number(smsgate.id)), 2)
 
-    await clock.advance(6 * 60_000)
+    await world.clock.advance(6 * 60_000)
     await flush()
     assert.isAtLeast(smsgate.keepalives, 20)
     assert.isAtLeast(again.keepalives, 20)
@@ -164,13 +139,13 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     await flush()
     assert.isTrue(channel.isConnected(Number(smsgate.id)))
     assert.equal((await device(client, smsgate.id)).status, 'online')
-    events.assertEmittedCount('device.offline', 0)
+    world.events.assertEmittedCount('device.offline', 0)
 
     again.disconnect()
     await eventually(() => !channel.isConnected(Number(smsgate.id)))
     await flush()
     assert.equal((await device(client, smsgate.id)).status, 'offline')
-    events.assertEmittedCount('device.offline', 1)
+    world.events.assertEmittedCount('device.offline', 1)
   })
 
   test('an order waiting while the phone was away is fetched when its stream opens again', async ({ client, assert }) => {

@@ -1,15 +1,12 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import emitter from '@adonisjs/core/services/emitter'
 import type { ApiClient } from '@japa/api-client'
-import { useManualClock } from '#tests/helpers/clock'
-import { testKeys, useTestKeys } from '#tests/helpers/callers'
-import { clearDevices } from '#tests/helpers/devices'
-import { clearMessaging, sendAs } from '#tests/helpers/messages'
-import { eventually, useDeviceJobs } from '#tests/helpers/phones'
+import { testKeys } from '#tests/helpers/callers'
+import { sendAs } from '#tests/helpers/messages'
+import { eventually } from '#tests/helpers/phones'
 import { SmsgateChannel } from '#modules/smsgate/channel/smsgate_channel'
 import type { FakeSmsgateApp } from '#tests/functional/smsgate/support/fake_smsgate_app'
-import { pairedApp, settleWith } from '#tests/functional/smsgate/support/smsgate_phones'
+import { pairedApp, useSmsgateGateway } from '#tests/functional/smsgate/support/smsgate_phones'
 
 /**
  * Orders the gateway takes back from an SMSGate phone before it reported them are cancelled on
@@ -17,34 +14,12 @@ import { pairedApp, settleWith } from '#tests/functional/smsgate/support/smsgate
  * again, and its `Cancelled` report changes nothing.
  */
 test.group('SMSGate app: withdrawn orders are cancelled on the phone', (group) => {
-  let clock: ReturnType<typeof useManualClock>['clock']
-  let jobs: Awaited<ReturnType<typeof useDeviceJobs>>
-  let apps: FakeSmsgateApp[] = []
-  let events: ReturnType<typeof emitter.fake>
-
-  group.setup(() => useTestKeys())
-  group.each.setup(async () => {
-    await clearMessaging()
-    await clearDevices()
-    const manual = useManualClock(new Date())
-    clock = manual.clock
-    jobs = await useDeviceJobs(clock)
-    apps = []
-    events = emitter.fake(['message.sent', 'message.delivered', 'message.failed'])
-    return async () => {
-      for (const phone of apps) phone.disconnect()
-      await jobs.hub.settled()
-      emitter.restore()
-      await jobs.stop()
-      manual.restore()
-    }
-  })
-
-  const flush = () => settleWith(clock, jobs.runner, jobs.hub, apps)
+  const world = useSmsgateGateway(group, ['message.sent', 'message.delivered', 'message.failed'])
+  const flush = world.flush
   const message = async (client: ApiClient, id: string) => (await client.get(`/api/v1/messages/${id}`).header('x-api-key', testKeys.read)).body()
   const phone = async (client: ApiClient) => {
     const paired = await pairedApp(client)
-    apps.push(paired)
+    world.apps.push(paired)
     await flush()
     return paired
   }
@@ -63,7 +38,7 @@ test.group('SMSGate app: withdrawn orders are cancelled on the phone', (group) =
     await flush()
 
     const second = await phone(client)
-    await clock.advance(6 * 60_000)
+    await world.clock.advance(6 * 60_000)
     await flush()
     assert.deepInclude(await message(client, id), { status: 'delivered', deviceId: second.id })
 
@@ -75,8 +50,8 @@ test.group('SMSGate app: withdrawn orders are cancelled on the phone', (group) =
     assert.deepEqual((await first.call('GET', '/message')).json, [])
     // Its Cancelled report changes nothing: still delivered by the other phone, never failed.
     assert.deepInclude(await message(client, id), { status: 'delivered', deviceId: second.id })
-    events.assertEmittedCount('message.failed', 0)
-    events.assertEmittedCount('message.sent', 1)
+    world.events.assertEmittedCount('message.failed', 0)
+    world.events.assertEmittedCount('message.sent', 1)
 
     // Reported: not pushed again at the next connection.
     first.disconnect()
@@ -95,7 +70,7 @@ test.group('SMSGate app: withdrawn orders are cancelled on the phone', (group) =
     first.disconnect()
     await eventually(() => !channel.isConnected(Number(first.id)))
     const second = await phone(client)
-    await clock.advance(6 * 60_000)
+    await world.clock.advance(6 * 60_000)
     await flush()
     assert.deepInclude(await message(client, id), { status: 'delivered', deviceId: second.id })
     second.disconnect()
@@ -116,7 +91,7 @@ test.group('SMSGate app: withdrawn orders are cancelled on the phone', (group) =
     assert.lengthOf(cancels(first), 2)
     first.disconnect()
     await eventually(() => !channel.isConnected(Number(first.id)))
-    await clock.advance(25 * 3_600_000)
+    await world.clock.advance(25 * 3_600_000)
     await first.connect()
     await flush()
     assert.lengthOf(cancels(first), 2)
@@ -131,7 +106,7 @@ test.group('SMSGate app: withdrawn orders are cancelled on the phone', (group) =
     await flush()
     only.disconnect()
     await eventually(() => !channel.isConnected(Number(only.id)))
-    await clock.advance(6 * 60_000)
+    await world.clock.advance(6 * 60_000)
     await flush()
     assert.deepInclude(await message(client, id), { status: 'queued' })
     // Back, and the only phone: told to drop the old order, then handed it again, and sends it.
@@ -155,6 +130,6 @@ test.group('SMSGate app: withdrawn orders are cancelled on the phone', (group) =
     // Its Cancelled report is refused with its token; the message waits for another phone.
     assert.equal(smsgate.messages.get(id)?.state, 'Cancelled')
     assert.deepInclude(await message(client, id), { status: 'queued' })
-    events.assertEmittedCount('message.failed', 0)
+    world.events.assertEmittedCount('message.failed', 0)
   })
 })

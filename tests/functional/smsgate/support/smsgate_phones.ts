@@ -1,9 +1,16 @@
 import type { ApiClient } from '@japa/api-client'
+import type { Group } from '@japa/runner/core'
+import emitter from '@adonisjs/core/services/emitter'
+import type { EventsList } from '@adonisjs/core/types'
+import { useManualClock } from '#tests/helpers/clock'
+import { clearDevices } from '#tests/helpers/devices'
+import { clearMessaging } from '#tests/helpers/messages'
+import { useTestKeys } from '#tests/helpers/callers'
 import type { ManualClock } from '#core/time/clock'
 import type { JobRunner } from '#core/jobs/job_runner'
 import type { PhoneChannels } from '#modules/devices/public'
 import { testKeys } from '#tests/helpers/callers'
-import { settle } from '#tests/helpers/phones'
+import { settle, useDeviceJobs } from '#tests/helpers/phones'
 import { FakeSmsgateApp } from '#tests/functional/smsgate/support/fake_smsgate_app'
 
 /** A pairing code for the SMSGate app, and the API URL the operator types in the app. */
@@ -32,4 +39,37 @@ export async function settleWith(clock: ManualClock, runner: JobRunner, hub: Pho
     await Promise.all(apps.map((app) => app.idle()))
   }
   await settle(clock, runner, hub, [])
+}
+
+/**
+ * What every SMSGate test group runs on: clean messages and phones, the real jobs on a
+ * ManualClock, the public events named faked, and the fake apps it pairs let go after each test.
+ */
+export function useSmsgateGateway(group: Group, fakedEvents: Array<keyof EventsList>) {
+  const world = {
+    clock: null as unknown as ManualClock,
+    jobs: null as unknown as Awaited<ReturnType<typeof useDeviceJobs>>,
+    events: null as unknown as ReturnType<typeof emitter.fake>,
+    apps: [] as FakeSmsgateApp[],
+    /** Lets the gateway, its jobs and this test's apps finish what is in flight. */
+    flush: () => settleWith(world.clock, world.jobs.runner, world.jobs.hub, world.apps),
+  }
+  group.setup(() => useTestKeys())
+  group.each.setup(async () => {
+    await clearMessaging()
+    await clearDevices()
+    const manual = useManualClock(new Date())
+    world.clock = manual.clock
+    world.jobs = await useDeviceJobs(manual.clock)
+    world.apps = []
+    world.events = emitter.fake(fakedEvents)
+    return async () => {
+      for (const phone of world.apps) phone.disconnect()
+      await world.jobs.hub.settled()
+      emitter.restore()
+      await world.jobs.stop()
+      manual.restore()
+    }
+  })
+  return world
 }
