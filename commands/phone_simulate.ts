@@ -2,11 +2,13 @@ import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { runPhone } from '../agent/src/run_phone.js'
 import { SIMULATOR_FLAGS } from '../agent/src/simulator_flags.js'
+import { runSmsgatePhone } from '../agent/src/smsgate/run_smsgate_phone.js'
 
 /**
  * Pairs a simulated phone with a running gateway and keeps it connected, so a newcomer can send
- * a first SMS end to end in minutes, without a phone. The simulator flags are those of the agent
- * bin (agent/src/simulator_flags.ts), checked there.
+ * a first SMS end to end in minutes, without a phone: our agent (the default), or the SMSGate
+ * Android app speaking its own protocol (`--app smsgate`, agent/src/smsgate). The simulator
+ * flags are those of the agent bin (agent/src/simulator_flags.ts), checked there.
  */
 export default class PhoneSimulate extends BaseCommand {
   static commandName = 'phone:simulate'
@@ -23,8 +25,17 @@ export default class PhoneSimulate extends BaseCommand {
     '    --failure-rate 0.1 --delivery-rate 0.8 --inbound-every 30',
     'A refused pairing code or credential stops it with a non-zero exit status.',
     'A refused credential (unpaired, or the gateway lost its secret.key): pair again.',
+    '',
+    'The SMSGate Android app instead of our agent (its own protocol, docs/smsgate.md), with a',
+    'code made for it (POST /api/v1/devices/pairing-codes with {"app": "smsgate"}, 8 digits):',
+    '  node ace phone:simulate --app smsgate --pair 12345678 --state app.json   then   --state app.json',
+    '--gateway may also be the apiUrl the code came with. The same simulator flags apply;',
+    'the token is kept only in --state FILE (there is no --credential for the app).',
   ]
   static options: CommandOptions = { startApp: false, staysAlive: true }
+
+  @flags.string({ flagName: 'app', description: 'The phone to simulate: agent (our agent, default) or smsgate (the SMSGate Android app)', default: 'agent' })
+  declare phoneApp: string
 
   @flags.string({ description: 'The gateway address', default: `http://127.0.0.1:${process.env.PORT || 3000}` })
   declare gateway: string
@@ -58,22 +69,31 @@ export default class PhoneSimulate extends BaseCommand {
 
   async run() {
     try {
-      const phone = await runPhone(
+      if (this.phoneApp !== 'agent' && this.phoneApp !== 'smsgate') throw new Error(`--app must be agent or smsgate (got "${this.phoneApp}")`)
+      const simulator = {
+        'sims': this.sims,
+        'latency': this.latency,
+        'failure-rate': this.failureRate,
+        'delivery-rate': this.deliveryRate,
+        'inbound-every': this.inboundEvery,
+      }
+      const log = (line: string) => this.logger.info(line)
+      if (this.phoneApp === 'smsgate' && this.credential) {
+        throw new Error('--credential is for --app agent: the SMSGate app keeps its token in --state FILE')
+      }
+      const phone =
+        this.phoneApp === 'smsgate'
+          ? await runSmsgatePhone({ gateway: this.gateway, pairingCode: this.pair, name: this.name, stateFile: this.state, simulator }, log)
+          : await runPhone(
         {
           gateway: this.gateway,
           pairingCode: this.pair,
           credential: this.credential,
           name: this.name,
           stateFile: this.state,
-          simulator: {
-            'sims': this.sims,
-            'latency': this.latency,
-            'failure-rate': this.failureRate,
-            'delivery-rate': this.deliveryRate,
-            'inbound-every': this.inboundEvery,
-          },
+          simulator,
         },
-        (line) => this.logger.info(line)
+        log
       )
       const signalled = new Promise<void>((resolve) => {
         for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve())

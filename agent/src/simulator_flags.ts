@@ -14,7 +14,7 @@ export const SIMULATOR_FLAGS = {
 
 export type SimulatorFlagValues = Partial<Record<keyof typeof SIMULATOR_FLAGS, string>>
 
-export interface SimulatorSettings extends SimulatorOptions {
+export interface SimulatorSettings extends Omit<SimulatorOptions, 'sims' | 'latencyMs' | 'failureRate' | 'deliveryRate'>, Required<Pick<SimulatorOptions, 'sims' | 'latencyMs' | 'failureRate' | 'deliveryRate'>> {
   /** An inbound SMS every so many ms (0: none). */
   inboundEveryMs: number
 }
