@@ -12,16 +12,27 @@
 //     way (messages stored as sent per second, end to end), the path campaigns use.
 // The gateway's CPU (main thread, other threads) and this process's own (benchCpu: the load
 // generator and the phones) are given as shares of one core.
+// Then the same through BENCH_SMSGATE_PHONES simulated SMSGate Android apps (default 10; 0 skips
+// them), in the same run, never connected beside the agents (each kind has the orders to
+// itself): the app's own protocol over HTTP and its event stream (agent/src/smsgate), plus the
+// time from the 202 to `MessageEnqueued` on the stream of an idle phone (acceptToEnqueuedMs);
+// "the order reaching the phone" is then its `GET /message` answered with it (acceptToOrderMs).
+// Both kinds' latencies are taken on a fresh database (the apps' first, then the agents'), the
+// loads afterwards (the agents', then the apps'); each latency waits for an idle gateway.
 //
 //   npm run bench            (builds, then runs every benchmark)
 //   BENCH_SECONDS=20 node bench/phones.js
+//   BENCH_SMSGATE_PHONES=0 node bench/phones.js       (agent phones only)
 import { performance } from 'node:perf_hooks'
 import { createApiKey, load, seconds, startGateway, summary, countRows } from './lib/gateway.js'
 import { cpuShare, cpuSnapshot } from './lib/process_cpu.js'
 import { PhoneAgent } from '../build/agent/src/phone_agent.js'
 import { SimulatorDriver } from '../build/agent/src/drivers/simulator.js'
+import { SimulatedSmsgateApp } from '../build/agent/src/smsgate/simulated_app.js'
+import { AppStateStore } from '../build/agent/src/smsgate/app_state.js'
 
 const PHONES = 10
+const SMSGATE_PHONES = Number(process.env.BENCH_SMSGATE_PHONES ?? 10)
 
 /**
  * This process's own CPU (autocannon and the ten phones' agents) over `seconds`, as a share of
@@ -37,9 +48,124 @@ const nextNumber = () => `+336${String(10_000_000 + (++counter % 10_000_000)).sl
 
 const gateway = await startGateway()
 const agents = []
+const apps = []
 try {
   const admin = await createApiKey(gateway.base, 'admin', 'bench admin')
   const headers = { 'content-type': 'application/json', 'x-api-key': admin }
+  const storedSent = () => countRows(gateway.dataDir, "SELECT COUNT(*) AS count FROM messages WHERE status IN ('sent', 'delivered')")
+  const percentile = (values, p) => +values[Math.min(values.length - 1, Math.floor((p / 100) * values.length))].toFixed(2)
+
+  /**
+   * Waits (20 s at most) until the gateway uses under 10% of a core over half a second: the
+   * latency is measured on an idle gateway, not on one still writing the last load's reports.
+   */
+  async function quiet() {
+    const deadline = performance.now() + 20_000
+    while (performance.now() < deadline) {
+      const before = cpuSnapshot(gateway.pid)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const after = cpuSnapshot(gateway.pid)
+      if (after.main + after.threads - before.main - before.threads < 0.05) return
+    }
+  }
+
+  /**
+   * 202 → each signal an idle phone gives, p50 and p99 over LATENCY_SENDS sends one at a time:
+   * `signals` maps a name to a counter that grows when the phone gets the order.
+   */
+  async function latency(signals) {
+    const times = Object.fromEntries(Object.keys(signals).map((name) => [name, []]))
+    await quiet()
+    for (let index = 0; index < LATENCY_SENDS; index++) {
+      const before = Object.fromEntries(Object.entries(signals).map(([name, count]) => [name, count()]))
+      const answer = await fetch(`${gateway.base}/api/v1/messages`, { method: 'POST', headers, body: JSON.stringify({ to: nextNumber(), body: 'ping' }) })
+      const accepted = performance.now()
+      if (answer.status !== 202) throw new Error(`send answered ${answer.status}`)
+      await answer.arrayBuffer()
+      const waiting = new Set(Object.keys(signals))
+      while (waiting.size) {
+        for (const name of waiting) {
+          if (signals[name]() > before[name]) {
+            times[name].push(performance.now() - accepted)
+            waiting.delete(name)
+          }
+        }
+        if (waiting.size) await new Promise((resolve) => setImmediate(resolve))
+      }
+    }
+    return Object.fromEntries(
+      Object.entries(times).map(([name, values]) => {
+        values.sort((a, b) => a - b)
+        return [name, { p50: percentile(values, 50), p99: percentile(values, 99) }]
+      })
+    )
+  }
+
+  /** Sends at `connections` for BENCH_SECONDS, then waits until every accepted message is stored as sent. */
+  async function endToEnd(label, connections, recipients, body, drainMs) {
+    const sentBefore = await storedSent()
+    const cpuBefore = cpuSnapshot(gateway.pid)
+    const benchCpuBefore = process.cpuUsage()
+    const started = performance.now()
+    const result = await load({
+      url: `${gateway.base}/api/v1/messages`,
+      connections,
+      requests: [{ method: 'POST', path: '/api/v1/messages', headers, setupRequest: (request) => ({ ...request, body: body() }) }],
+    })
+    const accepted = (result.requests.total - result.non2xx) * recipients
+    const deadline = performance.now() + drainMs
+    let carried = (await storedSent()) - sentBefore
+    while (carried < accepted && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      carried = (await storedSent()) - sentBefore
+    }
+    const elapsed = (performance.now() - started) / 1000
+    const cpu = { ...cpuShare(cpuBefore, cpuSnapshot(gateway.pid), elapsed), benchCpu: benchShare(benchCpuBefore, elapsed) }
+    return { row: summary(label, result, { storedSent: carried, endToEndPerSecond: Math.round(carried / elapsed), ...cpu }), accepted, carried }
+  }
+
+  const BULK = 500
+  const single = () => JSON.stringify({ to: nextNumber(), body: 'Your code is 482913' })
+  const bulkBody = () => JSON.stringify({ to: Array.from({ length: BULK }, nextNumber), body: 'Spring sale: 20% off this weekend' })
+
+  // The SMSGate apps first, on a fresh database as the agents' latency has always been measured:
+  // paired, their latency taken, then let go until their own loads.
+  const smsgateSettings = { sims: [{ slot: 0, operator: 'Simulated' }], latencyMs: 0, failureRate: 0, deliveryRate: 0, inboundEveryMs: 0 }
+  const smsgateCredentials = []
+  let smsgateConnected = 0
+  let enqueued = 0
+  /** Starts the SMSGate apps (paired once, then from their token, as after a restart of the app). */
+  async function startApps() {
+    smsgateConnected = 0
+    for (const [index, kept] of smsgateCredentials.entries()) {
+      const state = new AppStateStore()
+      state.state = { ...kept, messages: {} }
+      const app = new SimulatedSmsgateApp({ apiUrl: kept.apiUrl, settings: smsgateSettings, state, log: (line) => line === 'connected' && smsgateConnected++ })
+      app.onEvent = (event) => event === 'MessageEnqueued' && enqueued++
+      void app.start().catch((error) => console.error(`smsgate phone ${index}: ${error.message}`))
+      apps.push(app)
+    }
+    while (smsgateConnected < smsgateCredentials.length) await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  async function stopApps() {
+    for (const app of apps.splice(0)) await app.stop()
+  }
+  let appLatency = null
+  if (SMSGATE_PHONES > 0) {
+    for (let index = 0; index < SMSGATE_PHONES; index++) {
+      const answer = await fetch(`${gateway.base}/api/v1/devices/pairing-codes`, { method: 'POST', headers, body: JSON.stringify({ app: 'smsgate' }) })
+      const { code, apiUrl } = await answer.json()
+      const app = new SimulatedSmsgateApp({ apiUrl, name: `bench/smsgate${index}`, settings: smsgateSettings })
+      await app.pair(code)
+      smsgateCredentials.push({ apiUrl, id: app.id, token: app.token, login: app.login })
+    }
+    await startApps()
+    const fetched = () => apps.reduce((total, app) => total + app.messages.size, 0)
+    appLatency = await latency({ enqueued: () => enqueued, order: fetched })
+    await stopApps()
+  }
+
+  // Our agent's phones (WebSocket).
   const drivers = []
   for (let index = 0; index < PHONES; index++) {
     const { code } = await (await fetch(`${gateway.base}/api/v1/devices/pairing-codes`, { method: 'POST', headers })).json()
@@ -51,74 +177,41 @@ try {
     drivers.push(driver)
   }
   const totalSent = () => drivers.reduce((total, driver) => total + driver.sent.length, 0)
-
-  // Latency on idle phones: 202 → the order reaches a phone.
-  const latencies = []
-  for (let index = 0; index < LATENCY_SENDS; index++) {
-    const before = totalSent()
-    const started = performance.now()
-    const answer = await fetch(`${gateway.base}/api/v1/messages`, { method: 'POST', headers, body: JSON.stringify({ to: nextNumber(), body: 'ping' }) })
-    const accepted = performance.now()
-    if (answer.status !== 202) throw new Error(`send answered ${answer.status}`)
-    while (totalSent() === before) await new Promise((resolve) => setImmediate(resolve))
-    latencies.push(performance.now() - accepted)
-    void started
-  }
-  latencies.sort((a, b) => a - b)
-  const percentile = (p) => +latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(2)
-
+  const agentLatency = await latency({ order: totalSent })
   const health = summary('GET /health', await load({ url: `${gateway.base}/health`, connections: 64 }))
-  const storedSent = () => countRows(gateway.dataDir, "SELECT COUNT(*) AS count FROM messages WHERE status IN ('sent', 'delivered')")
-  const sentBefore = await storedSent()
-  const cpuBefore = cpuSnapshot(gateway.pid)
-  const benchCpuBefore = process.cpuUsage()
-  const loadStarted = performance.now()
-  const sends = await load({
-    url: `${gateway.base}/api/v1/messages`,
-    connections: 64,
-    requests: [{ method: 'POST', path: '/api/v1/messages', headers, setupRequest: (request) => ({ ...request, body: JSON.stringify({ to: nextNumber(), body: 'Your code is 482913' }) }) }],
-  })
-  const accepted = sends.requests.total - sends.non2xx
-  // Wait until every accepted message is stored as sent (at most a minute).
-  const deadline = performance.now() + 60_000
-  let carried = (await storedSent()) - sentBefore
-  while (carried < accepted && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20))
-    carried = (await storedSent()) - sentBefore
-  }
-  const elapsed = (performance.now() - loadStarted) / 1000
-  const cpu = { ...cpuShare(cpuBefore, cpuSnapshot(gateway.pid), elapsed), benchCpu: benchShare(benchCpuBefore, elapsed) }
+  const sends = await endToEnd('POST /messages (1 recipient)', 64, 1, single, 60_000)
+  const bulk = await endToEnd(`POST /messages (${BULK} recipients)`, 4, BULK, bulkBody, 120_000)
 
-  // The bulk path: 500 recipients a send.
-  const BULK = 500
-  const bulkBody = () => JSON.stringify({ to: Array.from({ length: BULK }, nextNumber), body: 'Spring sale: 20% off this weekend' })
-  const bulkSentBefore = await storedSent()
-  const bulkCpuBefore = cpuSnapshot(gateway.pid)
-  const bulkBenchCpuBefore = process.cpuUsage()
-  const bulkStarted = performance.now()
-  const bulk = await load({
-    url: `${gateway.base}/api/v1/messages`,
-    connections: 4,
-    requests: [{ method: 'POST', path: '/api/v1/messages', headers, setupRequest: (request) => ({ ...request, body: bulkBody() }) }],
-  })
-  const bulkAccepted = (bulk.requests.total - bulk.non2xx) * BULK
-  const bulkDeadline = performance.now() + 120_000
-  let bulkCarried = (await storedSent()) - bulkSentBefore
-  while (bulkCarried < bulkAccepted && performance.now() < bulkDeadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    bulkCarried = (await storedSent()) - bulkSentBefore
-  }
-  const bulkElapsed = (performance.now() - bulkStarted) / 1000
-  const bulkCpu = { ...cpuShare(bulkCpuBefore, cpuSnapshot(gateway.pid), bulkElapsed), benchCpu: benchShare(bulkBenchCpuBefore, bulkElapsed) }
+  console.log(`bench/phones.js: ${PHONES} simulated phones (agent), 64 connections (bulk: 4), ${seconds} s, node ${process.version}`)
+  console.table([health, sends.row, bulk.row])
+  console.log(
+    JSON.stringify({ acceptToOrderMs: agentLatency.order, accepted: sends.accepted, carried: sends.carried, bulkAccepted: bulk.accepted, bulkCarried: bulk.carried })
+  )
 
-  console.log(`bench/phones.js: ${PHONES} simulated phones, 64 connections (bulk: 4), ${seconds} s, node ${process.version}`)
-  console.table([
-    health,
-    summary('POST /messages (1 recipient)', sends, { storedSent: carried, endToEndPerSecond: Math.round(carried / elapsed), ...cpu }),
-    summary(`POST /messages (${BULK} recipients)`, bulk, { storedSent: bulkCarried, endToEndPerSecond: Math.round(bulkCarried / bulkElapsed), ...bulkCpu }),
-  ])
-  console.log(JSON.stringify({ acceptToOrderMs: { p50: percentile(50), p99: percentile(99) }, accepted, carried, bulkAccepted, bulkCarried }))
+  if (SMSGATE_PHONES > 0) {
+    // The agents leave: every order now goes to an SMSGate app.
+    for (const agent of agents.splice(0)) await agent.disconnect()
+    await startApps()
+    await quiet()
+    const appHealth = summary('GET /health', await load({ url: `${gateway.base}/health`, connections: 64 }))
+    const appSends = await endToEnd('POST /messages (1 recipient)', 64, 1, single, 60_000)
+    const appBulk = await endToEnd(`POST /messages (${BULK} recipients)`, 4, BULK, bulkBody, 120_000)
+    console.log(`bench/phones.js: ${SMSGATE_PHONES} simulated SMSGate apps (event stream and HTTP), 64 connections (bulk: 4), ${seconds} s`)
+    console.table([appHealth, appSends.row, appBulk.row])
+    console.log(
+      JSON.stringify({
+        smsgate: true,
+        acceptToEnqueuedMs: appLatency.enqueued,
+        acceptToOrderMs: appLatency.order,
+        accepted: appSends.accepted,
+        carried: appSends.carried,
+        bulkAccepted: appBulk.accepted,
+        bulkCarried: appBulk.carried,
+      })
+    )
+  }
 } finally {
   for (const agent of agents) await agent.disconnect()
+  for (const app of apps) await app.stop()
   await gateway.stop()
 }

@@ -26,11 +26,12 @@ export default class PhoneSimulate extends BaseCommand {
     'A refused pairing code or credential stops it with a non-zero exit status.',
     'A refused credential (unpaired, or the gateway lost its secret.key): pair again.',
     '',
-    'The SMSGate Android app instead of our agent (its own protocol, docs/smsgate.md), with a',
-    'code made for it (POST /api/v1/devices/pairing-codes with {"app": "smsgate"}, 8 digits):',
-    '  node ace phone:simulate --app smsgate --pair 12345678 --state app.json   then   --state app.json',
-    '--gateway may also be the apiUrl the code came with. The same simulator flags apply;',
-    'the token is kept only in --state FILE (there is no --credential for the app).',
+    'The SMSGate Android app instead of our agent (docs/smsgate.md), with',
+    'a code made with {"app": "smsgate"} (8 digits):',
+    '  node ace phone:simulate --app smsgate --pair 12345678 --state app.json',
+    '  node ace phone:simulate --app smsgate --state app.json     (later)',
+    '--gateway may also be the apiUrl the code came with. The simulator',
+    'flags are the same; its token is kept only in --state FILE.',
   ]
   static options: CommandOptions = { startApp: false, staysAlive: true }
 
