@@ -95,7 +95,7 @@ export class PhoneFleet {
       if (!stored.has(order.messageId)) continue
       const deviceId = order.carrier.deviceId
       if (!perPhone.has(deviceId)) perPhone.set(deviceId, [])
-      perPhone.get(deviceId)!.push({ messageId: order.messageId, to: order.to, text: order.text, simSlot: order.carrier.slot })
+      perPhone.get(deviceId)!.push({ messageId: order.messageId, to: order.to, text: order.text, simSlot: order.carrier.slot, orderedAt: now })
     }
     for (const [deviceId, phoneOrders] of perPhone) this.phones.sendOrders(deviceId, phoneOrders)
     return stored.size

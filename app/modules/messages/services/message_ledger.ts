@@ -36,6 +36,7 @@ export interface WaitingOrder {
   phone: string
   text: string
   simSlot: number
+  orderedAt: Date
 }
 
 /** An order that left its phone without the SMS: which SIM it was counted on, and when. */
@@ -47,14 +48,20 @@ export interface WithdrawnOrder {
   orderedAt: string
 }
 
+/** A report's message and, when it names one, its hand-out: reports are folded per key. */
+function handOutKey(report: PhoneReport): string {
+  return report.orderedAt ? `${report.messageId}@${report.orderedAt.getTime()}` : String(report.messageId)
+}
+
 /** What a phone said about one of its orders. */
 export type PhoneReport =
-  | { kind: 'accepted' | 'sent' | 'delivered'; deviceId: number; messageId: number; at: Date }
+  | { kind: 'accepted' | 'sent' | 'delivered'; deviceId: number; messageId: number; at: Date; orderedAt?: Date }
   | {
       kind: 'failed'
       deviceId: number
       messageId: number
       at: Date
+      orderedAt?: Date
       errorCode: string
       maxAttempts: number
       /** False when another attempt could send the SMS twice: the message fails at once. */
@@ -230,8 +237,8 @@ export class MessageLedger {
       .where('status', 'queued')
       .whereNotNull('ordered_at')
       .orderBy('id', 'asc')
-      .select('id', 'phone', 'body', 'sim_slot')
-    return rows.map((row) => ({ messageId: row.id, phone: row.phone, text: row.body, simSlot: row.sim_slot ?? 0 }))
+      .select('id', 'phone', 'body', 'sim_slot', 'ordered_at')
+    return rows.map((row) => ({ messageId: row.id, phone: row.phone, text: row.body, simSlot: row.sim_slot ?? 0, orderedAt: new Date(row.ordered_at) }))
   }
 
   /**
@@ -324,15 +331,19 @@ export class MessageLedger {
 
     // Accepted and sent in one statement: per message, the furthest the phone has gone, as the
     // first report that said so (a repeated one changes nothing, as it would one by one). A
-    // delivery receipt says the SMS was sent too, should its `sent` be late or lost.
-    const taken = new Map<number, { report: PhoneReport; target: 'dispatched' | 'sent' }>()
+    // delivery receipt says the SMS was sent too, should its `sent` be late or lost. Reports
+    // naming different hand-outs of a message are kept apart: only the current one matches.
+    const taken = new Map<string, { report: PhoneReport; target: 'dispatched' | 'sent' }>()
     for (const report of reports) {
-      const known = taken.get(report.messageId)
-      if ((report.kind === 'sent' || report.kind === 'delivered') && known?.target !== 'sent') taken.set(report.messageId, { report, target: 'sent' })
-      else if (report.kind === 'accepted' && !known) taken.set(report.messageId, { report, target: 'dispatched' })
+      const key = handOutKey(report)
+      const known = taken.get(key)
+      if ((report.kind === 'sent' || report.kind === 'delivered') && known?.target !== 'sent') taken.set(key, { report, target: 'sent' })
+      else if (report.kind === 'accepted' && !known) taken.set(key, { report, target: 'dispatched' })
     }
+    const sentBy = new Map<number, PhoneReport>()
+    for (const { report } of taken.values()) sentBy.set(report.messageId, report)
     for (const row of await this.#applyReports(
-      [...taken.values()].map(({ report, target }) => [report.messageId, String(report.deviceId), report.at.toISOString(), target]),
+      [...taken.values()].map(({ report, target }) => [report.messageId, String(report.deviceId), report.at.toISOString(), target, report.orderedAt?.toISOString() ?? null]),
       // One attempt is spent when the phone takes the order, whichever report says so first.
       `status = r.target, attempts = attempts + (CASE WHEN messages.status = 'queued' THEN 1 ELSE 0 END),
        sent_at = CASE WHEN r.target = 'sent' THEN r.at ELSE messages.sent_at END, updated_at = r.at`,
@@ -340,19 +351,21 @@ export class MessageLedger {
     )) {
       changes.set(row.id, changesOf([row])[0])
       if (row.status !== 'sent') continue
-      const { report } = taken.get(row.id)!
+      const report = sentBy.get(row.id)!
       announcements.push({ event: 'message.sent', data: { id: String(row.id), deviceId: String(report.deviceId), status: 'sent', at: report.at } })
     }
 
-    const delivered = new Map<number, PhoneReport>()
-    for (const report of reports) if (report.kind === 'delivered' && !delivered.has(report.messageId)) delivered.set(report.messageId, report)
+    const delivered = new Map<string, PhoneReport>()
+    for (const report of reports) if (report.kind === 'delivered' && !delivered.has(handOutKey(report))) delivered.set(handOutKey(report), report)
+    const deliveredBy = new Map<number, PhoneReport>()
+    for (const report of delivered.values()) deliveredBy.set(report.messageId, report)
     for (const row of await this.#applyReports(
-      [...delivered.values()].map((report) => [report.messageId, String(report.deviceId), report.at.toISOString(), 'delivered']),
+      [...delivered.values()].map((report) => [report.messageId, String(report.deviceId), report.at.toISOString(), 'delivered', report.orderedAt?.toISOString() ?? null]),
       `status = 'delivered', delivered_at = r.at, updated_at = r.at`,
       `messages.status IN ('sent', 'dispatched')`
     )) {
       changes.set(row.id, changesOf([row])[0])
-      announcements.push({ event: 'message.delivered', data: { id: String(row.id), status: 'delivered', at: delivered.get(row.id)!.at } })
+      announcements.push({ event: 'message.delivered', data: { id: String(row.id), status: 'delivered', at: deliveredBy.get(row.id)!.at } })
     }
 
     const failures = reports.filter((report): report is Extract<PhoneReport, { kind: 'failed' }> => report.kind === 'failed')
@@ -371,16 +384,20 @@ export class MessageLedger {
     }
   }
 
-  /** One guarded multi-row update from rows (id, device_id, at, target); answers what it changed. */
-  async #applyReports(rows: Array<[number, string, string, string]>, set: string, guard: string): Promise<Array<ChangedRow & { status: string }>> {
+  /**
+   * One guarded multi-row update from rows (id, device_id, at, target, ordered_at); answers what
+   * it changed. A row naming its hand-out (`ordered_at`) changes the message only while that is
+   * its current one.
+   */
+  async #applyReports(rows: Array<[number, string, string, string, string | null]>, set: string, guard: string): Promise<Array<ChangedRow & { status: string }>> {
     const changed: Array<ChangedRow & { status: string }> = []
     for (let start = 0; start < rows.length; start += CHUNK) {
       const chunk = rows.slice(start, start + CHUNK)
       const updated = await db.rawQuery(
-        `WITH r(id, device_id, at, target) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')})
+        `WITH r(id, device_id, at, target, ordered_at) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')})
          UPDATE messages SET ${set}
          FROM r
-         WHERE messages.id = r.id AND messages.device_id = r.device_id AND ${guard}
+         WHERE messages.id = r.id AND messages.device_id = r.device_id AND (r.ordered_at IS NULL OR messages.ordered_at = r.ordered_at) AND ${guard}
          RETURNING ${CHANGED_COLUMNS}`,
         chunk.flat()
       )
@@ -418,6 +435,8 @@ export class MessageLedger {
     for (const report of failures) {
       const row = current.get(report.messageId)
       if (!row || handled.has(report.messageId) || row.device_id !== String(report.deviceId)) continue
+      // About an earlier hand-out of the message: that attempt's outcome is already stored.
+      if (report.orderedAt && row.ordered_at !== report.orderedAt.toISOString()) continue
       handled.add(report.messageId)
       const attempts = row.attempts + (row.status === 'queued' ? 1 : 0)
       const retry = report.retryable && attempts < report.maxAttempts

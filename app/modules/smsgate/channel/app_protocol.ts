@@ -33,20 +33,42 @@ export interface AppMessage {
 }
 
 /**
- * The app keys its messages on `id` and splits its intents at the first `|`: our message id as
- * a string (digits) is safe. `simNumber` is 1-based (slot 0 is SIM 1). Dates with exactly 3
- * fractional digits, which the app's date parser reads right.
+ * The id the app knows an order by: our message id and the hand-out's instant (base 36 ms), so
+ * each hand-out is a new id. The app keys its messages on `id` and never sends an id it already
+ * holds again (it only reports it again), so a retry or a message moved back to this phone needs
+ * a new one; digits, letters and `-` are safe where the app splits its intents at the first `|`.
  */
-export function appMessage(order: PhoneOrder, handedAt: number): AppMessage {
+export function appMessageId(order: Pick<PhoneOrder, 'messageId' | 'orderedAt'>): string {
+  return `${order.messageId}-${order.orderedAt.getTime().toString(36)}`
+}
+
+/**
+ * Our message and the hand-out named by an id the app reports; a bare message id (as ids were
+ * before they named the hand-out) names the message's current hand-out. Null: not one of ours.
+ */
+export function parseAppMessageId(id: string): { messageId: number; orderedAt?: Date } | null {
+  const match = /^([1-9]\d{0,15})(?:-([0-9a-z]{1,11}))?$/.exec(id)
+  if (!match) return null
+  const messageId = Number(match[1])
+  if (match[2] === undefined) return { messageId }
+  const orderedAt = new Date(Number.parseInt(match[2], 36))
+  return Number.isNaN(orderedAt.getTime()) ? null : { messageId, orderedAt }
+}
+
+/**
+ * An order in the app's message JSON. `simNumber` is 1-based (slot 0 is SIM 1). Dates with
+ * exactly 3 fractional digits, which the app's date parser reads right.
+ */
+export function appMessage(order: PhoneOrder): AppMessage {
   return {
-    id: String(order.messageId),
+    id: appMessageId(order),
     message: order.text,
     textMessage: { text: order.text },
     phoneNumbers: [order.to],
     simNumber: order.simSlot + 1,
     withDeliveryReport: true,
     state: 'Pending',
-    createdAt: new Date(handedAt).toISOString(),
+    createdAt: order.orderedAt.toISOString(),
   }
 }
 
@@ -80,7 +102,8 @@ export function orderSteps(state: string, reason: string | undefined): OrderStep
 /**
  * A short code from the app's failure text: `Send result: RESULT_ERROR_NO_SERVICE (…)` gives
  * `NO_SIGNAL`, `RESULT_ERROR_RADIO_OFF` `RADIO_OFF`, another `RESULT_…` its name; a failed
- * delivery report `DELIVERY_FAILED`; an expired message `TTL_EXPIRED`; an exception while
+ * delivery report `DELIVERY_FAILED`; an expired message `TTL_EXPIRED`; a SIM the phone does
+ * not have `SIM_NOT_FOUND`; an exception while
  * sending `SEND_ERROR`; anything else `GENERIC_FAILURE`.
  */
 export function failureCode(reason: string | undefined): string {
@@ -92,6 +115,7 @@ export function failureCode(reason: string | undefined): string {
   }
   if (text.startsWith('Delivery result')) return 'DELIVERY_FAILED'
   if (text.startsWith('TTL expired')) return 'TTL_EXPIRED'
+  if (/^SIM \d+ not found/.test(text)) return 'SIM_NOT_FOUND'
   if (text.startsWith('sendSMS') || text.startsWith("Can't send message")) return 'SEND_ERROR'
   return 'GENERIC_FAILURE'
 }

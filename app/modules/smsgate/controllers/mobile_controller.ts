@@ -52,7 +52,7 @@ export default class MobileController {
 
   async messages(ctx: HttpContext) {
     const deviceId = await this.devices.authenticate(ctx.request.header('authorization'))
-    return this.channel.waitingMessages(deviceId, input(ctx, 'smsgateListMessages').query.order ?? 'lifo')
+    return this.channel.fetch(deviceId, input(ctx, 'smsgateListMessages').query.order ?? 'lifo')
   }
 
   async report(ctx: HttpContext) {
