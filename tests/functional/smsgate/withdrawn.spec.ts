@@ -122,6 +122,28 @@ test.group('SMSGate app: withdrawn orders are cancelled on the phone', (group) =
     assert.deepInclude(await message(client, id), { status: 'delivered', deviceId: only.id })
   })
 
+  test('a message deleted while the phone holds it is cancelled on the phone, fetched or not', async ({ client, assert }) => {
+    const smsgate = await phone(client)
+    smsgate.behaviour = 'silence'
+    const fetched = (await sendAs(client, { to: '+33612345678', body: 'Fetched, then deleted' })).body().accepted[0].id
+    await flush()
+    smsgate.fetchOnEvents = false
+    const unfetched = (await sendAs(client, { to: '+33698765432', body: 'Deleted before its fetch' })).body().accepted[0].id
+    await flush()
+    const [copy] = copiesOf(smsgate, fetched)
+    assert.deepEqual(copiesOf(smsgate, unfetched), [])
+
+    for (const id of [fetched, unfetched]) (await client.delete(`/api/v1/messages/${id}`).header('x-api-key', testKeys.admin)).assertStatus(204)
+    await flush()
+    // Told to drop both, by the ids of their hand-outs; it cancels the one it held; neither listed.
+    const told = cancels(smsgate).map((event) => JSON.parse(event.data).messageId)
+    assert.deepEqual(told.map(messageIdOf), [fetched, unfetched])
+    assert.equal(told[0], copy.id)
+    assert.equal(copy.state, 'Cancelled')
+    assert.deepEqual((await smsgate.call('GET', '/message')).json, [])
+    world.events.assertEmittedCount('message.failed', 0)
+  })
+
   test('unpairing: what it never fetched goes to another phone, what it fetched fails OUTCOME_UNKNOWN; it is told to drop both', async ({ client, assert }) => {
     const smsgate = await phone(client)
     smsgate.behaviour = 'silence'

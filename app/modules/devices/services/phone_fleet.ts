@@ -101,6 +101,15 @@ export class PhoneFleet {
     return stored.size
   }
 
+  /**
+   * Messages handed to this phone that are gone (deleted) before it reported them: a channel
+   * whose phone keeps its orders tells it to drop them (the SMSGate app cancels what it has not
+   * started); the others have nothing to tell.
+   */
+  withdraw(deviceId: number, messageIds: number[]): void {
+    this.phones.withdraw(deviceId, messageIds)
+  }
+
   /** Sends a phone again the orders it has not accepted yet (it reconnected). */
   resend(deviceId: number, orders: PhoneOrder[]): void {
     if (orders.length) this.phones.sendOrders(deviceId, orders)

@@ -12,6 +12,7 @@ import type { MessageResource, messageSchema } from '#modules/messages/schemas'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
 import Message, { type MessageCategory, type MessageStatus } from '#modules/messages/models/message'
 import { announceChanges } from '#modules/messages/services/message_changes'
+import { PhoneFleet } from '#modules/devices/public'
 
 export interface MessageFilters extends PageRequest {
   direction?: 'in' | 'out'
@@ -32,7 +33,8 @@ export class MessageQueries {
     private clock: Clock,
     private phoneNumbers: PhoneNumbers,
     private settings: SettingsStore,
-    private ledger: MessageLedger
+    private ledger: MessageLedger,
+    private fleet: PhoneFleet
   ) {}
 
   /** Newest first, keyset pages: as fast on the last page as on the first. */
@@ -83,6 +85,10 @@ export class MessageQueries {
   async delete(id: number): Promise<void> {
     const message = await this.find(id)
     await db.from('messages').where('id', message.id).delete()
+    // Handed to a phone and not reported yet: the phone is told to drop it, if its kind can be.
+    if (message.direction === 'out' && message.deviceId && message.orderedAt && (message.status === 'queued' || message.status === 'dispatched')) {
+      this.fleet.withdraw(Number(message.deviceId), [message.id])
+    }
     await emitter.emit('message.deleted', {
       id: String(message.id),
       conversationId: String(message.conversationId),
