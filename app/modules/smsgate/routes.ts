@@ -3,6 +3,7 @@ import { checkedByHandler, defineRoutes } from '#core/contract/route_contract'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { MOBILE_API_PATH, WEBHOOK_EVENTS } from '#modules/smsgate/channel/app_protocol'
 import {
+  changePasswordValidator,
   messagesQueryValidator,
   patchDeviceValidator,
   patchMessagesValidator,
@@ -192,7 +193,8 @@ export function smsgateRoutes(registry: RouteRegistry) {
         'signing key (GET /settings), of the raw body bytes followed by X-Timestamp (Unix seconds), which must be within 5 minutes of ' +
         "the gateway's clock. An unknown URL answers 404; an unsigned, stale or wrongly signed call 401; nothing is stored then (the app " +
         'tries again, up to its retry count, 15 by default). sms:received is stored once per SMS (a repeat answers 204 too); ' +
-        'sms:data-received and mms:received are logged without their content; another event is taken and ignored.',
+        "system:ping updates the phone's battery; sms:data-received and mms:received are logged without their content; another " +
+        'event is taken and ignored.',
       tag: TAG,
       access: access.public(),
       rawBody: true,
@@ -211,7 +213,7 @@ export function smsgateRoutes(registry: RouteRegistry) {
       path: path('/settings'),
       operationId: 'smsgateGetSettings',
       summary: "The app's settings the gateway sets",
-      description: `${BEARER} The event stream rather than Firebase, and the key the app signs its webhooks with.`,
+      description: `${BEARER} The event stream rather than Firebase, the key the app signs its webhooks with, and its ping interval (its pings carry its battery).`,
       tag: TAG,
       access: access.public(),
       answer: {
@@ -222,11 +224,44 @@ export function smsgateRoutes(registry: RouteRegistry) {
           properties: {
             gateway: { type: 'object', properties: { notification_channel: { enum: ['SSE_ONLY'] } } },
             webhooks: { type: 'object', properties: { signing_key: { type: 'string' } } },
+            ping: { type: 'object', properties: { interval_seconds: { type: 'integer' } } },
           },
         },
       },
       errors: ['SMSGATE_UNAUTHORIZED'],
       handler: [MobileController, 'settings'],
+    },
+    {
+      method: 'GET',
+      path: path('/user/code'),
+      operationId: 'smsgateLoginCode',
+      summary: 'A pairing code for another SMSGate phone, asked by a paired one',
+      description:
+        "Authorization: Basic <login:password>, as a paired phone's app shows them. Answers a pairing code for the SMSGate app " +
+        '(digits only, single use, valid until validUntil, 10 minutes), to type in another phone\'s "By code" field. Wrong ' +
+        'credentials answer 401 and count as wrong pairing codes from that address (429 after 5 in 10 minutes).',
+      tag: TAG,
+      access: access.public(),
+      answer: {
+        status: 200,
+        description: 'The code and until when it pairs',
+        schema: { type: 'object', required: ['code', 'validUntil'], properties: { code: { type: 'string' }, validUntil: { type: 'string', format: 'date-time' } } },
+      },
+      errors: ['SMSGATE_UNAUTHORIZED', 'PAIRING_THROTTLED'],
+      handler: [MobileController, 'loginCode'],
+    },
+    {
+      method: 'PATCH',
+      path: path('/user/password'),
+      operationId: 'smsgateChangePassword',
+      summary: 'Change the password the app shows',
+      description: `${BEARER} The current password must be right (401 otherwise); the new one has 14 characters at least (400 otherwise).`,
+      tag: TAG,
+      access: access.public(),
+      body: changePasswordValidator,
+      answer: { status: 204, description: 'Changed' },
+      errors: ['SMSGATE_UNAUTHORIZED'],
+      handler: [MobileController, 'changePassword'],
     },
     {
       method: 'GET',

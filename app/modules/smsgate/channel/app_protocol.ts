@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
-import type { PhoneOrder } from '#modules/devices/public'
+import type { PhoneOrder, PhoneStatus } from '#modules/devices/public'
 
 /** Where the app's API URL points: `{GATEWAY_PUBLIC_URL}/api/mobile/v1` (docs/smsgate.md). */
 export const MOBILE_API_PATH = '/api/mobile/v1'
@@ -122,11 +122,36 @@ export function failureCode(reason: string | undefined): string {
 
 /**
  * The app's webhook events the gateway registers for each phone (`GET /webhooks`), all posted to
- * the phone's own URL: received SMS, and data SMS and MMS notices, which are acknowledged and
- * logged (docs/smsgate.md, Received SMS). The order reports (`sms:sent`, `sms:delivered`,
- * `sms:failed`) already come through `PATCH /message`, once per message rather than per part.
+ * the phone's own URL: received SMS, data SMS and MMS notices, which are acknowledged and logged
+ * (docs/smsgate.md, Received SMS), and its pings, which carry its battery. The order reports
+ * (`sms:sent`, `sms:delivered`, `sms:failed`) already come through `PATCH /message`, once per
+ * message rather than per part.
  */
-export const WEBHOOK_EVENTS = ['sms:received', 'sms:data-received', 'mms:received'] as const
+export const WEBHOOK_EVENTS = ['sms:received', 'sms:data-received', 'mms:received', 'system:ping'] as const
+
+/**
+ * How often the app pings (`ping.interval_seconds` in `GET /settings`): its `system:ping` is the
+ * only report of its battery, and each ping also fetches its orders.
+ */
+export const PING_INTERVAL_S = 300
+
+/**
+ * Battery from a `system:ping` payload (`health.checks`): `battery:level` in percent, and
+ * `battery:charging` as the charger's flags (0: not plugged in). The app has no signal strength
+ * to give (`connection:cellular` is the network type). A value missing or not a number is left
+ * out; null when there is neither.
+ */
+export function pingStatus(payload: unknown): PhoneStatus | null {
+  const checks = (payload as { health?: { checks?: Record<string, { observedValue?: unknown } | undefined> } } | null)?.health?.checks
+  if (!checks || typeof checks !== 'object') return null
+  const level = checks['battery:level']?.observedValue
+  const charging = checks['battery:charging']?.observedValue
+  const status: PhoneStatus = {}
+  if (typeof level === 'number' && Number.isFinite(level)) status.batteryLevel = level
+  if (typeof charging === 'number' && Number.isFinite(charging)) status.charging = charging > 0
+  else if (typeof charging === 'boolean') status.charging = charging
+  return Object.keys(status).length ? status : null
+}
 
 /** Every event the app knows (docs/smsgate-app-protocol.md, §2.6): any other one breaks its sync. */
 export const APP_WEBHOOK_EVENTS = [

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream'
 import type { Logger } from '@adonisjs/core/logger'
 import type { Clock, Timer } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
-import type { InboundSms, LetGoReason, PhoneChannel, PhoneOrder, PhoneReports, Taken } from '#modules/devices/public'
+import type { InboundSms, LetGoReason, PhoneChannel, PhoneOrder, PhoneReports, PhoneStatus, Taken } from '#modules/devices/public'
 import {
   appMessage,
   appMessageId,
@@ -182,6 +182,12 @@ export class SmsgateChannel implements PhoneChannel {
       }
     }
     await this.#track(Promise.all(stored))
+  }
+
+  /** The battery its `system:ping` carried; a ping proves it alive too. Resolves once stored. */
+  async pinged(deviceId: number, status: PhoneStatus | null): Promise<void> {
+    const taken = status ? await this.#reports!.status(deviceId, status) : await this.#reports!.heartbeat(deviceId)
+    await this.#track(taken.stored)
   }
 
   /** An SMS the phone received (its `sms:received` webhook): resolves once it is stored. */

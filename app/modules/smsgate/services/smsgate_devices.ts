@@ -6,7 +6,7 @@ import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { ApiError } from '#core/http/api_error'
 import { PhonePairing, replaceSims, type ReportedSim } from '#modules/devices/public'
-import { MOBILE_API_PATH, WEBHOOK_EVENTS, webhookId } from '#modules/smsgate/channel/app_protocol'
+import { MOBILE_API_PATH, PING_INTERVAL_S, WEBHOOK_EVENTS, webhookId } from '#modules/smsgate/channel/app_protocol'
 
 const TABLE = 'smsgate_devices'
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
@@ -22,6 +22,13 @@ export interface AppSimCard {
 }
 
 const fingerprint = (secret: string) => createHash('sha256').update(secret).digest('hex')
+
+/** Whether `secret` has this fingerprint, in constant time. */
+function sameFingerprint(stored: string, secret: string): boolean {
+  const given = Buffer.from(fingerprint(secret), 'hex')
+  const kept = Buffer.from(stored, 'hex')
+  return kept.length === given.length && timingSafeEqual(kept, given)
+}
 
 function randomText(alphabet: string, length: number): string {
   let text = ''
@@ -105,6 +112,39 @@ export class SmsgateDevices {
     return Number(row.device_id)
   }
 
+  /**
+   * `GET /user/code`: a pairing code for another SMSGate phone, asked with the login and
+   * password a paired phone's app shows (`Authorization: Basic`). Wrong ones are throttled per
+   * address as wrong pairing codes are; the code is single use, 10 minutes.
+   */
+  async codeForAnotherPhone(authorization: string | undefined, gatewayUrl: string, ip: string, logger: Logger) {
+    const basic = /^\s*Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '')
+    if (!basic) throw new ApiError('SMSGATE_UNAUTHORIZED', 'Send the login and password the app shows: Authorization: Basic')
+    const decoded = Buffer.from(basic[1], 'base64').toString('utf8')
+    const colon = decoded.indexOf(':')
+    const [login, password] = colon < 0 ? [decoded, ''] : [decoded.slice(0, colon), decoded.slice(colon + 1)]
+    let deviceId: number | null = null
+    const answer = await this.pairing.codeForPhone('smsgate', gatewayUrl, ip, async () => {
+      const row = login ? await db.from(TABLE).where('login', login).select('device_id', 'password_sha256').first() : null
+      if (!row || !sameFingerprint(row.password_sha256, password)) return false
+      deviceId = Number(row.device_id)
+      return true
+    })
+    if (!answer) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The login or password is wrong')
+    logger.info({ deviceId }, 'smsgate: a paired phone made a pairing code for another phone')
+    return { code: answer.code, validUntil: answer.expiresAt }
+  }
+
+  /**
+   * `PATCH /user/password`: the password the app shows, changed when the current one is given
+   * right (SMSGATE_UNAUTHORIZED otherwise). Kept as a fingerprint, as at pairing.
+   */
+  async changePassword(deviceId: number, input: { currentPassword: string; newPassword: string }) {
+    const row = await db.from(TABLE).where('device_id', deviceId).select('password_sha256').first()
+    if (!row || !sameFingerprint(row.password_sha256, input.currentPassword)) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The current password is wrong')
+    await db.from(TABLE).where('device_id', deviceId).update({ password_sha256: fingerprint(input.newPassword), updated_at: this.clock.now().toISOString() })
+  }
+
   /** The device as `GET /device` shows it to its own app. */
   async describe(deviceId: number) {
     const row = await db
@@ -140,8 +180,9 @@ export class SmsgateDevices {
 
   /**
    * What `GET /settings` gives the app: the event stream rather than Firebase (after the app's
-   * restart), and the key it signs its webhooks with. Every section is an object; the server's
-   * address is never sent (a null one would move the phone to the public cloud).
+   * restart), the key it signs its webhooks with, and its ping every 5 minutes (its battery).
+   * Every section is an object; the server's address is never sent (a null one would move the
+   * phone to the public cloud).
    */
   async settingsFor(deviceId: number) {
     const row = await db.from(TABLE).where('device_id', deviceId).select('signing_key_sealed').first()
@@ -149,6 +190,7 @@ export class SmsgateDevices {
     return {
       gateway: { notification_channel: 'SSE_ONLY' },
       ...(key.readable ? { webhooks: { signing_key: key.value } } : {}),
+      ping: { interval_seconds: PING_INTERVAL_S },
     }
   }
 
