@@ -25,6 +25,7 @@ export default defineConfig({
     () => import('#modules/contacts/contacts_provider'),
     () => import('#modules/statistics/statistics_provider'),
     () => import('#modules/devices/devices_provider'),
+    () => import('#modules/agent/agent_provider'),
     () => import('#modules/webhooks/webhooks_provider'),
     () => import('#modules/exports/exports_provider'),
     () => import('#modules/backups/backups_provider'),

@@ -15,6 +15,7 @@ export { OrderBook, OUTCOME_UNKNOWN, type OrderReport, type InboundReport } from
  */
 export { PhoneChannels } from '#modules/devices/channels/phone_channels'
 export type { PhoneChannel, PhoneOrder, LetGoReason } from '#modules/devices/channels/phone_channel'
+export { AgentCredentials } from '#modules/devices/services/agent_credentials'
 export type { PhoneReports, Taken, PhoneStatus, InboundSms } from '#modules/devices/channels/phone_reports'
 export { pairingApps, type PairingApp } from '#modules/devices/services/pairing_apps'
 export { PhonePairing, replaceSims, type ReportedSim } from '#modules/devices/services/phone_pairing'

@@ -3,17 +3,13 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Logger } from '@adonisjs/core/logger'
-import type { Secrets } from '#core/secrets/secrets'
 import { logSafeError } from '#core/logging/redaction'
 import { ApiError } from '#core/http/api_error'
 import { upgradeRoutes } from '#core/http/upgrade_routes'
-import type { DeviceStore } from '#modules/devices/stores/device_store'
-import { credentialMatches, parseDeviceCredential } from '#modules/devices/services/device_credentials'
-import type { LetGoReason, PhoneChannel, PhoneOrder } from '#modules/devices/channels/phone_channel'
-import type { PhoneReports } from '#modules/devices/channels/phone_reports'
-import { CLOSE, DEVICE_SOCKET_PATH, MAX_FRAME_BYTES, type UpFrame } from '#modules/devices/channels/agent_socket/agent_protocol'
-import { takeFrame } from '#modules/devices/channels/agent_socket/agent_frames'
-import { refuseUpgrade } from '#modules/devices/channels/agent_socket/upgrade_refusal'
+import type { AgentCredentials, LetGoReason, PhoneChannel, PhoneOrder, PhoneReports } from '#modules/devices/public'
+import { CLOSE, DEVICE_SOCKET_PATH, MAX_FRAME_BYTES, type UpFrame } from '#modules/agent/channel/agent_protocol'
+import { takeFrame } from '#modules/agent/channel/agent_frames'
+import { refuseUpgrade } from '#modules/agent/channel/upgrade_refusal'
 
 /** A phone that does not answer the close handshake within this is cut. */
 const CUT_UNANSWERED_CLOSE_MS = 200
@@ -42,9 +38,8 @@ export class AgentSocketChannel implements PhoneChannel {
   #reports: PhoneReports | null = null
 
   constructor(
-    private secrets: Secrets,
-    private logger: Logger,
-    private devices: DeviceStore
+    private credentials: AgentCredentials,
+    private logger: Logger
   ) {}
 
   listen(reports: PhoneReports) {
@@ -131,11 +126,8 @@ export class AgentSocketChannel implements PhoneChannel {
   async #authenticate(request: IncomingMessage): Promise<{ id: number; name: string } | null | 'unchecked'> {
     const header = request.headers.authorization ?? ''
     const presented = header.startsWith('Bearer ') ? header.slice(7) : String(request.headers['x-device-credential'] ?? '')
-    const parsed = parseDeviceCredential(presented)
-    if (!parsed) return null
     try {
-      const device = await this.devices.credentialOf(parsed.deviceId)
-      return device && credentialMatches(this.secrets, device.credentialSealed, parsed.secret) ? { id: device.id, name: device.name } : null
+      return await this.credentials.deviceOf(presented)
     } catch (error) {
       this.logger.error({ err: logSafeError(error) }, 'could not check a device credential')
       return 'unchecked'

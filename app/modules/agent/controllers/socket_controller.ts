@@ -1,11 +1,10 @@
 import { ApiError } from '#core/http/api_error'
 
 /**
- * The phones' socket address asked without an upgrade: the upgrade itself never reaches the
- * router (the agent's socket channel, channels/agent_socket/, takes it on the HTTP server's
- * `upgrade` event).
+ * The agent's socket address asked without an upgrade: the upgrade itself never reaches the
+ * router (the agent's socket channel takes it on the HTTP server's `upgrade` event).
  */
-export default class DeviceSocketController {
+export default class SocketController {
   async withoutUpgrade() {
     throw new ApiError(
       'UPGRADE_REQUIRED',

@@ -1,5 +1,5 @@
-import type { PhoneReports, Taken } from '#modules/devices/channels/phone_reports'
-import type { UpFrame } from '#modules/devices/channels/agent_socket/agent_protocol'
+import type { PhoneReports, Taken } from '#modules/devices/public'
+import type { UpFrame } from '#modules/agent/channel/agent_protocol'
 
 /**
  * What a frame from an agent says, handed to the gateway's inlet (docs/device-protocol.md,
