@@ -54,7 +54,9 @@ export function readTlsCredentials(files: TlsFiles): TlsCredentials {
     privateKey = createPrivateKey(key)
   } catch (error) {
     // A passphrase cannot be given: the key must be stored unencrypted, readable by the gateway only.
-    const encrypted = (error as NodeJS.ErrnoException).code === 'ERR_MISSING_PASSPHRASE'
+    // OpenSSL says "interrupted or cancelled" for a key it was given no passphrase for; the
+    // PEM header (PKCS#8 or the traditional Proc-Type line) tells it plainly.
+    const encrypted = (error as NodeJS.ErrnoException).code === 'ERR_MISSING_PASSPHRASE' || /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/.test(key.toString('latin1'))
     throw new TlsConfigurationError(
       encrypted
         ? `GATEWAY_TLS_KEY_FILE ${files.keyFile} is protected by a passphrase: give the gateway the key without one`
