@@ -21,8 +21,6 @@ const folder = (() => {
     process.exit(1)
   }
 })()
-// A prepared restore is swapped in first, before anything opens the database; whatever
-// happens, the gateway starts (the backups module logs the outcome once it runs).
 // The gateway's own TLS (GATEWAY_TLS_CERT_FILE, GATEWAY_TLS_KEY_FILE) is checked before anything
 // else runs, so a bad pair stops it with one line before the database or any job is touched.
 const tls = (() => {
@@ -36,6 +34,8 @@ const tls = (() => {
 })()
 let httpsServer: HttpsServer | null = null
 
+// A prepared restore is swapped in first, before anything opens the database; whatever
+// happens, the gateway starts (the backups module logs the outcome once it runs).
 await applyPendingRestore(folder.root).catch((error) => console.error('restore at start failed:', error))
 
 new Ignitor(APP_ROOT, { importer: appImporter(APP_ROOT) })
@@ -52,7 +52,7 @@ new Ignitor(APP_ROOT, { importer: appImporter(APP_ROOT) })
       const logger = await app.container.make('logger')
       logger.info(`TLS on: serving https with ${tls.files.certFile} (${describeCertificate(tls.credentials)})`)
       if (tls.credentials.validTo.getTime() < Date.now()) logger.warn('the TLS certificate has expired: phones and browsers refuse it until it is renewed')
-      const reloader = new CertificateReloader(httpsServer, tls.files, { info: (line) => logger.info(line), warn: (line) => logger.warn(line) })
+      const reloader = new CertificateReloader(httpsServer, tls.files, tls.credentials, { info: (line) => logger.info(line), warn: (line) => logger.warn(line) })
       reloader.start()
       app.terminating(() => reloader.stop())
     })

@@ -15,6 +15,8 @@ export interface TlsCredentials {
   /** The first certificate of the file (the gateway's own; a chain may follow it). */
   subject: string
   validTo: Date
+  /** The files as they stood just before they were read: a later change is a renewal to take. */
+  stamp: string
 }
 
 /** A configuration the gateway refuses to start with; its message is the one line the operator sees. */
@@ -41,6 +43,7 @@ export function tlsFilesFromEnv(env: NodeJS.ProcessEnv): TlsFiles | null {
  * Never puts the key's content in a message.
  */
 export function readTlsCredentials(files: TlsFiles): TlsCredentials {
+  const stamp = filesStamp(files)
   const cert = readPem('GATEWAY_TLS_CERT_FILE', files.certFile)
   const key = readPem('GATEWAY_TLS_KEY_FILE', files.keyFile)
   let certificate: X509Certificate
@@ -71,7 +74,21 @@ export function readTlsCredentials(files: TlsFiles): TlsCredentials {
   } catch (error) {
     throw new TlsConfigurationError(`GATEWAY_TLS_CERT_FILE and GATEWAY_TLS_KEY_FILE cannot be used together (${oneLine(error)})`)
   }
-  return { cert, key, subject: certificate.subject.split('\n').join(', '), validTo: new Date(certificate.validTo) }
+  return { cert, key, subject: certificate.subject.split('\n').join(', '), validTo: new Date(certificate.validTo), stamp }
+}
+
+/** Both files' identity, size and time of change; stat follows symbolic links, so certbot's `live/` links moved to new files count. */
+function filesStamp(files: TlsFiles): string {
+  return [files.certFile, files.keyFile]
+    .map((file) => {
+      try {
+        const { dev, ino, size, mtimeMs } = statSync(file)
+        return `${dev}:${ino}:${size}:${mtimeMs}`
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code ?? 'missing'
+      }
+    })
+    .join('|')
 }
 
 function readPem(variable: string, file: string): Buffer {
@@ -102,12 +119,12 @@ export interface SecureContextHolder {
 export const TLS_RELOAD_CHECK_MS = 60_000
 
 /**
- * Takes a renewed certificate without a restart: looks at both files every minute (their
- * stat, which follows symbolic links, so certbot's `live/` links moved to new files count) and,
- * when either changed, reads and checks them again and gives the server the new pair. New
- * connections get it; open ones keep the certificate they were made with. A pair that fails
- * the checks (a renewal caught halfway, the key written after the certificate) is not taken:
- * the server keeps the previous one, the log says why, and the next change is tried again.
+ * Takes a renewed certificate without a restart: looks at both files every minute and, when
+ * either changed since the pair in use was read, reads and checks them again and gives the
+ * server the new pair. New connections get it; open ones keep the certificate they were made
+ * with. A pair that fails the checks (a renewal caught halfway, the key written after the
+ * certificate) is not taken: the server keeps the previous one, the log says why, and the next
+ * change is tried again.
  */
 export class CertificateReloader {
   #timer: NodeJS.Timeout | null = null
@@ -116,10 +133,11 @@ export class CertificateReloader {
   constructor(
     private server: SecureContextHolder,
     private files: TlsFiles,
+    inUse: TlsCredentials,
     private log: TlsLog,
     private everyMs = TLS_RELOAD_CHECK_MS
   ) {
-    this.#seen = this.#stamp()
+    this.#seen = inUse.stamp
   }
 
   start(): void {
@@ -136,7 +154,7 @@ export class CertificateReloader {
 
   /** One look at the files; answers what it did. */
   check(): 'unchanged' | 'reloaded' | 'kept' {
-    const stamp = this.#stamp()
+    const stamp = filesStamp(this.files)
     if (stamp === this.#seen) return 'unchanged'
     this.#seen = stamp
     let credentials: TlsCredentials
@@ -149,19 +167,6 @@ export class CertificateReloader {
     }
     this.log.info(`TLS certificate reloaded: ${describeCertificate(credentials)}`)
     return 'reloaded'
-  }
-
-  #stamp(): string {
-    return [this.files.certFile, this.files.keyFile]
-      .map((file) => {
-        try {
-          const { dev, ino, size, mtimeMs } = statSync(file)
-          return `${dev}:${ino}:${size}:${mtimeMs}`
-        } catch (error) {
-          return (error as NodeJS.ErrnoException).code ?? 'missing'
-        }
-      })
-      .join('|')
   }
 }
 

@@ -5,7 +5,7 @@ import type { Server } from 'node:https'
 import { connect } from 'node:tls'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CertificateReloader, readTlsCredentials, type TlsFiles } from '#core/http/tls'
+import { CertificateReloader, readTlsCredentials, type TlsCredentials, type TlsFiles } from '#core/http/tls'
 import { createGatewayServer, UpgradeRoutes } from '#core/http/upgrade_routes'
 import { makeCa, makeServerCertificate, OPENSSL_MISSING, opensslMissing, type Pair } from '#tests/helpers/tls_certificates'
 
@@ -36,6 +36,7 @@ test.group('Certificate reloader', (group) => {
   let second: Pair
   let files: TlsFiles
   let server: Server
+  let inUse: TlsCredentials
   let port: number
   let lines: Array<{ level: 'info' | 'warn'; message: string }>
   const log = { info: (message: string) => lines.push({ level: 'info', message }), warn: (message: string) => lines.push({ level: 'warn', message }) }
@@ -62,14 +63,15 @@ test.group('Certificate reloader', (group) => {
     files = { certFile: join(root, 'live.crt'), keyFile: join(root, 'live.key') }
     replace(first.certFile, files.certFile)
     replace(first.keyFile, files.keyFile)
-    server = createGatewayServer((_request, response) => response.end('ok'), new UpgradeRoutes(), readTlsCredentials(files))
+    inUse = readTlsCredentials(files)
+    server = createGatewayServer((_request, response) => response.end('ok'), new UpgradeRoutes(), inUse)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     port = (server.address() as { port: number }).port
     return () => new Promise<void>((resolve) => server.close(() => resolve()))
   })
 
   test('a renewed pair is served to new connections; a pair that does not match is not taken', async ({ assert }) => {
-    const reloader = new CertificateReloader(server, files, log)
+    const reloader = new CertificateReloader(server, files, inUse, log)
     assert.equal(await servedFingerprint(port, caPem), fingerprintOf(first.certFile))
     assert.equal(reloader.check(), 'unchanged')
 
@@ -99,7 +101,7 @@ test.group('Certificate reloader', (group) => {
   }).skip(noOpenssl, OPENSSL_MISSING)
 
   test('once started it looks by itself, and stops looking when stopped', async ({ assert }) => {
-    const reloader = new CertificateReloader(server, files, log, 50)
+    const reloader = new CertificateReloader(server, files, inUse, log, 50)
     reloader.start()
     try {
       replace(second.certFile, files.certFile)
