@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import type { Duplex } from 'node:stream'
 
 export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void
@@ -6,7 +7,8 @@ export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Bu
 /**
  * Protocol upgrades (WebSockets) on the gateway's own HTTP server. Modules register a handler
  * for a path (the devices module's phone socket); any other upgrade is refused. The server
- * entry point and the test server both create their Node server through `createGatewayServer`.
+ * entry point and the test server both create their Node server through `createGatewayServer`;
+ * an https server (the gateway's own TLS) upgrades the same way, so phones' sockets are wss.
  */
 export class UpgradeRoutes {
   readonly #handlers = new Map<string, UpgradeHandler>()
@@ -27,8 +29,11 @@ export class UpgradeRoutes {
   }
 }
 
-export function createGatewayServer(handler: RequestListener, upgrades: UpgradeRoutes): Server {
-  const server = createServer(handler)
+/** The gateway's Node server: https with `tls` (a certificate and its key, PEM), else http. */
+export function createGatewayServer(handler: RequestListener, upgrades: UpgradeRoutes): Server
+export function createGatewayServer(handler: RequestListener, upgrades: UpgradeRoutes, tls: { cert: Buffer; key: Buffer }): HttpsServer
+export function createGatewayServer(handler: RequestListener, upgrades: UpgradeRoutes, tls?: { cert: Buffer; key: Buffer }): Server | HttpsServer {
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createServer(handler)
   server.on('upgrade', (request, socket, head) => upgrades.handle(request, socket, head))
   return server
 }
