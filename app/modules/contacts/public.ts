@@ -3,12 +3,12 @@
  * not exported here is the module's own business and may change without notice.
  */
 /** Who a campaign or a rule names: contacts of groups, of imports and single contacts, with their fields; opted-out numbers. */
-export { ContactAudience, AUDIENCE_PAGE, type AudienceMember, type AudienceSelection } from '#modules/contacts/services/contact_audience'
+export { ContactAudience, AUDIENCE_PAGE, type AudienceMember, type AudienceSelection } from '#modules/contacts/stores/contact_audience'
 /** Contact groups: membership reads and changes for rules and campaigns. */
 export { ContactGroups } from '#modules/contacts/services/contact_groups'
 /** A number's contact read and changed by the number: profile, opt-out, groups, tags (automation rules). */
 export { ContactsByPhone, type ContactProfile } from '#modules/contacts/services/contacts_by_phone'
 /** Numbers opted out and back in per bucket (the statistics endpoints). */
-export { OptOutCounters, OPT_OUT_SLOT_SECONDS, type OptChangeRow } from '#modules/contacts/services/opt_out_counters'
+export { OptOutCounters, OPT_OUT_SLOT_SECONDS, type OptChangeRow } from '#modules/contacts/stores/opt_out_counters'
 /** The rows of the contacts export. */
 export { contactExportColumns, contactExportRows, type ContactExportRow } from '#modules/contacts/services/contact_export_rows'

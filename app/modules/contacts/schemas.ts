@@ -3,7 +3,7 @@ import type { JsonOf } from '#core/contract/typed_schema'
 import { isoDateTimeSchema, type PageOf } from '#core/contract/schemas'
 import { IMPORT_ENCODINGS, type ImportEncoding } from '#modules/contacts/services/contact_import_encoding'
 
-/** The Contact resource; `contactResource` (models/contact.ts) answers it. */
+/** The Contact resource; `Contact.toResource` (models/contact.ts) answers it. */
 export const contactSchema = {
   type: 'object',
   required: ['id', 'phone', 'firstName', 'lastName', 'company', 'email', 'notes', 'tags', 'fields', 'groups', 'blacklisted', 'createdAt', 'updatedAt'],
@@ -29,7 +29,7 @@ export const contactSchema = {
 } as const
 export type ContactResource = JsonOf<typeof contactSchema>
 
-/** The Group resource; `groupResource` (models/contact_group.ts) answers it. */
+/** The Group resource; `ContactGroup.toResource` (models/contact_group.ts) answers it. */
 export const groupSchema = {
   type: 'object',
   description: 'A named set of contacts that campaigns and rules target',

@@ -1,5 +1,4 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import vine from '@vinejs/vine'
 import { randomUUID } from 'node:crypto'
@@ -8,7 +7,6 @@ import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { Transform, type Readable } from 'node:stream'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { DataFolder } from '#core/data_folder/data_folder'
@@ -31,6 +29,9 @@ import type { PageOf } from '#core/contract/schemas'
 import type { ContactImportResource, ImportErrorPage, contactImportSchema } from '#modules/contacts/schemas'
 import { transaction } from '#core/database/transaction'
 import { ConversationBook } from '#modules/conversations/public'
+import { ImportStore, type ImportRow as StoredImport } from '#modules/contacts/stores/import_store'
+import { ContactStore, type ImportedValues } from '#modules/contacts/stores/contact_store'
+import { GroupStore } from '#modules/contacts/stores/group_store'
 
 /** Rows written by one transaction: a restart loses at most this much work, never half of it. */
 export const IMPORT_CHUNK = 1000
@@ -66,16 +67,9 @@ function previewOf(reading: ImportFileReading): ImportPreview {
   return { ...reading, suggestedMapping: suggestMapping(reading.columns, reading.sample) }
 }
 
-/** A row turned into contact values, or the reason it cannot be. */
-interface ContactValues {
+/** A row turned into contact values, with its line in the file. */
+interface ContactValues extends ImportedValues {
   line: number
-  phone: string
-  firstName: string | null
-  lastName: string | null
-  company: string | null
-  email: string | null
-  tags: string[]
-  fields: Record<string, string>
 }
 
 /**
@@ -92,7 +86,10 @@ export class ContactImports {
     private clock: Clock,
     private phoneNumbers: PhoneNumbers,
     private settings: SettingsStore,
-    private conversations: ConversationBook
+    private conversations: ConversationBook,
+    private imports: ImportStore,
+    private contacts: ContactStore,
+    private groups: GroupStore
   ) {}
 
   static get folder() {
@@ -134,23 +131,18 @@ export class ContactImports {
     for (const encoding of IMPORT_ENCODINGS) previews[encoding] = previewOf(summary.readings[encoding])
     const detected = previews[summary.encoding]
     const sample: StoredSample = { encoding: summary.encoding, rows: detected.sample, previews }
-    const [row] = await db
-      .table('contact_imports')
-      .insert({
-        status: 'awaiting_mapping',
-        file_name: fileName.slice(0, 255),
-        stored_file: stored,
-        delimiter: summary.delimiter,
-        columns: JSON.stringify(detected.columns),
-        sample: JSON.stringify(sample),
-        suggested_mapping: JSON.stringify(detected.suggestedMapping),
-        total_rows: summary.totalRows,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-    await emitter.emit('contacts:import_uploaded', { id: typeof row === 'object' ? row.id : row })
-    return this.find(typeof row === 'object' ? row.id : row)
+    const id = await this.imports.addUpload({
+      fileName: fileName.slice(0, 255),
+      storedFile: stored,
+      delimiter: summary.delimiter,
+      columns: JSON.stringify(detected.columns),
+      sample: JSON.stringify(sample),
+      suggestedMapping: JSON.stringify(detected.suggestedMapping),
+      totalRows: summary.totalRows,
+      at: now,
+    })
+    await emitter.emit('contacts:import_uploaded', { id })
+    return this.find(id)
   }
 
   /**
@@ -167,24 +159,18 @@ export class ContactImports {
         ? { columns: JSON.parse(current.columns) as string[], sample: stored.rows, suggestedMapping: JSON.parse(current.suggested_mapping) as ImportMapping }
         : previewOf(await readImportFileStart(join(ContactImports.folder, current.stored_file), current.delimiter, chosen))
     checkMapping(mapping, reading.columns)
-    if (groupId !== null && !(await db.from('contact_groups').where('id', groupId).first())) throw ApiError.notFound('Group')
+    if (groupId !== null && !(await this.groups.exists(groupId))) throw ApiError.notFound('Group')
     const now = this.clock.now().toISOString()
     // Once started, the file is read one way only: the previews go (they hold contacts' values).
     const sample: StoredSample = { encoding: chosen, rows: reading.sample, previews: null }
-    const moved = await db
-      .from('contact_imports')
-      .where('id', id)
-      .where('status', 'awaiting_mapping')
-      .update({
-        status: 'running',
-        mapping: JSON.stringify(mapping),
-        group_id: groupId,
-        columns: JSON.stringify(reading.columns),
-        sample: JSON.stringify(sample),
-        suggested_mapping: JSON.stringify(reading.suggestedMapping),
-        started_at: now,
-        updated_at: now,
-      })
+    const moved = await this.imports.start(id, {
+      mapping: JSON.stringify(mapping),
+      groupId,
+      columns: JSON.stringify(reading.columns),
+      sample: JSON.stringify(sample),
+      suggestedMapping: JSON.stringify(reading.suggestedMapping),
+      at: now,
+    })
     if (!moved) throw new ApiError('IMPORT_ALREADY_STARTED', 'This import has already been started')
     await emitter.emit('contacts:import_started', { id })
     return this.find(id)
@@ -196,12 +182,8 @@ export class ContactImports {
 
   async list(page: PageRequest): Promise<PageOf<typeof contactImportSchema>> {
     const limit = page.limit ?? DEFAULT_PAGE_SIZE
-    const query = db.from('contact_imports').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1)
-    if (page.cursor) {
-      const after = decodeCursor(page.cursor)
-      query.whereRaw('(created_at, id) < (?, ?)', [after.sortValue, after.id])
-    }
-    const rows = await query
+    const after = page.cursor ? decodeCursor(page.cursor) : null
+    const rows = await this.imports.newestFirst(limit + 1, after && { createdAt: after.sortValue, id: after.id })
     const data = rows.slice(0, limit)
     const last = data.at(-1)
     return { data: data.map(resource), nextCursor: rows.length > limit && last ? encodeCursor({ sortValue: last.created_at, id: last.id }) : null }
@@ -212,7 +194,7 @@ export class ContactImports {
     await this.#row(id)
     const limit = page.limit ?? DEFAULT_PAGE_SIZE
     const after = page.cursor ? Number(decodeCursor(page.cursor).id) : 0
-    const rows = await db.from('contact_import_errors').where('import_id', id).where('row', '>', after).orderBy('row', 'asc').limit(limit + 1)
+    const rows = await this.imports.errorsAfter(id, after, limit + 1)
     const data = rows.slice(0, limit).map((row) => ({ row: row.row, reason: row.reason }))
     const last = data.at(-1)
     return { data, nextCursor: rows.length > limit && last ? encodeCursor({ sortValue: 0, id: last.row }) : null }
@@ -224,23 +206,17 @@ export class ContactImports {
    */
   async dropUnstartedUploads(now: Date): Promise<Date | null> {
     const limit = new Date(now.getTime() - UNSTARTED_UPLOAD_KEPT_MS).toISOString()
-    const stale = await db.from('contact_imports').where('status', 'awaiting_mapping').where('created_at', '<=', limit).select('id', 'stored_file')
-    for (const row of stale) {
-      const dropped = await db
-        .from('contact_imports')
-        .where('id', row.id)
-        .where('status', 'awaiting_mapping')
-        .update({ status: 'failed', error: 'Never started: the file was dropped after 24 hours', stored_file: null, finished_at: now.toISOString(), updated_at: now.toISOString() })
+    for (const row of await this.imports.unstartedSince(limit)) {
+      const dropped = await this.imports.dropUnstarted(row.id, 'Never started: the file was dropped after 24 hours', now.toISOString())
       if (dropped && row.stored_file) await rm(join(ContactImports.folder, row.stored_file), { force: true })
     }
-    const next = await db.from('contact_imports').where('status', 'awaiting_mapping').orderBy('created_at', 'asc').select('created_at').first()
-    return next ? new Date(Date.parse(next.created_at) + UNSTARTED_UPLOAD_KEPT_MS) : null
+    const next = await this.imports.oldestUnstarted()
+    return next ? new Date(Date.parse(next) + UNSTARTED_UPLOAD_KEPT_MS) : null
   }
 
   /** The import the job should work on, oldest first. */
   async nextRunning(): Promise<number | null> {
-    const row = await db.from('contact_imports').where('status', 'running').orderBy('id', 'asc').select('id').first()
-    return row?.id ?? null
+    return this.imports.nextRunning()
   }
 
   /**
@@ -285,11 +261,11 @@ export class ContactImports {
   async #finish(id: number, status: 'completed' | 'failed', reason: string | null) {
     const row = await this.#row(id)
     const now = this.clock.now().toISOString()
-    await db.from('contact_imports').where('id', id).where('status', 'running').update({ status, error: reason, finished_at: now, updated_at: now, stored_file: null })
+    await this.imports.finish(id, status, reason, now)
     if (row.stored_file) await rm(join(ContactImports.folder, row.stored_file), { force: true })
   }
 
-  async #writeChunk(current: any, rows: ImportRow[], done: number, mapping: ImportMapping, columns: string[], localPrefix: string | null): Promise<number> {
+  async #writeChunk(current: StoredImport, rows: ImportRow[], done: number, mapping: ImportMapping, columns: string[], localPrefix: string | null): Promise<number> {
     const refused: Array<{ row: number; reason: string }> = []
     const byPhone = new Map<string, ContactValues>()
     let mergedInFile = 0
@@ -306,19 +282,9 @@ export class ContactImports {
     const now = this.clock.now().toISOString()
 
     return transaction(async (trx) => {
-      const progress = await trx.from('contact_imports').where('id', current.id).where('processed_rows', done).where('status', 'running').update({ updated_at: now })
       // Another pass wrote this chunk already (two runs at once): nothing twice.
-      if (!progress) throw new ChunkAlreadyWritten()
-      const phones = [...byPhone.keys()]
-      const existing = new Map<string, any>()
-      for (const row of await trx.rawQuery(
-        `SELECT c.id, c.phone, c.first_name, c.last_name, c.company, c.email, c.tags, c.fields,
-           EXISTS (SELECT 1 FROM contact_import_contacts i WHERE i.import_id = ? AND i.contact_id = c.id) AS seen
-         FROM contacts c WHERE c.phone IN (SELECT value FROM json_each(?))`,
-        [current.id, JSON.stringify(phones)]
-      )) {
-        existing.set(row.phone, row)
-      }
+      if (!(await this.imports.claimChunk(trx, current.id, done, now))) throw new ChunkAlreadyWritten()
+      const existing = await this.contacts.forImport(trx, current.id, [...byPhone.keys()])
 
       const inserts: ContactValues[] = []
       const updates: Array<{ id: number; values: ContactValues }> = []
@@ -330,7 +296,7 @@ export class ContactImports {
           continue
         }
         if (found.seen) mergedEarlier++
-        const merged = mergeIntoContact(found, values)
+        const merged = mergeValues({ ...found, line: values.line }, values)
         if (Object.keys(merged.fields).length > MAX_FIELDS) {
           refused.push({ row: values.line, reason: `The contact would have more than ${MAX_FIELDS} custom fields` })
           continue
@@ -338,31 +304,22 @@ export class ContactImports {
         updates.push({ id: found.id, values: merged })
       }
 
-      const created = await insertContacts(trx, inserts, now)
-      const ids = [...created.map((contact) => contact.id), ...(await updateContacts(trx, updates, now))]
+      const created = await this.contacts.addImported(trx, inserts, now)
+      await this.contacts.changeImported(trx, updates, now)
+      const ids = [...created.map((contact) => contact.id), ...updates.map(({ id }) => id)]
       // A number that already wrote or received a message gets its conversation linked.
       await this.conversations.linkContacts(trx, created)
       if (ids.length) {
-        await trx.rawQuery(`INSERT OR IGNORE INTO contact_import_contacts (import_id, contact_id) SELECT ?, value FROM json_each(?)`, [current.id, JSON.stringify(ids)])
-        if (current.group_id) {
-          await trx.rawQuery(`INSERT OR IGNORE INTO contact_group_members (group_id, contact_id, added_at) SELECT ?, value, ? FROM json_each(?)`, [
-            current.group_id,
-            now,
-            JSON.stringify(ids),
-          ])
-        }
+        await this.imports.addContacts(trx, current.id, ids)
+        if (current.group_id) await this.groups.addImported(trx, current.group_id, ids, now)
       }
-      if (refused.length) {
-        await trx.rawQuery(`INSERT OR IGNORE INTO contact_import_errors (import_id, row, reason) SELECT ?, json_extract(value, '$.row'), json_extract(value, '$.reason') FROM json_each(?)`, [
-          current.id,
-          JSON.stringify(refused),
-        ])
-      }
+      if (refused.length) await this.imports.addErrors(trx, current.id, refused)
       const processed = done + rows.length
-      await trx.rawQuery(
-        `UPDATE contact_imports SET processed_rows = ?, created = created + ?, updated = updated + ?, merged = merged + ?,
-           invalid = invalid + ?, updated_at = ? WHERE id = ?`,
-        [processed, inserts.length, updates.length - mergedEarlier, mergedInFile + mergedEarlier, refused.length, now, current.id]
+      await this.imports.recordChunk(
+        trx,
+        current.id,
+        { processedRows: processed, created: inserts.length, updated: updates.length - mergedEarlier, merged: mergedInFile + mergedEarlier, invalid: refused.length },
+        now
       )
       return processed
     })
@@ -403,7 +360,7 @@ export class ContactImports {
   }
 
   async #row(id: number) {
-    const row = await db.from('contact_imports').where('id', id).first()
+    const row = await this.imports.find(id)
     if (!row) throw ApiError.notFound('Import')
     return row
   }
@@ -423,53 +380,6 @@ function mergeValues(earlier: ContactValues, later: ContactValues): ContactValue
     tags: [...new Set([...earlier.tags, ...later.tags])],
     fields: { ...earlier.fields, ...later.fields },
   }
-}
-
-function mergeIntoContact(contact: any, values: ContactValues): ContactValues {
-  return mergeValues(
-    {
-      line: values.line,
-      phone: contact.phone,
-      firstName: contact.first_name,
-      lastName: contact.last_name,
-      company: contact.company,
-      email: contact.email,
-      tags: JSON.parse(contact.tags ?? '[]'),
-      fields: JSON.parse(contact.fields ?? '{}'),
-    },
-    values
-  )
-}
-
-async function insertContacts(trx: TransactionClientContract, contacts: ContactValues[], now: string): Promise<Array<{ id: number; phone: string }>> {
-  const created: Array<{ id: number; phone: string }> = []
-  for (let start = 0; start < contacts.length; start += 200) {
-    const chunk = contacts.slice(start, start + 200)
-    const rows = await trx.rawQuery(
-      `INSERT INTO contacts (phone, first_name, last_name, company, email, tags, fields, blacklisted, created_at, updated_at)
-       VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, 0, ?, ?)').join(', ')} RETURNING id, phone`,
-      chunk.flatMap((values): any[] => [values.phone, values.firstName, values.lastName, values.company, values.email, JSON.stringify(values.tags), JSON.stringify(values.fields), now, now])
-    )
-    created.push(...rows.map((row: { id: number; phone: string }) => ({ id: row.id, phone: row.phone })))
-  }
-  return created
-}
-
-async function updateContacts(trx: TransactionClientContract, updates: Array<{ id: number; values: ContactValues }>, now: string): Promise<number[]> {
-  for (let start = 0; start < updates.length; start += 200) {
-    const chunk = updates.slice(start, start + 200)
-    await trx.rawQuery(
-      `WITH changed(id, first_name, last_name, company, email, tags, fields) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')})
-       UPDATE contacts SET first_name = changed.first_name, last_name = changed.last_name, company = changed.company, email = changed.email,
-         tags = changed.tags, fields = changed.fields, updated_at = ?
-       FROM changed WHERE contacts.id = changed.id`,
-      [
-        ...chunk.flatMap(({ id, values }): any[] => [id, values.firstName, values.lastName, values.company, values.email, JSON.stringify(values.tags), JSON.stringify(values.fields)]),
-        now,
-      ]
-    )
-  }
-  return updates.map(({ id }) => id)
 }
 
 /** An import as the API answers it. */

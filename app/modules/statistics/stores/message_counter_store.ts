@@ -2,12 +2,14 @@ import db from '@adonisjs/lucid/services/db'
 import { messageStatuses, type messageCategories, type MessageStatus } from '#modules/messages/public'
 
 /**
- * Reads of the statistics module's own tables, the message counters (`message_volume`,
- * `message_failures`, `message_latency`), between bucket boundaries: the cost follows the number
- * of counter rows in the range, not the number of messages. SQLite triggers on `messages` keep
- * them as messages change; the tables were made by migrations 0011 and 0019, the triggers are
- * defined by this module's migration 0024 (docs/statistics.md). The click and opt-out counters
- * are the links and contacts modules', read through their public files.
+ * The statistics module's own tables, the message counters (`message_volume`, `message_failures`,
+ * `message_latency`), read between bucket boundaries (docs/modules.md, Data access). SQL text,
+ * one statement per figure: a `VALUES` list of buckets joined to the counters' key, which the
+ * query builder does not write. The cost follows the number of counter rows in the range, not
+ * the number of messages. SQLite triggers on `messages` keep them as messages change; the tables
+ * were made by migrations 0011 and 0019, the triggers are defined by this module's migration 0024
+ * (docs/statistics.md). The click and opt-out counters are the links and contacts modules', read
+ * through their public files.
  */
 
 type MessageCategory = (typeof messageCategories)[number]
@@ -121,7 +123,7 @@ async function sumPerBucket(options: {
 }
 
 /** Figures summed per bucket, each read from its counters (the statistics endpoints). */
-export class MessageCounters {
+export class MessageCounterStore {
   /** Messages created per bucket by direction and current status, optionally per phone, SIM, campaign or category. */
   async volume(boundaries: Date[], filters: CounterFilters = {}, groupBy?: VolumeGroupBy): Promise<VolumeRow[]> {
     const group = groupBy ? groupColumns[groupBy] : []

@@ -39,6 +39,10 @@ function memberOf(row: any): AudienceMember {
 }
 
 /**
+ * The audiences campaigns and rules name, read from the `contacts`, `contact_group_members` and
+ * `contact_import_contacts` tables (docs/modules.md, Data access) in SQL text: a page is one
+ * statement whatever the number of sources, each source's ids bound as one JSON array.
+ *
  * Reads an audience for campaigns and rules: every contact of the groups, of the imports and
  * every contact named, each once (a contact in two groups and named too is served once), in id
  * order, page by page, with `occurrences`: how many of the selection's sources hold it (each

@@ -10,9 +10,11 @@ export interface OptChangeRow {
 }
 
 /**
- * Numbers opted out and back in, read from the counters the database keeps as contacts.blacklisted
- * is set and cleared (contact_opt_changes, kept by the triggers of migration 0020, docs/statistics.md):
- * the cost follows the number of counter rows in the range, not the number of contacts.
+ * The `contact_opt_changes` table (docs/modules.md, Data access), in SQL text: numbers opted out
+ * and back in, read from the counters the database keeps as contacts.blacklisted is set and
+ * cleared (kept by the triggers of migration 0020, docs/statistics.md), one statement whatever the
+ * range: a `VALUES` list of buckets joined to the counters' key. The cost follows the number of
+ * counter rows in the range, not the number of contacts.
  */
 export class OptOutCounters {
   /** Opt-outs and opt-ins per bucket between consecutive boundaries (buckets without any are absent). */
