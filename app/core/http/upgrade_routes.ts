@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import type { Duplex } from 'node:stream'
+import { collapseRepeatedSlashes } from '#core/http/request_path'
 
 export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void
 
@@ -33,8 +34,15 @@ export class UpgradeRoutes {
 export function createGatewayServer(handler: RequestListener, upgrades: UpgradeRoutes): Server
 export function createGatewayServer(handler: RequestListener, upgrades: UpgradeRoutes, tls: { cert: Buffer; key: Buffer }): HttpsServer
 export function createGatewayServer(handler: RequestListener, upgrades: UpgradeRoutes, tls?: { cert: Buffer; key: Buffer }): Server | HttpsServer {
-  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createServer(handler)
-  server.on('upgrade', (request, socket, head) => upgrades.handle(request, socket, head))
+  const normalised: RequestListener = (request, response) => {
+    collapseRepeatedSlashes(request)
+    handler(request, response)
+  }
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, normalised) : createServer(normalised)
+  server.on('upgrade', (request, socket, head) => {
+    collapseRepeatedSlashes(request)
+    upgrades.handle(request, socket, head)
+  })
   return server
 }
 
