@@ -3,7 +3,7 @@
  * the channels and the phones' reports stay the module's own business.
  */
 export { phonesAvailable } from '#modules/devices/services/phones_available'
-export { isOwnNumber, phoneExists } from '#modules/devices/services/own_numbers'
+export { isOwnNumber, phoneExists, phoneSummary } from '#modules/devices/services/own_numbers'
 /** The phones as the messages' owner sees them: SIMs that can take orders, handing orders out. */
 export { PhoneFleet, type Carrier, type CarrierOrder } from '#modules/devices/services/phone_fleet'
 /** What phones report about messages, handed to whoever binds the order book (the messages module). */

@@ -1,14 +1,13 @@
 import { inject } from '@adonisjs/core'
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
-import db from '@adonisjs/lucid/services/db'
 import type { Logger } from '@adonisjs/core/logger'
 import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { ApiError } from '#core/http/api_error'
-import { PhonePairing, replaceSims, type ReportedSim } from '#modules/devices/public'
+import { PhonePairing, phoneSummary, replaceSims, type ReportedSim } from '#modules/devices/public'
+import { SmsgateDeviceStore } from '#modules/smsgate/stores/smsgate_device_store'
 import { MOBILE_API_PATH, PING_INTERVAL_S, WEBHOOK_EVENTS, webhookId } from '#modules/smsgate/channel/app_protocol'
 
-const TABLE = 'smsgate_devices'
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 const LOWER = 'abcdefghijkmnopqrstuvwxyz23456789'
 
@@ -50,7 +49,8 @@ export class SmsgateDevices {
   constructor(
     private clock: Clock,
     private secrets: Secrets,
-    private pairing: PhonePairing
+    private pairing: PhonePairing,
+    private store: SmsgateDeviceStore
   ) {}
 
   /**
@@ -78,20 +78,18 @@ export class SmsgateDevices {
         { kind: 'smsgate', code: code.trim(), name, model: input.name?.slice(0, 120), appVersion: input.appVersion, sims: sims.length ? sims : [{ slot: 0 }] },
         ip,
         // The app's credential is made with the device, in the same transaction.
-        async (trx, newDeviceId) => {
-          await trx.table(TABLE).insert({
-            device_id: newDeviceId,
-            token_sha256: fingerprint(token),
+        (trx, newDeviceId) =>
+          this.store.add(trx, {
+            deviceId: newDeviceId,
+            tokenSha256: fingerprint(token),
             login,
-            password_sha256: fingerprint(password),
-            push_token_set: input.pushToken ? 1 : 0,
-            webhook_path_sealed: this.secrets.seal(randomBytes(24).toString('base64url')),
-            signing_key_sealed: this.secrets.seal(randomBytes(24).toString('base64url')),
-            sim_cards: JSON.stringify(input.simCards ?? []),
-            created_at: now,
-            updated_at: now,
+            passwordSha256: fingerprint(password),
+            pushTokenSet: Boolean(input.pushToken),
+            webhookPathSealed: this.secrets.seal(randomBytes(24).toString('base64url')),
+            signingKeySealed: this.secrets.seal(randomBytes(24).toString('base64url')),
+            simCards: JSON.stringify(input.simCards ?? []),
+            at: now,
           })
-        }
       ))
     } catch (error) {
       if (error instanceof ApiError && (error.code === 'INVALID_PAIRING_CODE' || error.code === 'VALIDATION_ERROR')) {
@@ -107,9 +105,9 @@ export class SmsgateDevices {
   async authenticate(authorization: string | undefined): Promise<number> {
     const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')
     if (!match) throw new ApiError('SMSGATE_UNAUTHORIZED', 'Send the device token as Authorization: Bearer <token>')
-    const row = await db.from(TABLE).where('token_sha256', fingerprint(match[1])).select('device_id').first()
-    if (!row) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The device token is unknown or revoked: pair the phone again')
-    return Number(row.device_id)
+    const deviceId = await this.store.deviceOfToken(fingerprint(match[1]))
+    if (deviceId === null) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The device token is unknown or revoked: pair the phone again')
+    return deviceId
   }
 
   /**
@@ -125,9 +123,9 @@ export class SmsgateDevices {
     const [login, password] = colon < 0 ? [decoded, ''] : [decoded.slice(0, colon), decoded.slice(colon + 1)]
     let deviceId: number | null = null
     const answer = await this.pairing.codeForPhone('smsgate', gatewayUrl, ip, async () => {
-      const row = login ? await db.from(TABLE).where('login', login).select('device_id', 'password_sha256').first() : null
-      if (!row || !sameFingerprint(row.password_sha256, password)) return false
-      deviceId = Number(row.device_id)
+      const found = login ? await this.store.byLogin(login) : null
+      if (!found || !sameFingerprint(found.passwordSha256, password)) return false
+      deviceId = found.deviceId
       return true
     })
     if (!answer) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The login or password is wrong')
@@ -140,26 +138,22 @@ export class SmsgateDevices {
    * right (SMSGATE_UNAUTHORIZED otherwise). Kept as a fingerprint, as at pairing.
    */
   async changePassword(deviceId: number, input: { currentPassword: string; newPassword: string }) {
-    const row = await db.from(TABLE).where('device_id', deviceId).select('password_sha256').first()
-    if (!row || !sameFingerprint(row.password_sha256, input.currentPassword)) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The current password is wrong')
-    await db.from(TABLE).where('device_id', deviceId).update({ password_sha256: fingerprint(input.newPassword), updated_at: this.clock.now().toISOString() })
+    const kept = await this.store.passwordOf(deviceId)
+    if (kept === null || !sameFingerprint(kept, input.currentPassword)) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The current password is wrong')
+    await this.store.change(deviceId, { passwordSha256: fingerprint(input.newPassword), at: this.clock.now().toISOString() })
   }
 
   /** The device as `GET /device` shows it to its own app. */
   async describe(deviceId: number) {
-    const row = await db
-      .from(TABLE)
-      .join('devices', 'devices.id', `${TABLE}.device_id`)
-      .where('device_id', deviceId)
-      .select('devices.name', 'devices.created_at', 'devices.updated_at', 'devices.last_seen_at', `${TABLE}.sim_cards`)
-      .first()
+    const [device, reported] = [await phoneSummary(deviceId), await this.store.reported(deviceId)]
+    if (!device || !reported) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The device token is unknown or revoked: pair the phone again')
     return {
       id: String(deviceId),
-      name: row.name as string,
-      createdAt: row.created_at as string,
-      updatedAt: row.updated_at as string,
-      lastSeen: (row.last_seen_at ?? row.created_at) as string,
-      simCards: JSON.parse(row.sim_cards) as AppSimCard[],
+      name: device.name,
+      createdAt: device.createdAt,
+      updatedAt: device.updatedAt,
+      lastSeen: device.lastSeenAt ?? device.createdAt,
+      simCards: JSON.parse(reported.simCards) as AppSimCard[],
     }
   }
 
@@ -170,12 +164,14 @@ export class SmsgateDevices {
   async update(deviceId: number, input: { id: string; pushToken?: string; simCards?: AppSimCard[] }, logger: Logger) {
     if (input.id !== String(deviceId)) throw new ApiError('SMSGATE_OTHER_DEVICE', "The body's id is not this token's device")
     const pushToken = Boolean(input.pushToken)
-    const before = await db.from(TABLE).where('device_id', deviceId).select('push_token_set').first()
-    const change: Record<string, unknown> = { push_token_set: pushToken ? 1 : 0, updated_at: this.clock.now().toISOString() }
-    if (input.simCards) change.sim_cards = JSON.stringify(input.simCards)
-    await db.from(TABLE).where('device_id', deviceId).update(change)
+    const before = await this.store.reported(deviceId)
+    await this.store.change(deviceId, {
+      pushTokenSet: pushToken,
+      simCards: input.simCards ? JSON.stringify(input.simCards) : undefined,
+      at: this.clock.now().toISOString(),
+    })
     if (input.simCards) await replaceSims(deviceId, simsOf(input.simCards))
-    if (pushToken && !before?.push_token_set) this.#warnFirebase(deviceId, logger)
+    if (pushToken && !before?.pushTokenSet) this.#warnFirebase(deviceId, logger)
   }
 
   /**
@@ -185,8 +181,8 @@ export class SmsgateDevices {
    * phone to the public cloud).
    */
   async settingsFor(deviceId: number) {
-    const row = await db.from(TABLE).where('device_id', deviceId).select('signing_key_sealed').first()
-    const key = this.secrets.reveal(row.signing_key_sealed)
+    const row = await this.store.secretsOf(deviceId)
+    const key = row ? this.secrets.reveal(row.signingKeySealed) : { readable: false as const }
     return {
       gateway: { notification_channel: 'SSE_ONLY' },
       ...(key.readable ? { webhooks: { signing_key: key.value } } : {}),
@@ -199,8 +195,8 @@ export class SmsgateDevices {
    * the phone's own URL (its device id and path secret), `{gatewayUrl}/api/mobile/v1/webhooks/…`.
    */
   async webhooksFor(deviceId: number, gatewayUrl: string) {
-    const row = await db.from(TABLE).where('device_id', deviceId).select('webhook_path_sealed').first()
-    const secret = row ? this.secrets.reveal(row.webhook_path_sealed) : null
+    const row = await this.store.secretsOf(deviceId)
+    const secret = row ? this.secrets.reveal(row.webhookPathSealed) : null
     // A path secret the master key no longer opens: no webhook rather than one that is refused.
     if (!secret?.readable) return []
     const url = `${gatewayUrl}${MOBILE_API_PATH}/webhooks/${deviceId}/${secret.value}`
@@ -213,10 +209,10 @@ export class SmsgateDevices {
    */
   async webhookKey(device: string, pathSecret: string): Promise<{ deviceId: number; key: string } | null> {
     if (!/^[1-9]\d{0,15}$/.test(device)) return null
-    const row = await db.from(TABLE).where('device_id', Number(device)).select('webhook_path_sealed', 'signing_key_sealed').first()
+    const row = await this.store.secretsOf(Number(device))
     if (!row) return null
-    const secret = this.secrets.reveal(row.webhook_path_sealed)
-    const key = this.secrets.reveal(row.signing_key_sealed)
+    const secret = this.secrets.reveal(row.webhookPathSealed)
+    const key = this.secrets.reveal(row.signingKeySealed)
     if (!secret.readable || !key.readable) return null
     const same = timingSafeEqual(createHash('sha256').update(secret.value).digest(), createHash('sha256').update(pathSecret).digest())
     return same ? { deviceId: Number(device), key: key.value } : null
