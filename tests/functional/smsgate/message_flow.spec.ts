@@ -6,6 +6,7 @@ import { testKeys } from '#tests/helpers/callers'
 import { sendAs } from '#tests/helpers/messages'
 import { eventually } from '#tests/helpers/phones'
 import { SmsgateChannel } from '#modules/smsgate/channel/smsgate_channel'
+import { flushLogFile } from '#core/logging/log_file'
 import { FakeSmsgateApp } from '#tests/functional/smsgate/support/fake_smsgate_app'
 import { copiesOf, messageIdOf, pairedApp, useSmsgateGateway } from '#tests/functional/smsgate/support/smsgate_phones'
 
@@ -123,6 +124,12 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     assert.equal(stored.attempts, 1)
     assert.equal(stored.errorCode, 'NO_SIGNAL')
     world.events.assertEmittedCount('message.sent', 0)
+    // The app's own words are in the technical log, beside the code the message keeps.
+    flushLogFile()
+    const logged = (await client.get('/api/v1/logs/technical').qs({ limit: 200 }).header('x-api-key', testKeys.admin)).body().data
+    const line = logged.find((entry: any) => entry.message === 'smsgate: the phone failed a message')
+    assert.exists(line)
+    assert.include(JSON.stringify(line), 'RESULT_ERROR_NO_SERVICE')
 
     // The app never sends an id it has failed: the retry, on the same phone, is a new id, and
     // goes. The app repeating its old failure then changes nothing.

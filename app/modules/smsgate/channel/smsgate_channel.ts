@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream'
 import type { Logger } from '@adonisjs/core/logger'
 import type { Clock, Timer } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
+import { redactText } from '#core/logging/redaction'
 import type { InboundSms, LetGoReason, PhoneChannel, PhoneOrder, PhoneReports, PhoneStatus, Taken } from '#modules/devices/public'
 import {
   appMessage,
@@ -170,13 +171,18 @@ export class SmsgateChannel implements PhoneChannel {
       const withdrawn = this.#withdrawn.get(deviceId)
       // Still Pending on the phone: the cancel is still owed to it.
       if (report.state !== 'Pending' && withdrawn?.delete(report.id) && report.state === 'Cancelled') continue
-      const steps = orderSteps(report.state, report.recipients.find((recipient) => recipient.error)?.error)
+      const reason = report.recipients.find((recipient) => recipient.error)?.error
+      const steps = orderSteps(report.state, reason)
       const held = this.#orders.get(deviceId)
       // Reported: listed no more (a report about an earlier hand-out leaves the current one listed).
       if (steps.length && (held?.get(messageId)?.appId === report.id || !orderedAt)) held?.delete(messageId)
       for (const step of steps) {
         let taken: Taken
-        if (step.kind === 'failed') taken = await inlet.failed(deviceId, messageId, step.errorCode, orderedAt)
+        if (step.kind === 'failed') {
+          // The code is what the message keeps; the app's own words go to the log, numbers masked.
+          this.logger.info({ deviceId, messageId, errorCode: step.errorCode, reason: redactText(reason ?? '').slice(0, 300) }, 'smsgate: the phone failed a message')
+          taken = await inlet.failed(deviceId, messageId, step.errorCode, orderedAt)
+        }
         else taken = await inlet[step.kind](deviceId, messageId, orderedAt)
         stored.push(taken.stored)
       }
