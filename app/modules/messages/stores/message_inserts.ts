@@ -1,6 +1,8 @@
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { InboundReport } from '#modules/devices/public'
-import type { MessageCategory } from '#modules/messages/models/message'
+import { countSegments, type SmsEncoding } from '#core/sms/segment_counter'
+import type { MessageCategory } from '#modules/messages/message_values'
+import { chunksOf } from '#modules/messages/stores/statement_chunks'
 
 /**
  * The one place messages are inserted (a unit test holds it): queued outbound messages, from an
@@ -29,7 +31,7 @@ export interface QueuedMessage {
   phone: string
   category: MessageCategory
   body: string
-  encoding: string
+  encoding: SmsEncoding
   segments: number
   device_id: string | null
   sim_slot: number | null
@@ -51,6 +53,33 @@ const ROWS_PER_STATEMENT = 1000
 export function forcedDeviceId(deviceId: string | null): number | null {
   if (deviceId === null) return null
   return /^\d{1,15}$/.test(deviceId) ? Number(deviceId) : -1
+}
+
+/** What a send asks for its recipients, as the columns they share: its text counted, the phone it forces. */
+export function sharedColumns(send: {
+  category: MessageCategory
+  body: string
+  deviceId: string | null
+  simSlot: number | null
+  scheduledAt: string | null
+  campaignId: number | null
+  at: string
+}): Omit<QueuedMessage, 'conversation_id' | 'phone'> {
+  const { encoding, segments } = countSegments(send.body)
+  return {
+    category: send.category,
+    body: send.body,
+    encoding,
+    segments,
+    device_id: send.deviceId,
+    sim_slot: send.simSlot,
+    // deviceId/simSlot force the phone and SIM and bypass routing (docs/sending.md, How a message leaves).
+    forced_device_id: forcedDeviceId(send.deviceId),
+    forced_sim_slot: send.simSlot,
+    scheduled_at: send.scheduledAt,
+    campaign_id: send.campaignId,
+    created_at: send.at,
+  }
 }
 
 /**
@@ -127,10 +156,4 @@ async function insertStatement(trx: TransactionClientContract, groups: QueuedMes
     [...perRecipient, ...perSend] as any[]
   )
   return inserted.map((row: { id: number }) => row.id).sort((a: number, b: number) => a - b)
-}
-
-function chunksOf<T>(items: T[], size: number): T[][] {
-  const chunks: T[][] = []
-  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size))
-  return chunks
 }

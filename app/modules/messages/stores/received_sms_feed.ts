@@ -13,7 +13,8 @@ export interface ReceivedSms {
 
 /**
  * Inbound messages in the order they were stored (their ids grow), for a reader that keeps its
- * own cursor: the automation rules' durable queue.
+ * own cursor: the automation rules' durable queue. A store of the `messages` table read so
+ * (docs/modules.md, Data access): the query builder.
  */
 export class ReceivedSmsFeed {
   /** The id of the newest message stored (0: none), where a reader starting now begins. */

@@ -53,6 +53,7 @@ function shape(row: any): MessageExportRow {
 /**
  * Every message, oldest to newest, read in keyset chunks of (created_at, id): what the exports
  * module streams as the messages export (conversations and contacts: their modules' own rows).
+ * A store of the `messages` table read so (docs/modules.md, Data access): the query builder.
  */
 export async function* messageExportRows(): AsyncGenerator<MessageExportRow> {
   let after: { createdAt: string; id: number } | null = null
