@@ -14,5 +14,3 @@ export { BulkSends, type BulkSend, type BulkSendResult, type BulkBatch } from '#
 export { type MessageChange } from '#modules/messages/services/message_changes'
 /** Received SMS in the order they were stored, for a reader with its own cursor (the automation rules). */
 export { ReceivedSmsFeed, type ReceivedSms } from '#modules/messages/stores/received_sms_feed'
-/** A reply queued once per key (what an automation rule sends). */
-export { AutomaticReplies, type AutomaticReply, type ReplyOutcome } from '#modules/messages/services/automatic_replies'

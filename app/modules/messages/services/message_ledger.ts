@@ -6,10 +6,10 @@ import { announceChanges, type MessageChange } from '#modules/messages/services/
 import { transaction } from '#core/database/transaction'
 import type { InboundReport } from '#modules/devices/public'
 import { insertReceived } from '#modules/messages/stores/message_inserts'
-import { MessageStore } from '#modules/messages/stores/message_store'
-import { MessageStateStore, type FailedAttempt, type FailingOrder } from '#modules/messages/stores/message_state_store'
+import type { MessageStore } from '#modules/messages/stores/message_store'
+import type { MessageStateStore, FailedAttempt, FailingOrder } from '#modules/messages/stores/message_state_store'
 
-export type { DueMessage, WaitingOrder } from '#modules/messages/stores/message_state_store'
+export type { DueMessage } from '#modules/messages/stores/message_state_store'
 
 /** Waits before attempts 2, 3, 4, ... of a message whose attempt failed. */
 export const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 1_800_000]
@@ -70,12 +70,12 @@ type Announcement =
  * phones' reports, unpairing, settings or a campaign decide is written here, guarded by the
  * state it moves from (a repeated report or a race changes nothing twice), and the public
  * message events (message.sent, .delivered, .failed, .received) are emitted here after the
- * write (its statements are MessageStateStore's). The hot paths take batches and cost a few
- * multi-row statements per batch. Other
- * modules keep their own tables: a received SMS touches its conversation through the
- * conversations module's upsert in the same transaction, and when a change here must be matched
- * elsewhere (a SIM's day count given back), the operation answers what changed and the caller
- * writes its own statement after this one.
+ * write (its statements are MessageStateStore's, which answers what each changed). The hot
+ * paths take batches and cost a few multi-row statements per batch. Other modules keep their
+ * own tables: a received SMS touches its conversation through the conversations module's upsert
+ * in the same transaction, and when a change here must be matched elsewhere (a SIM's day count
+ * given back), the operation answers what changed and the caller writes its own statement after
+ * this one.
  */
 export class MessageLedger {
   constructor(
@@ -255,11 +255,11 @@ export class MessageLedger {
     const changed = await this.states.failAttempts(changes)
     for (const change of changes) {
       if (!changed.has(change.order.id)) continue
-      const { order } = change
-      failedAttempts.push({ messageId: order.id, deviceId: change.report.deviceId, simSlot: order.sim_slot, orderedAt: order.ordered_at, errorCode: change.errorCode })
-      failedChanges.push({ id: order.id, conversationId: order.conversation_id, direction: order.direction, status: change.status, campaignId: order.campaign_id })
+      const { order, status, errorCode } = change
+      failedAttempts.push({ messageId: order.id, deviceId: change.report.deviceId, simSlot: order.sim_slot, orderedAt: order.ordered_at, errorCode })
+      failedChanges.push({ id: order.id, conversationId: order.conversation_id, direction: order.direction, status, campaignId: order.campaign_id })
       if (change.retryAt && (!retryAt || change.retryAt < retryAt)) retryAt = change.retryAt
-      if (change.status === 'failed') finalFailures.push({ messageId: order.id, at: change.at })
+      if (status === 'failed') finalFailures.push({ messageId: order.id, at: change.at })
     }
     return { failedAttempts, retryAt, finalFailures, failedChanges }
   }

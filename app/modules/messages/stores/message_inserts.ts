@@ -1,7 +1,8 @@
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { InboundReport } from '#modules/devices/public'
-import { countSegments, type SmsEncoding } from '#core/sms/segment_counter'
+import { countSegments } from '#core/sms/segment_counter'
 import type { MessageCategory } from '#modules/messages/message_values'
+import type { MessageRow } from '#modules/messages/schemas'
 import { chunksOf } from '#modules/messages/stores/statement_chunks'
 
 /**
@@ -26,20 +27,9 @@ const SHARED_COLUMNS = [
 ] as const
 
 /** A queued outbound message as it is written. */
-export interface QueuedMessage {
-  conversation_id: number
-  phone: string
-  category: MessageCategory
-  body: string
-  encoding: SmsEncoding
-  segments: number
-  device_id: string | null
-  sim_slot: number | null
+export type QueuedMessage = Pick<MessageRow, 'conversation_id' | 'phone' | Exclude<(typeof SHARED_COLUMNS)[number], `forced_${string}`>> & {
   forced_device_id: number | null
   forced_sim_slot: number | null
-  scheduled_at: string | null
-  campaign_id: number | null
-  created_at: string
 }
 
 /** Recipients per INSERT: 4 values each plus 12 per send stays below SQLite's 32,766. */

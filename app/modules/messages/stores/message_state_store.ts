@@ -1,6 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { readConnection } from '#core/database/read_connection'
+import type { PhoneOrder } from '#modules/devices/public'
 import type { MessageStatus } from '#modules/messages/message_values'
 import type { MessageChange } from '#modules/messages/services/message_changes'
 import { eachChunk, marks, tuples } from '#modules/messages/stores/statement_chunks'
@@ -13,15 +14,6 @@ export interface DueMessage {
   /** The phone and SIM the send forced (-1: a phone id that cannot exist). */
   forcedDeviceId: number | null
   forcedSimSlot: number | null
-}
-
-/** An order stored but not accepted by its phone yet. */
-export interface WaitingOrder {
-  messageId: number
-  phone: string
-  text: string
-  simSlot: number
-  orderedAt: Date
 }
 
 /** An order as stored, read to be withdrawn from its phone (dates as stored). */
@@ -193,8 +185,8 @@ export class MessageStateStore {
     )
   }
 
-  /** The orders a phone has not accepted yet, oldest first. */
-  async waitingOrdersOf(deviceId: number): Promise<WaitingOrder[]> {
+  /** The orders a phone has not accepted yet, oldest first, as they were handed to it. */
+  async waitingOrdersOf(deviceId: number): Promise<PhoneOrder[]> {
     const rows = await db
       .from('messages')
       .where('device_id', String(deviceId))
@@ -202,7 +194,7 @@ export class MessageStateStore {
       .whereNotNull('ordered_at')
       .orderBy('id', 'asc')
       .select('id', 'phone', 'body', 'sim_slot', 'ordered_at')
-    return rows.map((row) => ({ messageId: row.id, phone: row.phone, text: row.body, simSlot: row.sim_slot ?? 0, orderedAt: new Date(row.ordered_at) }))
+    return rows.map((row) => ({ messageId: row.id, to: row.phone, text: row.body, simSlot: row.sim_slot ?? 0, orderedAt: new Date(row.ordered_at) }))
   }
 
   /** The orders a phone has not accepted yet (ordered up to `orderedUpTo` when given). */

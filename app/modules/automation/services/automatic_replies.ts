@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import { ApiError } from '#core/http/api_error'
-import { SendMessages } from '#modules/messages/services/send_messages'
 import { IdempotentRequests, hashRequest } from '#core/idempotency/idempotent_requests'
+import { SendMessages } from '#modules/messages/public'
 
 export interface AutomaticReply {
   phone: string
