@@ -3,6 +3,7 @@ import { storedDateBound, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
 import Message from '#modules/messages/models/message'
 import type { MessageCategory, MessageStatus } from '#modules/messages/message_values'
+import { eachChunk } from '#modules/messages/stores/statement_chunks'
 
 export interface MessageFilters extends PageRequest {
   direction?: 'in' | 'out'
@@ -60,14 +61,10 @@ export class MessageStore {
 
   /** The current status of each of these messages; a deleted one is absent. */
   async statusesOf(messageIds: number[]): Promise<Map<number, { status: string; errorCode: string | null }>> {
-    const statuses = new Map<number, { status: string; errorCode: string | null }>()
-    for (let start = 0; start < messageIds.length; start += 5000) {
-      const rows = await db.rawQuery(`SELECT id, status, error_code FROM messages WHERE id IN (SELECT value FROM json_each(?))`, [
-        JSON.stringify(messageIds.slice(start, start + 5000)),
-      ])
-      for (const row of rows) statuses.set(row.id, { status: row.status, errorCode: row.error_code })
-    }
-    return statuses
+    const rows = await eachChunk(messageIds, 5000, (chunk): Promise<Array<{ id: number; status: string; error_code: string | null }>> =>
+      db.rawQuery(`SELECT id, status, error_code FROM messages WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(chunk)])
+    )
+    return new Map(rows.map((row) => [row.id, { status: row.status, errorCode: row.error_code }]))
   }
 
   /** A campaign's messages in these statuses, not handed to a phone. */
