@@ -1,4 +1,5 @@
-import type { JobDefinition, JobRunner } from '#core/jobs/job_runner'
+import type { JobDefinition } from '#core/jobs/job_runner'
+import { JobWake } from '#core/jobs/job_wake'
 import type { DeliveryWorker } from '#modules/webhooks/services/delivery_worker'
 
 export const DELIVERY_JOB = 'webhooks.deliveries'
@@ -8,17 +9,7 @@ export function deliveryJob(worker: () => Promise<DeliveryWorker>): JobDefinitio
   return { name: DELIVERY_JOB, run: async (now) => (await worker()).pass(now) }
 }
 
-/**
- * Makes the delivery job due (now, or at a given time) when there is something to send. The
- * provider binds it with the runner resolved at each wake: jobs run with the HTTP server only,
- * and a test puts its own runner (on a ManualClock) in the container.
- */
-export class DeliveryWake {
-  constructor(private runner: () => Promise<JobRunner>) {}
-
-  wake(at?: Date): void {
-    void this.runner().then((runner) => {
-      if (runner.started && runner.has(DELIVERY_JOB)) runner.wake(DELIVERY_JOB, at)
-    })
-  }
+/** Makes the delivery job due when there is something to send (core's JobWake). */
+export class DeliveryWake extends JobWake {
+  protected readonly job = DELIVERY_JOB
 }
