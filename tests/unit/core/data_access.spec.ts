@@ -9,7 +9,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url))
  * The modules whose SQL is all in their stores. A module joins this list the commit its last
  * query moves into `stores/`; every module is meant to be here.
  */
-const MODULES_WITH_STORES = ['devices', 'conversations', 'statistics', 'automation', 'auth', 'contacts']
+const MODULES_WITH_STORES = ['devices', 'conversations', 'statistics', 'automation', 'auth', 'contacts', 'contact_imports']
 
 /** The folders whose files may hold the module's SQL: its stores, its models and its migrations. */
 const MAY_HOLD_SQL = ['stores/', 'models/', 'migrations/']
