@@ -73,10 +73,11 @@ interface ContactValues extends ImportedValues {
  * Contacts imported from a CSV: the upload is kept in the data folder with its columns and a
  * sample until someone maps the columns; then the import job writes it chunk by chunk, each
  * chunk one transaction that also records how far it got (the contacts module writes the
- * contacts in it, `ImportedContacts`, so the two commit together). Numbers are completed with the local
- * prefix, a number twice in the file is one contact (later non-empty values win), an existing
- * contact is updated with the file's non-empty values (tags added, custom fields merged, the
- * opt-out never touched), and invalid rows are kept with their line and reason.
+ * chunk's contacts with it, `ImportedContacts`, so both commit together or not at all). Numbers
+ * are completed with the local prefix, a number twice in the file is one contact (later
+ * non-empty values win), an existing contact is updated with the file's non-empty values (tags
+ * added, custom fields merged, the opt-out never touched), and invalid rows are kept with their
+ * line and reason.
  */
 @inject()
 export class ContactImports {
