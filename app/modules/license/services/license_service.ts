@@ -16,8 +16,8 @@ import {
   type LicenseKeyStatus,
   type LicenseMode,
   type LicenseState,
-  type LicenseStatus,
 } from '#modules/license/services/license_state'
+import type { LicenseStatus } from '#modules/license/schemas'
 
 /** The Activity log's `source` for everything the license gate writes. */
 export const LICENSE_SOURCE = 'license'
