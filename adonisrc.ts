@@ -23,6 +23,7 @@ export default defineConfig({
     () => import('#modules/conversations/conversations_provider'),
     () => import('#modules/links/links_provider'),
     () => import('#modules/contacts/contacts_provider'),
+    () => import('#modules/contact_imports/contact_imports_provider'),
     () => import('#modules/statistics/statistics_provider'),
     () => import('#modules/devices/devices_provider'),
     () => import('#modules/agent/agent_provider'),

@@ -12,3 +12,9 @@ export { ContactsByPhone, type ContactProfile } from '#modules/contacts/services
 export { OptOutCounters, OPT_OUT_SLOT_SECONDS, type OptChangeRow } from '#modules/contacts/stores/opt_out_counters'
 /** The rows of the contacts export. */
 export { contactExportColumns, contactExportRows, type ContactExportRow } from '#modules/contacts/services/contact_export_rows'
+/** Contacts written from a CSV import, a chunk at a time in the import's transaction. */
+export { ImportedContacts, type ImportedChunk, type ImportedContact, type ImportedValues } from '#modules/contacts/services/imported_contacts'
+/** What a contact's custom fields may be: the key's form, names taken by built-in variables, how many, how long. */
+export { CUSTOM_FIELD_KEY, RESERVED_FIELD_KEYS, MAX_FIELDS, MAX_FIELD_VALUE } from '#modules/contacts/validators/contact_validators'
+/** Who may read and change contacts: contact imports are contact data and share them. */
+export { contactPermissions } from '#modules/contacts/permissions'

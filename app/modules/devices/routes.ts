@@ -5,7 +5,7 @@ import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { pairValidator, pairingCodeValidator, updateDeviceValidator } from '#modules/devices/validators/device_validators'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
-import { deviceSchemas } from '#modules/devices/schemas'
+import { deviceSchemas, pairedDeviceSchema } from '#modules/devices/schemas'
 
 const PairingController = () => import('#modules/devices/controllers/pairing_controller')
 const DevicesController = () => import('#modules/devices/controllers/devices_controller')
@@ -49,7 +49,7 @@ export function deviceRoutes(registry: RouteRegistry) {
       answer: {
         status: 201,
         description: 'The device and its credential',
-        schema: { type: 'object', required: ['device', 'credential'], properties: { device, credential: { type: 'string' } } },
+        schema: pairedDeviceSchema(device),
       },
       errors: ['INVALID_PAIRING_CODE', 'PAIRING_THROTTLED'],
       handler: [PairingController, 'pair'],

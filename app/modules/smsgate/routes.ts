@@ -3,6 +3,14 @@ import { checkedByHandler, defineRoutes } from '#core/contract/route_contract'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { MOBILE_API_PATH, WEBHOOK_EVENTS } from '#modules/smsgate/channel/app_protocol'
 import {
+  appMessageSchema,
+  appSettingsSchema,
+  appWebhookSchema,
+  deviceAnswerSchema,
+  loginCodeSchema,
+  registeredSchema,
+} from '#modules/smsgate/schemas'
+import {
   changePasswordValidator,
   messagesQueryValidator,
   patchDeviceValidator,
@@ -24,21 +32,6 @@ const BEARER = 'Authorization: Bearer <device token> (from POST /device); an unk
 export function smsgateRoutes(registry: RouteRegistry) {
   registry.describeTag(TAG, 'The SMSGate Android app as a phone (docs/smsgate.md): the calls it makes to its private server')
   const path = (tail: string) => `${MOBILE_API_PATH}${tail}`
-  const sims = {
-    type: 'array',
-    description: 'The SIMs as the app reported them (numbers and names masked to their last 4 characters)',
-    items: {
-      type: 'object',
-      required: ['slotIndex'],
-      properties: {
-        slotIndex: { type: 'integer' },
-        simNumber: { type: 'integer' },
-        phoneNumber: { type: 'string' },
-        carrierName: { type: 'string' },
-        iccid: { type: 'string' },
-      },
-    },
-  } as const
 
   return defineRoutes([
     {
@@ -55,11 +48,7 @@ export function smsgateRoutes(registry: RouteRegistry) {
       answer: {
         status: 201,
         description: 'The device id, its token (shown this once; the gateway keeps a fingerprint) and the login and password the app shows',
-        schema: {
-          type: 'object',
-          required: ['id', 'token', 'login', 'password'],
-          properties: { id: { type: 'string' }, token: { type: 'string' }, login: { type: 'string' }, password: { type: 'string' } },
-        },
+        schema: registeredSchema,
       },
       errors: ['SMSGATE_UNAUTHORIZED', 'PAIRING_THROTTLED'],
       handler: [MobileController, 'register'],
@@ -75,25 +64,7 @@ export function smsgateRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'The address the gateway sees, and the device',
-        schema: {
-          type: 'object',
-          required: ['externalIp'],
-          properties: {
-            externalIp: { type: 'string' },
-            device: {
-              type: 'object',
-              required: ['id', 'name', 'createdAt', 'updatedAt', 'lastSeen', 'simCards'],
-              properties: {
-                id: { type: 'string' },
-                name: { type: 'string' },
-                createdAt: { type: 'string', format: 'date-time' },
-                updatedAt: { type: 'string', format: 'date-time' },
-                lastSeen: { type: 'string', format: 'date-time' },
-                simCards: sims,
-              },
-            },
-          },
-        },
+        schema: deviceAnswerSchema,
       },
       handler: [MobileController, 'show'],
     },
@@ -122,23 +93,7 @@ export function smsgateRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: "The orders, in the app's message format",
-        schema: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['id', 'message', 'textMessage', 'phoneNumbers', 'simNumber', 'withDeliveryReport', 'state', 'createdAt'],
-            properties: {
-              id: { type: 'string', description: 'Our message id' },
-              message: { type: 'string' },
-              textMessage: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } },
-              phoneNumbers: { type: 'array', items: { type: 'string' } },
-              simNumber: { type: 'integer', description: 'Our SIM slot + 1' },
-              withDeliveryReport: { type: 'boolean' },
-              state: { enum: ['Pending'] },
-              createdAt: { type: 'string', format: 'date-time' },
-            },
-          },
-        },
+        schema: { type: 'array', items: appMessageSchema },
       },
       errors: ['SMSGATE_UNAUTHORIZED'],
       handler: [MobileController, 'messages'],
@@ -171,14 +126,7 @@ export function smsgateRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'The webhooks',
-        schema: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['id', 'url', 'event'],
-            properties: { id: { type: 'string' }, url: { type: 'string', format: 'uri' }, event: { enum: [...WEBHOOK_EVENTS] } },
-          },
-        },
+        schema: { type: 'array', items: appWebhookSchema },
       },
       errors: ['SMSGATE_UNAUTHORIZED'],
       handler: [MobileController, 'webhooks'],
@@ -219,14 +167,7 @@ export function smsgateRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'Settings by section, each an object',
-        schema: {
-          type: 'object',
-          properties: {
-            gateway: { type: 'object', properties: { notification_channel: { enum: ['SSE_ONLY'] } } },
-            webhooks: { type: 'object', properties: { signing_key: { type: 'string' } } },
-            ping: { type: 'object', properties: { interval_seconds: { type: 'integer' } } },
-          },
-        },
+        schema: appSettingsSchema,
       },
       errors: ['SMSGATE_UNAUTHORIZED'],
       handler: [MobileController, 'settings'],
@@ -245,7 +186,7 @@ export function smsgateRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'The code and until when it pairs',
-        schema: { type: 'object', required: ['code', 'validUntil'], properties: { code: { type: 'string' }, validUntil: { type: 'string', format: 'date-time' } } },
+        schema: loginCodeSchema,
       },
       errors: ['SMSGATE_UNAUTHORIZED', 'PAIRING_THROTTLED'],
       handler: [MobileController, 'loginCode'],

@@ -51,6 +51,11 @@ export class ContactGroups {
     return this.find(id)
   }
 
+  /** Whether a group has this id (an import names the group its contacts join). */
+  async exists(id: number): Promise<boolean> {
+    return this.store.exists(id)
+  }
+
   /** The group goes; its contacts stay (only the memberships go, by cascade). */
   async delete(id: number): Promise<void> {
     await this.store.remove(await this.#group(id))

@@ -49,10 +49,11 @@ const LOOKS_LIKE_A_NUMBER = /^[+\d\s().-]*\d[\d\s().-]*$/
 const EXPORT_COLUMNS = ['id', 'phone', 'first_name', 'last_name', 'company', 'email', 'notes', 'tags', 'blacklisted', 'created_at', 'updated_at']
 
 /**
- * The `contacts` table (docs/modules.md, Data access): the Contact model for a contact's reads and
- * writes and the list, the query builder for the export's chunks, and SQL text for what reads or
- * writes many contacts in one statement (an import's chunk: `INSERT … RETURNING`, `UPDATE … FROM
- * (VALUES …)`; the custom field keys through `json_each`).
+ * The `contacts` and `contact_import_contacts` tables (docs/modules.md, Data access): the Contact
+ * model for a contact's reads and writes and the list, the query builder for the export's chunks,
+ * and SQL text for what reads or writes many contacts in one statement (an import's chunk: `INSERT
+ * … RETURNING`, `UPDATE … FROM (VALUES …)`, the contacts it wrote; the custom field keys through
+ * `json_each`).
  */
 export class ContactStore {
   /** A page of contacts, newest first; `q` is typed by a person (part of a name, company, e-mail or number). */
@@ -160,6 +161,11 @@ export class ContactStore {
       })
     }
     return found
+  }
+
+  /** The contacts an import wrote (an audience's source), each once, in the caller's transaction. */
+  async markImported(trx: TransactionClientContract, importId: number, contactIds: number[]): Promise<void> {
+    await trx.rawQuery(`INSERT OR IGNORE INTO contact_import_contacts (import_id, contact_id) SELECT ?, value FROM json_each(?)`, [importId, JSON.stringify(contactIds)])
   }
 
   /** New contacts from an import (never opted out), in the caller's transaction; answers their ids. */

@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { PhoneOrder, PhoneStatus } from '#modules/devices/public'
+import type { AppMessage } from '#modules/smsgate/schemas'
 
 /** Where the app's API URL points: `{GATEWAY_PUBLIC_URL}/api/mobile/v1` (docs/smsgate.md). */
 export const MOBILE_API_PATH = '/api/mobile/v1'
@@ -19,18 +20,6 @@ export function sseEvent(name: AppEvent, data: Record<string, string> | null = n
 }
 
 export const SSE_KEEPALIVE = ':keepalive\n\n'
-
-/** An order as `GET /message` lists it, in the app's message JSON. */
-export interface AppMessage {
-  id: string
-  message: string
-  textMessage: { text: string }
-  phoneNumbers: string[]
-  simNumber: number
-  withDeliveryReport: boolean
-  state: 'Pending'
-  createdAt: string
-}
 
 /**
  * The id the app knows an order by: our message id and the hand-out's instant (base 36 ms), so

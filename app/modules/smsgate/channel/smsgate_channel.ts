@@ -12,9 +12,9 @@ import {
   sseEvent,
   KEEPALIVE_MS,
   SSE_KEEPALIVE,
-  type AppMessage,
   type AppEvent,
 } from '#modules/smsgate/channel/app_protocol'
+import type { AppMessage } from '#modules/smsgate/schemas'
 
 const WITHDRAWN_KEPT_MS = 24 * 3_600_000
 const WITHDRAWN_KEPT = 1_000

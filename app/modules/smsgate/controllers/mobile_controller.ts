@@ -9,6 +9,7 @@ import { Clock } from '#core/time/clock'
 import { checkSignature, pingStatus, receivedSmsRef } from '#modules/smsgate/channel/app_protocol'
 import { receivedSmsValidator, webhookEnvelopeValidator } from '#modules/smsgate/validators/mobile_validators'
 import type { SmsgateRoutes } from '#modules/smsgate/routes'
+import type { DeviceAnswer } from '#modules/smsgate/schemas'
 
 const input = routeInputs<SmsgateRoutes>()
 
@@ -33,7 +34,7 @@ export default class MobileController {
     return answer
   }
 
-  async show(ctx: HttpContext) {
+  async show(ctx: HttpContext): Promise<DeviceAnswer> {
     const externalIp = ctx.request.ip()
     let deviceId: number | null = null
     try {

@@ -6,19 +6,12 @@ import { Secrets } from '#core/secrets/secrets'
 import { ApiError } from '#core/http/api_error'
 import { PhonePairing, phoneSummary, replaceSims, type ReportedSim } from '#modules/devices/public'
 import { SmsgateDeviceStore } from '#modules/smsgate/stores/smsgate_device_store'
+import type { AppDevice, AppSettings, AppSimCard, AppWebhook, LoginCode, Registered } from '#modules/smsgate/schemas'
 import { MOBILE_API_PATH, PING_INTERVAL_S, WEBHOOK_EVENTS, webhookId } from '#modules/smsgate/channel/app_protocol'
 
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 const LOWER = 'abcdefghijkmnopqrstuvwxyz23456789'
 
-/** A SIM as the app reports it (`simCards`): its numbers and names masked to their last 4 characters. */
-export interface AppSimCard {
-  slotIndex: number
-  simNumber?: number
-  phoneNumber?: string
-  carrierName?: string
-  iccid?: string
-}
 
 const fingerprint = (secret: string) => createHash('sha256').update(secret).digest('hex')
 
@@ -63,7 +56,7 @@ export class SmsgateDevices {
     input: { name?: string; pushToken?: string; simCards?: AppSimCard[]; appVersion?: string },
     ip: string,
     logger: Logger
-  ) {
+  ): Promise<Registered> {
     const name = (input.name?.trim() || 'SMSGate phone').slice(0, 80)
     // Registration nearly always comes without SIMs (they follow with PATCH /device): slot 0
     // stands in, so the phone can take orders on its default SIM.
@@ -115,7 +108,7 @@ export class SmsgateDevices {
    * password a paired phone's app shows (`Authorization: Basic`). Wrong ones are throttled per
    * address as wrong pairing codes are; the code is single use, 10 minutes.
    */
-  async codeForAnotherPhone(authorization: string | undefined, gatewayUrl: string, ip: string, logger: Logger) {
+  async codeForAnotherPhone(authorization: string | undefined, gatewayUrl: string, ip: string, logger: Logger): Promise<LoginCode> {
     const basic = /^\s*Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '')
     if (!basic) throw new ApiError('SMSGATE_UNAUTHORIZED', 'Send the login and password the app shows: Authorization: Basic')
     const decoded = Buffer.from(basic[1], 'base64').toString('utf8')
@@ -144,7 +137,7 @@ export class SmsgateDevices {
   }
 
   /** The device as `GET /device` shows it to its own app. */
-  async describe(deviceId: number) {
+  async describe(deviceId: number): Promise<AppDevice> {
     const [device, reported] = [await phoneSummary(deviceId), await this.store.reported(deviceId)]
     if (!device || !reported) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The device token is unknown or revoked: pair the phone again')
     return {
@@ -180,7 +173,7 @@ export class SmsgateDevices {
    * Every section is an object; the server's address is never sent (a null one would move the
    * phone to the public cloud).
    */
-  async settingsFor(deviceId: number) {
+  async settingsFor(deviceId: number): Promise<AppSettings> {
     const row = await this.store.secretsOf(deviceId)
     const key = row ? this.secrets.reveal(row.signingKeySealed) : { readable: false as const }
     return {
@@ -194,7 +187,7 @@ export class SmsgateDevices {
    * What `GET /webhooks` gives the app: one webhook per event the gateway takes, each posting to
    * the phone's own URL (its device id and path secret), `{gatewayUrl}/api/mobile/v1/webhooks/…`.
    */
-  async webhooksFor(deviceId: number, gatewayUrl: string) {
+  async webhooksFor(deviceId: number, gatewayUrl: string): Promise<AppWebhook[]> {
     const row = await this.store.secretsOf(deviceId)
     const secret = row ? this.secrets.reveal(row.webhookPathSealed) : null
     // A path secret the master key no longer opens: no webhook rather than one that is refused.

@@ -1,13 +1,13 @@
-import { contactPermissions } from '#modules/contacts/permissions'
+import { contactPermissions } from '#modules/contacts/public'
 import { defineRoutes } from '#core/contract/route_contract'
 import { pageOf } from '#core/contract/schemas'
-import { importErrorSchema, importSchemas } from '#modules/contacts/schemas'
+import { importErrorSchema, importSchemas } from '#modules/contact_imports/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
-import { startContactImportValidator } from '#modules/contacts/validators/contact_import_validators'
-import { MAX_IMPORT_ROWS } from '#modules/contacts/services/contact_import_file'
+import { startContactImportValidator } from '#modules/contact_imports/validators/contact_import_validators'
+import { MAX_IMPORT_ROWS } from '#modules/contact_imports/services/contact_import_file'
 
-const ContactImportsController = () => import('#modules/contacts/controllers/contact_imports_controller')
+const ContactImportsController = () => import('#modules/contact_imports/controllers/contact_imports_controller')
 
 /** Contact imports from a CSV (docs/campaigns.md, Importing contacts from a CSV). */
 export function importRoutes(registry: RouteRegistry) {

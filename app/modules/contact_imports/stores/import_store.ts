@@ -28,10 +28,10 @@ export interface ChunkCounts {
 }
 
 /**
- * The `contact_imports`, `contact_import_errors` and `contact_import_contacts` tables
- * (docs/modules.md, Data access): the query builder, each status change guarded by the status it
- * moves from; SQL text for what a chunk writes many rows of in one statement (through
- * `json_each`) and for its counts, added to the stored ones.
+ * The `contact_imports` and `contact_import_errors` tables (docs/modules.md, Data access): the
+ * query builder, each status change guarded by the status it moves from; SQL text for the rows a
+ * chunk refuses, many in one statement (through `json_each`), and for its counts, added to the
+ * stored ones.
  */
 export class ImportStore {
   /** Answers the new import's id. */
@@ -124,11 +124,6 @@ export class ImportStore {
   async claimChunk(trx: TransactionClientContract, id: number, done: number, at: string): Promise<boolean> {
     const progress = await trx.from('contact_imports').where('id', id).where('processed_rows', done).where('status', 'running').update({ updated_at: at })
     return Boolean(progress)
-  }
-
-  /** The contacts the import wrote (an audience's source), each once. */
-  async addContacts(trx: TransactionClientContract, importId: number, contactIds: number[]): Promise<void> {
-    await trx.rawQuery(`INSERT OR IGNORE INTO contact_import_contacts (import_id, contact_id) SELECT ?, value FROM json_each(?)`, [importId, JSON.stringify(contactIds)])
   }
 
   /** Rows refused, by line. */

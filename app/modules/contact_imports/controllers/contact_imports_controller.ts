@@ -3,10 +3,10 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { Readable } from 'node:stream'
 import { ApiError } from '#core/http/api_error'
 import { idParam } from '#core/http/route_params'
-import { ContactImports } from '#modules/contacts/services/contact_imports'
-import { MAX_IMPORT_BYTES } from '#modules/contacts/services/contact_import_file'
+import { ContactImports } from '#modules/contact_imports/services/contact_imports'
+import { MAX_IMPORT_BYTES } from '#modules/contact_imports/services/contact_import_file'
 import { routeInputs } from '#core/contract/route_contract'
-import type { ImportRoutes } from '#modules/contacts/import_routes'
+import type { ImportRoutes } from '#modules/contact_imports/routes'
 
 const input = routeInputs<ImportRoutes>()
 

@@ -13,7 +13,6 @@ import { DataFolder } from '#core/data_folder/data_folder'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { decodeCursor, encodeCursor, DEFAULT_PAGE_SIZE, type PageRequest } from '#core/pagination/keyset_page'
-import { MAX_FIELDS, MAX_FIELD_VALUE } from '#modules/contacts/validators/contact_validators'
 import {
   ImportFileProblem,
   MAX_IMPORT_BYTES,
@@ -22,16 +21,14 @@ import {
   summarizeImportFile,
   type ImportFileReading,
   type ImportRow,
-} from '#modules/contacts/services/contact_import_file'
-import { checkMapping, suggestMapping, type ImportMapping } from '#modules/contacts/services/contact_import_mapping'
-import { IMPORT_ENCODINGS, type ImportEncoding } from '#modules/contacts/services/contact_import_encoding'
+} from '#modules/contact_imports/services/contact_import_file'
+import { checkMapping, suggestMapping, type ImportMapping } from '#modules/contact_imports/services/contact_import_mapping'
+import { IMPORT_ENCODINGS, type ImportEncoding } from '#modules/contact_imports/services/contact_import_encoding'
 import type { PageOf } from '#core/contract/schemas'
-import type { ContactImportResource, ImportErrorPage, contactImportSchema } from '#modules/contacts/schemas'
+import type { ContactImportResource, ImportErrorPage, contactImportSchema } from '#modules/contact_imports/schemas'
 import { transaction } from '#core/database/transaction'
-import { ConversationBook } from '#modules/conversations/public'
-import { ImportStore, type ImportRow as StoredImport } from '#modules/contacts/stores/import_store'
-import { ContactStore, type ImportedValues } from '#modules/contacts/stores/contact_store'
-import { GroupStore } from '#modules/contacts/stores/group_store'
+import { ContactGroups, ImportedContacts, MAX_FIELDS, MAX_FIELD_VALUE, type ImportedValues } from '#modules/contacts/public'
+import { ImportStore, type ImportRow as StoredImport } from '#modules/contact_imports/stores/import_store'
 
 /** Rows written by one transaction: a restart loses at most this much work, never half of it. */
 export const IMPORT_CHUNK = 1000
@@ -75,10 +72,12 @@ interface ContactValues extends ImportedValues {
 /**
  * Contacts imported from a CSV: the upload is kept in the data folder with its columns and a
  * sample until someone maps the columns; then the import job writes it chunk by chunk, each
- * chunk one transaction that also records how far it got. Numbers are completed with the local
- * prefix, a number twice in the file is one contact (later non-empty values win), an existing
- * contact is updated with the file's non-empty values (tags added, custom fields merged, the
- * opt-out never touched), and invalid rows are kept with their line and reason.
+ * chunk one transaction that also records how far it got (the contacts module writes the
+ * chunk's contacts with it, `ImportedContacts`, so both commit together or not at all). Numbers
+ * are completed with the local prefix, a number twice in the file is one contact (later
+ * non-empty values win), an existing contact is updated with the file's non-empty values (tags
+ * added, custom fields merged, the opt-out never touched), and invalid rows are kept with their
+ * line and reason.
  */
 @inject()
 export class ContactImports {
@@ -86,10 +85,9 @@ export class ContactImports {
     private clock: Clock,
     private phoneNumbers: PhoneNumbers,
     private settings: SettingsStore,
-    private conversations: ConversationBook,
     private imports: ImportStore,
-    private contacts: ContactStore,
-    private groups: GroupStore
+    private contacts: ImportedContacts,
+    private groups: ContactGroups
   ) {}
 
   static get folder() {
@@ -284,7 +282,7 @@ export class ContactImports {
     return transaction(async (trx) => {
       // Another pass wrote this chunk already (two runs at once): nothing twice.
       if (!(await this.imports.claimChunk(trx, current.id, done, now))) throw new ChunkAlreadyWritten()
-      const existing = await this.contacts.forImport(trx, current.id, [...byPhone.keys()])
+      const existing = await this.contacts.existing(trx, current.id, [...byPhone.keys()])
 
       const inserts: ContactValues[] = []
       const updates: Array<{ id: number; values: ContactValues }> = []
@@ -304,15 +302,7 @@ export class ContactImports {
         updates.push({ id: found.id, values: merged })
       }
 
-      const created = await this.contacts.addImported(trx, inserts, now)
-      await this.contacts.changeImported(trx, updates, now)
-      const ids = [...created.map((contact) => contact.id), ...updates.map(({ id }) => id)]
-      // A number that already wrote or received a message gets its conversation linked.
-      await this.conversations.linkContacts(trx, created)
-      if (ids.length) {
-        await this.imports.addContacts(trx, current.id, ids)
-        if (current.group_id) await this.groups.addImported(trx, current.group_id, ids, now)
-      }
+      await this.contacts.write(trx, { importId: current.id, added: inserts, changed: updates, groupId: current.group_id }, now)
       if (refused.length) await this.imports.addErrors(trx, current.id, refused)
       const processed = done + rows.length
       await this.imports.recordChunk(

@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import { documentedAs } from '#core/contract/schemas'
-import { IMPORT_ENCODINGS } from '#modules/contacts/services/contact_import_encoding'
+import { IMPORT_ENCODINGS } from '#modules/contact_imports/services/contact_import_encoding'
 
 const column = vine.string().minLength(1).maxLength(200)
 

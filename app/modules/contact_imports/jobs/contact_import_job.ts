@@ -1,5 +1,5 @@
 import type { JobDefinition } from '#core/jobs/job_runner'
-import type { ContactImports } from '#modules/contacts/services/contact_imports'
+import type { ContactImports } from '#modules/contact_imports/services/contact_imports'
 
 export const CONTACT_IMPORT_JOB = 'contact-import'
 

@@ -1,5 +1,5 @@
 import { defineLiveChannel, type LivePayload, type LiveTransmit } from '#core/live/live_channels'
-import type { ContactImports } from '#modules/contacts/services/contact_imports'
+import type { ContactImports } from '#modules/contact_imports/services/contact_imports'
 
 const count = { type: 'integer', minimum: 0 } as const
 const column = { type: 'string' } as const

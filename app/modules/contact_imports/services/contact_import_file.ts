@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises'
 import { parse, type Parser } from 'csv-parse'
-import { IMPORT_ENCODINGS, detectImportEncoding, readAsUtf8, type ImportEncoding } from '#modules/contacts/services/contact_import_encoding'
+import { IMPORT_ENCODINGS, detectImportEncoding, readAsUtf8, type ImportEncoding } from '#modules/contact_imports/services/contact_import_encoding'
 
 /**
  * A CSV of contacts is at most 20 MiB and 100,000 data rows (docs/campaigns.md, Importing contacts

@@ -1,5 +1,5 @@
 import { ApiError } from '#core/http/api_error'
-import { CUSTOM_FIELD_KEY, MAX_FIELDS, RESERVED_FIELD_KEYS } from '#modules/contacts/validators/contact_validators'
+import { CUSTOM_FIELD_KEY, MAX_FIELDS, RESERVED_FIELD_KEYS } from '#modules/contacts/public'
 
 /** Which column feeds which contact field; `fields` maps custom field keys to columns. */
 export interface ImportMapping {

@@ -1,4 +1,4 @@
-import type { Database } from '@adonisjs/lucid/database'
+import db from '@adonisjs/lucid/services/db'
 import { isLicenseState, type LicenseState } from '#modules/license/services/license_state'
 
 const TABLE = 'license_state'
@@ -21,13 +21,11 @@ export const initialLicense: StoredLicense = {
   lastAnswerAt: null,
 }
 
-/** Reads and writes the license gate's single row. */
+/** The `license_state` table's single row, through the query builder (docs/modules.md, Data access). */
 export class LicenseStateStore {
-  constructor(private db: Database) {}
-
   /** The stored license, or the initial one on a gateway that never stored any. */
   async read(): Promise<StoredLicense> {
-    const row = await this.db.from(TABLE).where('id', ROW_ID).first()
+    const row = await db.from(TABLE).where('id', ROW_ID).first()
     if (!row) return { ...initialLicense }
     return {
       // Only this code writes the column; anything else is treated as the initial state.
@@ -40,7 +38,7 @@ export class LicenseStateStore {
   }
 
   async write(license: StoredLicense, now: Date): Promise<void> {
-    await this.db
+    await db
       .insertQuery()
       .table(TABLE)
       .insert({
