@@ -5,7 +5,9 @@
 import 'reflect-metadata'
 import { Ignitor } from '@adonisjs/core'
 import { appImporter, prepareRuntime } from '#core/boot/runtime'
+import type { Server as HttpsServer } from 'node:https'
 import { createGatewayServer, upgradeRoutes } from '#core/http/upgrade_routes'
+import { CertificateReloader, describeCertificate, readTlsCredentials, tlsFilesFromEnv } from '#core/http/tls'
 import { applyPendingRestore } from '#modules/backups/services/restore_swap'
 
 const APP_ROOT = new URL('../', import.meta.url)
@@ -19,6 +21,19 @@ const folder = (() => {
     process.exit(1)
   }
 })()
+// The gateway's own TLS (GATEWAY_TLS_CERT_FILE, GATEWAY_TLS_KEY_FILE) is checked before anything
+// else runs, so a bad pair stops it with one line before the database or any job is touched.
+const tls = (() => {
+  try {
+    const files = tlsFilesFromEnv(process.env)
+    return files ? { files, credentials: readTlsCredentials(files) } : null
+  } catch (error) {
+    console.error(`gateway cannot start: ${(error as Error).message}`)
+    process.exit(1)
+  }
+})()
+let httpsServer: HttpsServer | null = null
+
 // A prepared restore is swapped in first, before anything opens the database; whatever
 // happens, the gateway starts (the backups module logs the outcome once it runs).
 await applyPendingRestore(folder.root).catch((error) => console.error('restore at start failed:', error))
@@ -32,10 +47,23 @@ new Ignitor(APP_ROOT, { importer: appImporter(APP_ROOT) })
     // checkpoint and close the database (see the core provider's shutdown).
     app.listen('SIGTERM', () => app.terminate())
     app.listen('SIGINT', () => app.terminate())
+    app.ready(async () => {
+      if (!tls || !httpsServer) return
+      const logger = await app.container.make('logger')
+      logger.info(`TLS on: serving https with ${tls.files.certFile} (${describeCertificate(tls.credentials)})`)
+      if (tls.credentials.validTo.getTime() < Date.now()) logger.warn('the TLS certificate has expired: phones and browsers refuse it until it is renewed')
+      const reloader = new CertificateReloader(httpsServer, tls.files, tls.credentials, { info: (line) => logger.info(line), warn: (line) => logger.warn(line) })
+      reloader.start()
+      app.terminating(() => reloader.stop())
+    })
   })
   .httpServer()
-  // The phones' WebSockets share the HTTP server (see UpgradeRoutes).
-  .start((handler) => createGatewayServer(handler, upgradeRoutes))
+  // The phones' WebSockets share the HTTP server (see UpgradeRoutes); over TLS they are wss.
+  .start((handler) => {
+    if (!tls) return createGatewayServer(handler, upgradeRoutes)
+    httpsServer = createGatewayServer(handler, upgradeRoutes, tls.credentials)
+    return httpsServer
+  })
   .catch((error) => {
     // One whole line (`gateway start` shows it), then out: a gateway that could not listen must
     // not stay alive holding the database and its jobs.

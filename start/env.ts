@@ -15,4 +15,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   GATEWAY_LICENSE_KEY: Env.schema.string.optional(),
   GATEWAY_WEBHOOKS_ALLOW_PRIVATE_NETWORKS: Env.schema.boolean.optional(),
   GATEWAY_LICENSE_SERVER: Env.schema.string.optional({ format: 'url', tld: false }),
+  // Both or neither; bin/server.ts reads and checks the files before the application boots.
+  GATEWAY_TLS_CERT_FILE: Env.schema.string.optional(),
+  GATEWAY_TLS_KEY_FILE: Env.schema.string.optional(),
 })

@@ -141,6 +141,12 @@ test.group('Phones page: settings and unpairing in a real browser', (group) => {
     assert.equal((await app.register(code)).status, 201)
     await app.connect()
     await dialog.getByText('is paired and online.').waitFor()
+    // Its card says what it is and what it cannot do.
+    const card = page.locator('[data-phone="samsung/a52qnsxx"]')
+    await card.waitFor()
+    assert.include(await card.innerText(), 'SMSGate app')
+    assert.include(await card.innerText(), 'not reported by the app')
+    await card.getByTestId('phone-limits').waitFor()
 
     // Back to our agent: a code for it again.
     await dialog.getByRole('button', { name: 'Pair another phone' }).click()

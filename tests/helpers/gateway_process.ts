@@ -3,6 +3,7 @@ import { createServer } from 'node:net'
 import app from '@adonisjs/core/services/app'
 import sqlite3 from 'sqlite3'
 import { checkedFetch } from '#tests/helpers/answer_contract'
+import { httpsCall } from '#tests/helpers/https_client'
 
 /** The gateway as its own process, for tests of what only a real start and stop show. */
 /** A port nothing listens on at this moment, on loopback. */
@@ -15,23 +16,27 @@ export function freePort(): Promise<number> {
   })
 }
 
-async function waitForHealth(port: number, child: ChildProcess, output: () => string): Promise<void> {
+async function waitForHealth(port: number, child: ChildProcess, output: () => string, ca?: Buffer): Promise<void> {
   const deadline = Date.now() + 45_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the gateway exited early:\n${output()}`)
     try {
-      const response = await fetch(`http://127.0.0.1:${port}/health`)
-      if (response.status === 200) return
+      const status = ca ? (await httpsCall(`https://127.0.0.1:${port}/health`, { ca })).status : (await fetch(`http://127.0.0.1:${port}/health`)).status
+      if (status === 200) return
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   throw new Error(`the gateway did not answer /health:\n${output()}`)
 }
 
-/** Starts bin/server.ts as its own process, as `npm start` does (through the TS loader here). */
-export async function startGateway(dataDir: string) {
-  const port = await freePort()
-  const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' }
+/**
+ * Starts bin/server.ts as its own process, as `npm start` does (through the TS loader here).
+ * `env` adds to its environment; with `ca` it serves https (its own TLS) and is awaited over
+ * https, trusting that CA only.
+ */
+export async function startGateway(dataDir: string, options: { port?: number; env?: NodeJS.ProcessEnv; ca?: Buffer } = {}) {
+  const port = options.port ?? (await freePort())
+  const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', ...options.env }
   delete env.APP_KEY
   const child = spawn(process.execPath, ['--import=ts-node-maintained/register/esm', 'bin/server.ts'], {
     cwd: app.appRoot.pathname,
@@ -41,7 +46,7 @@ export async function startGateway(dataDir: string) {
   let output = ''
   child.stdout!.on('data', (chunk) => (output += chunk))
   child.stderr!.on('data', (chunk) => (output += chunk))
-  await waitForHealth(port, child, () => output)
+  await waitForHealth(port, child, () => output, options.ca)
   return { child, port, output: () => output }
 }
 

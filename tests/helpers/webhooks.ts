@@ -14,7 +14,9 @@ import { DeliveryClient } from '#modules/webhooks/services/delivery_client'
 import { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
 import { DeliveryRecorder } from '#modules/webhooks/services/delivery_recorder'
 import { DeliveryWorker } from '#modules/webhooks/services/delivery_worker'
-import { DELIVERY_JOB, deliveryJob } from '#modules/webhooks/jobs/delivery_job'
+import { DELIVERY_JOB, DeliveryWake, deliveryJob } from '#modules/webhooks/jobs/delivery_job'
+import { DeliveryStore } from '#modules/webhooks/stores/delivery_store'
+import { WebhookStore } from '#modules/webhooks/stores/webhook_store'
 import { testKeys } from '#tests/helpers/callers'
 
 /**
@@ -53,18 +55,22 @@ export async function useWebhookEngine(clock: ManualClock, options: { policy?: D
   const policy = options.policy ?? new LoopbackAllowingPolicy({ allowPrivateNetworks: true })
   const subscriptions = await app.container.make(WebhookSubscriptions)
   const client = new DeliveryClient(policy, clock, options.resolve)
-  const wake = (at?: Date) => runner.wake(DELIVERY_JOB, at)
-  const recorder = new DeliveryRecorder(db, clock, subscriptions, logger, () => wake())
-  const worker = new DeliveryWorker({
-    db,
+  // Built from their constructor parameters, as the provider builds them, on the test's clock,
+  // client and runner.
+  const wake = new DeliveryWake(async () => runner)
+  const deliveryStore = new DeliveryStore()
+  const recorder = new DeliveryRecorder(clock, subscriptions, logger, wake, deliveryStore)
+  const worker = new DeliveryWorker(
     clock,
-    secrets: await app.container.make(Secrets),
+    await app.container.make(Secrets),
     client,
-    activity: await app.container.make(ActivityLog),
+    await app.container.make(ActivityLog),
     subscriptions,
     logger,
     wake,
-  })
+    deliveryStore,
+    new WebhookStore()
+  )
   runner.register(deliveryJob(async () => worker))
   app.container.swap(JobRunner, () => runner)
   app.container.swap(DestinationPolicy, () => policy)

@@ -7,7 +7,7 @@ import { migrationFolders, isMigrationFile } from '#core/database/migration_fold
  * docs/adding-a-module.md): a module that compiles, passes `npm run boundaries`, serves two
  * routes (list and create) behind its own permissions, and brings one error kind, one public
  * event, the Activity source and kind it writes (activity.ts), one settings section with one
- * field (drawn by the dashboard's Settings page from its schema), a model, a store, a validator, a controller, a
+ * field (drawn by the dashboard's Settings page from its schema), a model, a store holding its SQL, a service, a validator, a controller, a
  * migration of its own table, its functional test, the documented defaults of its settings,
  * the expected callers of its routes (which the permission matrix reads) and its dashboard page
  * (a list of its items and a form to add one, registered by its page folder's pages.ts). Core
@@ -112,10 +112,10 @@ export default class ${Module}Provider {
 }
 `,
     [`${dir}/public.ts`]: `/**
- * What other modules may import from the ${words} module (docs/adding-a-module.md): its store and
+ * What other modules may import from the ${words} module (docs/adding-a-module.md): its service and
  * the shape of one of its items. Everything else in this folder is its own business.
  */
-export { ${Module}Store, type ${Item}Fields } from '#modules/${module}/services/${module}_store'
+export { ${Module}Service, type ${Item}Fields } from '#modules/${module}/services/${module}_service'
 `,
     [`${dir}/permissions.ts`]: `import { access } from '#core/http/access'
 import { definePermissions } from '#core/http/permissions'
@@ -211,16 +211,41 @@ export default class ${Item} extends BaseModel {
   declare updatedAt: DateTime
 }
 `,
-    [`${dir}/services/${module}_store.ts`]: `import { inject } from '@adonisjs/core'
+    [`${dir}/stores/${item}_store.ts`]: `import { toIso } from '#core/database/utc_date_time'
+import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
+import ${Item} from '#modules/${module}/models/${item}'
+
+/**
+ * The ${module} table, through the ${Item} model: the module's SQL is here and nowhere else, and
+ * its services call these methods (docs/modules.md, Data access).
+ */
+export class ${Item}Store {
+  /** Newest first. */
+  page(request: PageRequest): Promise<Page<${Item}>> {
+    return keysetPage(${Item}.query(), request, 'created_at', (row) => toIso(row.createdAt))
+  }
+
+  async count(): Promise<number> {
+    const counted = await ${Item}.query().count('* as total').first()
+    return Number(counted?.$extras.total ?? 0)
+  }
+
+  add(fields: Partial<${Item}>): Promise<${Item}> {
+    return ${Item}.create(fields)
+  }
+}
+`,
+    [`${dir}/services/${module}_service.ts`]: `import { inject } from '@adonisjs/core'
 import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { SettingsStore } from '#core/settings/settings_store'
 import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
-import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import type { PageRequest } from '#core/pagination/keyset_page'
 import type { PageOf } from '#core/contract/schemas'
-import ${Item} from '#modules/${module}/models/${item}'
+import type ${Item} from '#modules/${module}/models/${item}'
+import { ${Item}Store } from '#modules/${module}/stores/${item}_store'
 import type { ${Item}Resource, ${itemCamel}Schema } from '#modules/${module}/routes'
 
 export interface ${Item}Fields {
@@ -234,27 +259,27 @@ export function ${itemCamel}Resource(row: ${Item}): ${Item}Resource {
 
 /** The ${words}: listed newest first, created up to the limit of Settings > ${Module}. */
 @inject()
-export class ${Module}Store {
+export class ${Module}Service {
   constructor(
     private clock: Clock,
     private settings: SettingsStore,
-    private activity: ActivityLog
+    private activity: ActivityLog,
+    private items: ${Item}Store
   ) {}
 
   /** A page of ${words}, typed by PageOf: the list's envelope as its schema (pageOf) says. */
   async list(page: PageRequest): Promise<PageOf<typeof ${itemCamel}Schema>> {
-    const found = await keysetPage(${Item}.query(), page, 'created_at', (row) => toIso(row.createdAt))
+    const found = await this.items.page(page)
     return { data: found.data.map(${itemCamel}Resource), nextCursor: found.nextCursor }
   }
 
   async create(fields: ${Item}Fields) {
     const { ${limitField} } = await this.settings.get('${module}')
-    const counted = await ${Item}.query().count('* as total').first()
-    if (Number(counted?.$extras.total ?? 0) >= ${limitField}) {
+    if ((await this.items.count()) >= ${limitField}) {
       throw new ApiError('${errorKind}', 'The limit of Settings > ${Module} is reached')
     }
     const now = dateTimeOf(this.clock.now())
-    const created = await ${Item}.create({ ...fields, createdAt: now, updatedAt: now })
+    const created = await this.items.add({ ...fields, createdAt: now, updatedAt: now })
     // After the write: a public event carries identifiers only.
     await emitter.emit('${event}', { id: String(created.id), at: this.clock.now() })
     // In the Activity log, in the caller's name (declared in activity.ts): no more than its name.
@@ -272,16 +297,16 @@ export const list${Module}Validator = vine.compile(vine.object({ ...pageQueryFie
     [`${dir}/controllers/${module}_controller.ts`]: `import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { routeInputs } from '#core/contract/route_contract'
-import { ${Module}Store } from '#modules/${module}/services/${module}_store'
+import { ${Module}Service } from '#modules/${module}/services/${module}_service'
 import type { ${Module}Routes } from '#modules/${module}/routes'
 
 /** Each route's input, validated by the router from its contract in routes.ts and typed from it. */
 const input = routeInputs<${Module}Routes>()
 
-/** Thin: take the validated input, call the store, shape the answer. */
+/** Thin: take the validated input, call the service, shape the answer. */
 @inject()
 export default class ${Module}Controller {
-  constructor(private items: ${Module}Store) {}
+  constructor(private items: ${Module}Service) {}
 
   async index(ctx: HttpContext) {
     return this.items.list(input(ctx, 'list${Module}').query)
@@ -303,7 +328,7 @@ import { create${Item}Validator, list${Module}Validator } from '#modules/${modul
 
 const ${Module}Controller = () => import('#modules/${module}/controllers/${module}_controller')
 
-/** The ${Item} resource as published; \`${itemCamel}Resource\` (services/${module}_store.ts) answers it, typed by it. */
+/** The ${Item} resource as published; \`${itemCamel}Resource\` (services/${module}_service.ts) answers it, typed by it. */
 export const ${itemCamel}Schema = {
   type: 'object',
   required: ['id', 'name', 'createdAt', 'updatedAt'],

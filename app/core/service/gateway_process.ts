@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
-import { request } from 'node:http'
+import { request, type IncomingMessage } from 'node:http'
+import { request as secureRequest } from 'node:https'
 import { existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { DataFolder } from '#core/data_folder/data_folder'
@@ -98,10 +99,15 @@ export class GatewayProcess {
         // The server's own last words (one line, e.g. "gateway cannot start: port 3000 is already in use").
         throw new Error(this.#lastConsoleLine() ?? `the gateway exited at start: see ${this.consoleLog} and ${this.options.folder.logFile}`)
       }
-      if (await answersHealth(this.options.port)) return
+      if (await answersHealth(this.options.port, this.#servesTls())) return
       if (Date.now() > deadline) throw new Error(`the gateway did not answer on port ${this.options.port} within ${timeoutMs / 1000} s`)
       await sleep(200)
     }
+  }
+
+  /** With its own certificate files the gateway speaks https only on its port (README, Configuration). */
+  #servesTls(): boolean {
+    return Boolean({ ...process.env, ...this.options.env }.GATEWAY_TLS_CERT_FILE)
   }
 
   #lastConsoleLine(): string | null {
@@ -119,12 +125,16 @@ export class GatewayProcess {
  * takes the connection and drops it (or says nothing) is not an answer; every attempt ends
  * within 2 s either way.
  */
-function answersHealth(port: number): Promise<boolean> {
+function answersHealth(port: number, overTls: boolean): Promise<boolean> {
   return new Promise((resolve) => {
-    const asked = request({ host: '127.0.0.1', port, path: '/health', timeout: 2000 }, (response) => {
+    const options = { host: '127.0.0.1', port, path: '/health', timeout: 2000 }
+    const answered = (response: IncomingMessage) => {
       response.resume()
       resolve(response.statusCode === 200)
-    })
+    }
+    // The certificate names the gateway's public address, not 127.0.0.1, and may be signed by a
+    // CA only the phones trust: this look at the process just started checks it answers, not who.
+    const asked = overTls ? secureRequest({ ...options, rejectUnauthorized: false }, answered) : request(options, answered)
     asked.on('timeout', () => asked.destroy())
     asked.on('error', () => resolve(false))
     asked.end()

@@ -16,6 +16,8 @@ import { authErrors } from '#modules/auth/errors'
 import { authPermissions } from '#modules/auth/permissions'
 import { checkLiveStreamInput, explainRefusedSubscription } from '#core/http/live_stream_input'
 import { LiveStreamSessions, type TransmitStreams } from '#modules/auth/services/live_stream_sessions'
+import { SessionStore } from '#modules/auth/stores/session_store'
+import { UserStore } from '#modules/auth/stores/user_store'
 
 /**
  * The access module: dashboard accounts and sessions, API keys, scopes and roles, per-key rate
@@ -32,7 +34,7 @@ export default class AuthProvider {
     container.singleton(ApiKeyCache, () => new ApiKeyCache())
     container.singleton(MinuteWindows, () => new MinuteWindows())
     container.singleton(SignInAttempts, () => new SignInAttempts())
-    container.singleton(LiveStreamSessions, () => new LiveStreamSessions())
+    container.singleton(LiveStreamSessions, () => new LiveStreamSessions(new SessionStore(), new UserStore()))
     // The guard keeps nothing of a request, and building it (with its services) on every call
     // was a sizeable share of an API-key call (README, Benchmarks): it is built again only when
     // the license service the container holds changes (tests swap in their own license).

@@ -2,7 +2,7 @@ import type { RouteRegistry } from '#core/contract/route_registry'
 import type { JsonOf } from '#core/contract/typed_schema'
 import { isoDateTimeSchema } from '#core/contract/schemas'
 
-/** One backup attempt, failed or not; `attemptOf` (services/backup_attempts.ts) and the engine answer it. */
+/** One backup attempt, failed or not; `BackupAttemptStore.page` (stores/backup_attempt_store.ts) and the engine answer it. */
 export const backupAttemptSchema = {
   type: 'object',
   required: ['id', 'name', 'origin', 'outcome', 'reason', 'size', 'startedAt', 'finishedAt'],

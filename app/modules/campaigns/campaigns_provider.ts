@@ -1,13 +1,9 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import { Clock } from '#core/time/clock'
 import { JobRunner } from '#core/jobs/job_runner'
-import { ActivityLog } from '#core/activity/activity_log'
-import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
-import { SettingsStore } from '#core/settings/settings_store'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
 import { campaignActivity } from '#modules/campaigns/activity'
-import { BulkSends, MessageLedger } from '#modules/messages/public'
 import { campaignEvents } from '#modules/campaigns/events'
 import { campaignErrors } from '#modules/campaigns/errors'
 import { campaignSettings } from '#modules/campaigns/settings'
@@ -15,8 +11,7 @@ import { campaignPermissions } from '#modules/campaigns/permissions'
 import { campaignsModuleRoutes } from '#modules/campaigns/routes'
 import { CampaignBook } from '#modules/campaigns/services/campaign_book'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
-import { TemplateLibrary } from '#modules/campaigns/services/template_library'
-import { CAMPAIGN_JOB, campaignJob } from '#modules/campaigns/jobs/campaign_job'
+import { CampaignWake, campaignJob } from '#modules/campaigns/jobs/campaign_job'
 import { LiveCampaigns } from '#modules/campaigns/listeners/live_campaigns'
 import { followMessageChanges, RecipientStatusFollower } from '#modules/campaigns/listeners/recipient_statuses'
 
@@ -42,34 +37,20 @@ export default class CampaignsProvider {
     })
     // Recipients follow their messages' changes (stopped and started again by restart tests).
     container.singleton(RecipientStatusFollower, async (resolver) => {
-      const [emitter, live, clock] = await Promise.all([resolver.make('emitter'), resolver.make(LiveCampaigns), resolver.make(Clock)])
+      const [emitter, live, clock, wake] = await Promise.all([resolver.make('emitter'), resolver.make(LiveCampaigns), resolver.make(Clock), resolver.make(CampaignWake)])
       return new RecipientStatusFollower(() =>
         followMessageChanges(
           emitter as any,
           async () => clock.now(),
           (campaignIds) => {
             for (const id of campaignIds) live.changed(id, false)
-            void this.#wake()
+            wake.wake()
           }
         )
       )
     })
-    // Built per use; it wakes the runner the container holds at that moment (tests swap it).
-    container.bind(CampaignEngine, async (resolver) => {
-      const live = await resolver.make(LiveCampaigns)
-      return new CampaignEngine({
-        clock: await resolver.make(Clock),
-        settings: await resolver.make(SettingsStore),
-        phoneNumbers: await resolver.make(PhoneNumbers),
-        ledger: await resolver.make(MessageLedger),
-        sends: await resolver.make(BulkSends),
-        activity: await resolver.make(ActivityLog),
-        emitter: await resolver.make('emitter'),
-        wake: (at) => void this.#wake(at),
-        changed: (id, statusChanged) => live.changed(id, statusChanged),
-        templateBody: async (templateId) => (await resolver.make(TemplateLibrary)).bodyOf(templateId),
-      })
-    })
+    // Jobs run with the HTTP server only; the runner is resolved at each wake (tests swap it).
+    container.singleton(CampaignWake, () => new CampaignWake(() => container.make(JobRunner)))
   }
 
   async start() {
@@ -81,18 +62,14 @@ export default class CampaignsProvider {
     ;(await container.make(RecipientStatusFollower)).start()
     // A send window or night pause changed: held campaigns look at it now, not at their old opening.
     const emitter = await container.make('emitter')
+    const wake = await container.make(CampaignWake)
     emitter.on('settings:changed', ({ sections }) => {
-      if (sections.includes('sending')) void this.#wake()
+      if (sections.includes('sending')) wake.wake()
     })
   }
 
   async shutdown() {
     ;(await this.app.container.make(RecipientStatusFollower)).stop()
     ;(await this.app.container.make(LiveCampaigns)).stop()
-  }
-
-  async #wake(at?: Date) {
-    const runner = await this.app.container.make(JobRunner)
-    if (runner.started && runner.has(CAMPAIGN_JOB)) runner.wake(CAMPAIGN_JOB, at)
   }
 }

@@ -1,8 +1,7 @@
 import type { RouteRegistry } from '#core/contract/route_registry'
 import type { JsonOf } from '#core/contract/typed_schema'
 import { isoDateTimeSchema } from '#core/contract/schemas'
-import { campaignStatuses } from '#modules/campaigns/models/campaign'
-import { recipientStatuses } from '#modules/campaigns/validators/campaign_validators'
+import { campaignStatuses, recipientStatuses } from '#modules/campaigns/validators/campaign_validators'
 import { reviewProblemCodes } from '#modules/campaigns/services/campaign_review'
 
 const nullableDate = { type: ['string', 'null'], format: 'date-time' } as const

@@ -7,7 +7,7 @@ export { recordConversationActivity, type ConversationActivity, type Conversatio
 /** One conversation found, assigned, or linked to its number's contact (messages, automation, contacts). */
 export { ConversationBook } from '#modules/conversations/services/conversation_book'
 /** A message's categories, which a conversation keeps (the messages module answers them as its own). */
-export { messageCategories, type MessageCategory } from '#modules/conversations/models/conversation'
+export { messageCategories, type MessageCategory } from '#modules/conversations/conversation_values'
 /** Who may read conversations: also the access of a conversation's messages (a route of the messages module). */
 export { conversationPermissions } from '#modules/conversations/permissions'
 /** The rows of the conversations export. */

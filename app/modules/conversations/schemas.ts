@@ -1,7 +1,7 @@
 import type { RouteRegistry } from '#core/contract/route_registry'
 import type { JsonOf } from '#core/contract/typed_schema'
 import { isoDateTimeSchema } from '#core/contract/schemas'
-import { conversationStates, messageCategories } from '#modules/conversations/models/conversation'
+import { conversationStates, messageCategories } from '#modules/conversations/conversation_values'
 
 const nullableId = { type: ['string', 'null'] } as const
 

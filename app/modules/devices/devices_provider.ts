@@ -2,11 +2,9 @@ import type { ApplicationService } from '@adonisjs/core/types'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { JobRunner } from '#core/jobs/job_runner'
 import { Clock } from '#core/time/clock'
-import { Secrets } from '#core/secrets/secrets'
 import { deviceRoutes } from '#modules/devices/routes'
 import { PairingFailures } from '#modules/devices/services/pairing_attempts'
 import { PhoneChannels } from '#modules/devices/channels/phone_channels'
-import { AgentSocketChannel } from '#modules/devices/channels/agent_socket/agent_socket_channel'
 import { ReportInlet } from '#modules/devices/services/report_inlet'
 import { PhonePresence } from '#modules/devices/services/phone_presence'
 import { PhoneReportStore } from '#modules/devices/services/phone_report_store'
@@ -24,8 +22,8 @@ import { deviceSettings } from '#modules/devices/settings'
 import { broadcastDeviceEvents } from '#modules/devices/listeners/live_devices'
 
 /**
- * Paired phones: pairing and management, the kinds of phone (channels), their SIMs and what each
- * was handed (the fleet), liveness. What phones report about messages goes to the `OrderBook`
+ * Paired phones: pairing and management, the seam every kind of phone plugs into (channels,
+ * each from its own module), their SIMs and what each was handed (the fleet), liveness. What phones report about messages goes to the `OrderBook`
  * the messages module binds; this module never names a message.
  */
 export default class DevicesProvider {
@@ -43,10 +41,6 @@ export default class DevicesProvider {
       )
       return new PhoneChannels(inlet)
     })
-    container.singleton(
-      AgentSocketChannel,
-      async (resolver) => new AgentSocketChannel(await resolver.make(Secrets), await resolver.make('logger'), await resolver.make(DeviceStore))
-    )
   }
 
   async start() {
@@ -55,9 +49,8 @@ export default class DevicesProvider {
     registry.add(deviceRoutes(registry))
 
     const runner = await container.make(JobRunner)
-    // The kinds of phone the gateway talks to: a new kind is one more registration here.
+    // The kinds of phone register themselves from their own modules (agent, smsgate).
     const phones = await container.make(PhoneChannels)
-    phones.register(await container.make(AgentSocketChannel))
 
     runner.register(
       livenessJob({

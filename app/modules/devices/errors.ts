@@ -1,18 +1,12 @@
 import { defineErrorKinds, type KindsOf } from '#core/http/api_error'
 
-/** Refusals of pairing and of the phones' socket. */
+/** Refusals of pairing. */
 export const deviceErrors = defineErrorKinds({
   INVALID_PAIRING_CODE: { status: 400, code: 'INVALID_PAIRING_CODE', description: 'The pairing code is unknown, expired or already used' },
   PAIRING_THROTTLED: {
     status: 429,
     code: 'RATE_LIMITED',
     description: 'Too many wrong pairing codes from this address: every code, a right one too, is refused until Retry-After (seconds)',
-  },
-  UPGRADE_REQUIRED: { status: 426, code: 'UPGRADE_REQUIRED', description: 'This address takes a WebSocket upgrade only' },
-  INVALID_DEVICE_CREDENTIAL: {
-    status: 401,
-    code: 'INVALID_DEVICE_CREDENTIAL',
-    description: "The phone's device credential is unknown or revoked: pair the phone again",
   },
 })
 

@@ -3,7 +3,7 @@
  * the channels and the phones' reports stay the module's own business.
  */
 export { phonesAvailable } from '#modules/devices/services/phones_available'
-export { isOwnNumber, phoneExists } from '#modules/devices/services/own_numbers'
+export { isOwnNumber, phoneExists, phoneSummary } from '#modules/devices/services/own_numbers'
 /** The phones as the messages' owner sees them: SIMs that can take orders, handing orders out. */
 export { PhoneFleet, type Carrier, type CarrierOrder } from '#modules/devices/services/phone_fleet'
 /** What phones report about messages, handed to whoever binds the order book (the messages module). */
@@ -15,6 +15,7 @@ export { OrderBook, OUTCOME_UNKNOWN, type OrderReport, type InboundReport } from
  */
 export { PhoneChannels } from '#modules/devices/channels/phone_channels'
 export type { PhoneChannel, PhoneOrder, LetGoReason } from '#modules/devices/channels/phone_channel'
+export { AgentCredentials } from '#modules/devices/services/agent_credentials'
 export type { PhoneReports, Taken, PhoneStatus, InboundSms } from '#modules/devices/channels/phone_reports'
 export { pairingApps, type PairingApp } from '#modules/devices/services/pairing_apps'
 export { PhonePairing, replaceSims, type ReportedSim } from '#modules/devices/services/phone_pairing'

@@ -5,12 +5,10 @@ import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { pairValidator, pairingCodeValidator, updateDeviceValidator } from '#modules/devices/validators/device_validators'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
-import { DEVICE_SOCKET_PATH } from '#modules/devices/channels/agent_socket/agent_protocol'
-import { deviceSchemas } from '#modules/devices/schemas'
+import { deviceSchemas, pairedDeviceSchema } from '#modules/devices/schemas'
 
 const PairingController = () => import('#modules/devices/controllers/pairing_controller')
 const DevicesController = () => import('#modules/devices/controllers/devices_controller')
-const DeviceSocketController = () => import('#modules/devices/controllers/device_socket_controller')
 
 /** Pairing phones and managing them. */
 export function deviceRoutes(registry: RouteRegistry) {
@@ -51,26 +49,10 @@ export function deviceRoutes(registry: RouteRegistry) {
       answer: {
         status: 201,
         description: 'The device and its credential',
-        schema: { type: 'object', required: ['device', 'credential'], properties: { device, credential: { type: 'string' } } },
+        schema: pairedDeviceSchema(device),
       },
       errors: ['INVALID_PAIRING_CODE', 'PAIRING_THROTTLED'],
       handler: [PairingController, 'pair'],
-    },
-    {
-      method: 'GET',
-      path: DEVICE_SOCKET_PATH,
-      operationId: 'openDeviceSocket',
-      summary: "A phone's WebSocket (upgrade only)",
-      description:
-        'Phones connect here with a WebSocket upgrade and `Authorization: Bearer <device credential>` (from POST ' +
-        '/api/v1/devices/pair); every frame, field and close code is in docs/device-protocol.md. An unknown or revoked ' +
-        'credential is refused before the upgrade with 401 INVALID_DEVICE_CREDENTIAL (pair again); a 500 means the ' +
-        'credential could not be checked (try again). A plain HTTP request, without the upgrade, is answered 426.',
-      tag: 'Devices',
-      access: access.public(),
-      answer: { status: 101, description: 'Switching to the WebSocket protocol (upgrade requests only)' },
-      errors: ['UPGRADE_REQUIRED', 'INVALID_DEVICE_CREDENTIAL'],
-      handler: [DeviceSocketController, 'withoutUpgrade'],
     },
     {
       method: 'GET',

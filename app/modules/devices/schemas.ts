@@ -1,4 +1,5 @@
 import type { RouteRegistry } from '#core/contract/route_registry'
+import type { JsonSchema } from '#core/contract/route_contract'
 import type { JsonOf } from '#core/contract/typed_schema'
 import { isoDateTimeSchema } from '#core/contract/schemas'
 
@@ -95,6 +96,12 @@ export const pairingCodeSchema = {
   },
 } as const
 export type PairingCodeAnswer = JsonOf<typeof pairingCodeSchema>
+
+/** A phone just paired (`POST /api/v1/devices/pair`): the device and its credential, shown this once. */
+export function pairedDeviceSchema<const D extends JsonSchema>(device: D) {
+  return { type: 'object', required: ['device', 'credential'], properties: { device, credential: { type: 'string' } } } as const
+}
+export type PairedDevice = JsonOf<ReturnType<typeof pairedDeviceSchema<typeof deviceSchema>>>
 
 /** The module's answers as published in the OpenAPI document. */
 export function deviceSchemas(registry: RouteRegistry) {

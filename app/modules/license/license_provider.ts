@@ -1,13 +1,16 @@
 import type { ApplicationService } from '@adonisjs/core/types'
+import type { Container } from '@adonisjs/core/container'
+import { Emitter } from '@adonisjs/core/events'
+import { Logger } from '@adonisjs/core/logger'
 import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { ActivityLog } from '#core/activity/activity_log'
 import { JobRunner } from '#core/jobs/job_runner'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { LicenseService } from '#modules/license/services/license_service'
-import { LicenseStateStore } from '#modules/license/services/license_state_store'
-import { DEFAULT_CHECK_TIMEOUT_MS, LicenseServerClient } from '#modules/license/services/license_server_client'
-import { licenseEnvironment, type LicenseEnvironment } from '#modules/license/services/license_config'
+import { LicenseStateStore } from '#modules/license/stores/license_state_store'
+import { LicenseServerClient } from '#modules/license/services/license_server_client'
+import { LicenseConfig, licenseEnvironment } from '#modules/license/services/license_config'
 import { licenseRoutes } from '#modules/license/routes'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
 import { licensePermissions } from '#modules/license/permissions'
@@ -24,35 +27,40 @@ export default class LicenseProvider {
 
   register() {
     registerVocabulary({ permissions: licensePermissions, events: licenseEvents, activity: licenseActivity })
+    bindLicense(this.app.container)
   }
 
   async start() {
-    await setupLicense(this.app)
+    await startLicense(this.app)
   }
 }
 
 /**
- * Wires the license into the app: the service, its routes, the periodic check, and the
- * persisted state. `environment` defaults to what start/env.ts read; tests pass their own.
+ * Binds the license's configuration (read from start/env.ts when first needed, so a malformed
+ * value stops the start) and its service, a singleton: the state lives in it. Tests give their
+ * own configuration.
  */
-export async function setupLicense(app: ApplicationService, environment: LicenseEnvironment = licenseEnvironment()): Promise<void> {
-  const { container } = app
-  if (!container.hasBinding(LicenseService)) {
-    container.singleton(LicenseService, async (resolver) => {
-      const { gatewayVersion } = environment.config
-      return new LicenseService({
-        config: environment.config,
-        store: new LicenseStateStore(await resolver.make('lucid.db')),
-        client: new LicenseServerClient({ timeoutMs: DEFAULT_CHECK_TIMEOUT_MS, userAgent: `sms-gateway/${gatewayVersion}` }),
-        secrets: await resolver.make(Secrets),
-        clock: await resolver.make(Clock),
-        emitter: await resolver.make('emitter'),
-        activity: await resolver.make(ActivityLog),
-        logger: await resolver.make('logger'),
-      })
-    })
-  }
+export function bindLicense(container: Container<any>, config: () => LicenseConfig = licenseEnvironment): void {
+  container.singleton(LicenseConfig, config)
+  container.singleton(
+    LicenseService,
+    async (resolver) =>
+      new LicenseService(
+        await resolver.make(LicenseConfig),
+        await resolver.make(LicenseStateStore),
+        await resolver.make(LicenseServerClient),
+        await resolver.make(Secrets),
+        await resolver.make(Clock),
+        await resolver.make(Emitter),
+        await resolver.make(ActivityLog),
+        await resolver.make(Logger)
+      )
+  )
+}
 
+/** Adds the routes, schedules the periodic check and loads the persisted state. */
+export async function startLicense(app: ApplicationService): Promise<void> {
+  const { container } = app
   const registry = await container.make(RouteRegistry)
   registry.add(licenseRoutes(registry))
 
@@ -64,6 +72,6 @@ export async function setupLicense(app: ApplicationService, environment: License
   if (app.getEnvironment() === 'web' || app.getEnvironment() === 'test') {
     // A key replaced here asks for a check at once; the runner keeps that wake-up until it
     // starts with the HTTP server.
-    await license.load(environment.key)
+    await license.load((await container.make(LicenseConfig)).key)
   }
 }

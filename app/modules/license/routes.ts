@@ -1,13 +1,10 @@
 import { licensePermissions } from '#modules/license/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
-import { isoDateTimeSchema } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { licenseKeyStatuses, licenseModes, licenseStates } from '#modules/license/services/license_state'
+import { licenseStatusSchema } from '#modules/license/schemas'
 import { replaceLicenseKeyValidator } from '#modules/license/validators/license_validators'
 
 const LicenseController = () => import('#modules/license/controllers/license_controller')
-
-const nullableDateTime = { ...isoDateTimeSchema, type: ['string', 'null'] }
 
 /** GET and PUT /api/v1/license. */
 export function licenseRoutes(registry: RouteRegistry) {
@@ -16,25 +13,7 @@ export function licenseRoutes(registry: RouteRegistry) {
     'The license state and key. Without a license server the gateway runs in community mode; while the license is ' +
       'withdrawn, reads and exports keep working and writes answer LICENSE_BLOCKED'
   )
-  const licenseStatus = registry.addSchema('LicenseStatus', {
-    type: 'object',
-    required: ['mode', 'state', 'keyPrefix', 'keyStatus', 'server', 'lastCheckedAt', 'lastAnswerAt'],
-    properties: {
-      mode: { enum: [...licenseModes], description: 'community: no license server is configured, nothing is checked or withdrawn' },
-      state: {
-        enum: [...licenseStates],
-        description: 'offline: the license server does not answer (information only); withdrawn: writes are refused',
-      },
-      keyPrefix: { type: ['string', 'null'], description: 'First four characters of the license key; the key itself is never shown' },
-      keyStatus: {
-        enum: [...licenseKeyStatuses],
-        description: 'must_be_set_again: the stored key was sealed with another master key and must be entered again',
-      },
-      server: { type: ['string', 'null'], description: 'GATEWAY_LICENSE_SERVER, without any credentials it holds' },
-      lastCheckedAt: { ...nullableDateTime, description: 'When the license server was last asked' },
-      lastAnswerAt: { ...nullableDateTime, description: 'When the license server last answered valid or withdrawn' },
-    },
-  })
+  const licenseStatus = registry.addSchema('LicenseStatus', licenseStatusSchema)
 
   return defineRoutes([
     {

@@ -2,7 +2,7 @@ import type { JsonSchema } from '#core/contract/route_contract'
 import type { JsonOf } from '#core/contract/typed_schema'
 import { isoDateTimeSchema } from '#core/contract/schemas'
 
-/** The Link resource; `linkResource` (models/link.ts) answers it. */
+/** The Link resource; `linkResource` (services/link_clicks.ts) answers it. */
 export const linkSchema = {
   type: 'object',
   required: ['id', 'code', 'url', 'shortUrl', 'clicks', 'createdAt'],

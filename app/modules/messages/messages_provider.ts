@@ -11,6 +11,8 @@ import { messageEvents } from '#modules/messages/events'
 import { messageSettings } from '#modules/messages/settings'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
 import { BulkSends } from '#modules/messages/services/bulk_sends'
+import { MessageStateStore } from '#modules/messages/stores/message_state_store'
+import { MessageStore } from '#modules/messages/stores/message_store'
 import { Clock } from '#core/time/clock'
 import { SettingsStore } from '#core/settings/settings_store'
 import { OrderBook, PhoneFleet } from '#modules/devices/public'
@@ -35,8 +37,8 @@ export default class MessagesProvider {
     registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings })
     this.app.container.singleton(SendQueue, async (resolver) => new SendQueue(await resolver.make(IdempotentRequests)))
     // Stateless; one instance spares a construction per phone frame and dispatch pass.
-    this.app.container.singleton(MessageLedger, () => new MessageLedger())
-    this.app.container.singleton(BulkSends, () => new BulkSends())
+    this.app.container.singleton(MessageLedger, () => new MessageLedger(new MessageStateStore(), new MessageStore()))
+    this.app.container.singleton(BulkSends, () => new BulkSends(new MessageStore()))
     const { container } = this.app
     container.singleton(RoutingCursor, () => new RoutingCursor())
     container.singleton(OrderReportQueue, async (resolver) => new OrderReportQueue(await resolver.make(MessageLedger), await resolver.make(PhoneFleet)))

@@ -4,15 +4,13 @@
  */
 export { SendMessages } from '#modules/messages/services/send_messages'
 /** The rows of the messages export. */
-export { messageExportColumns, messageExportRows, type MessageExportRow } from '#modules/messages/services/export_rows'
+export { messageExportColumns, messageExportRows, type MessageExportRow } from '#modules/messages/stores/export_rows'
 /** Every change of a message's state, whoever decides it. */
 export * from '#modules/messages/services/message_ledger'
 /** A message's categories and statuses, as the statistics count them. */
-export { messageCategories, messageStatuses, type MessageStatus } from '#modules/messages/models/message'
+export { messageCategories, messageStatuses, type MessageStatus } from '#modules/messages/message_values'
 /** Many messages queued at once (a campaign's turn), each row recorded by the caller with its message (docs/campaigns.md). */
 export { BulkSends, type BulkSend, type BulkSendResult, type BulkBatch } from '#modules/messages/services/bulk_sends'
 export { type MessageChange } from '#modules/messages/services/message_changes'
 /** Received SMS in the order they were stored, for a reader with its own cursor (the automation rules). */
-export { ReceivedSmsFeed, type ReceivedSms } from '#modules/messages/services/received_sms_feed'
-/** A reply queued once per key (what an automation rule sends). */
-export { AutomaticReplies, type AutomaticReply, type ReplyOutcome } from '#modules/messages/services/automatic_replies'
+export { ReceivedSmsFeed, type ReceivedSms } from '#modules/messages/stores/received_sms_feed'

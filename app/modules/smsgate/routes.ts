@@ -3,6 +3,15 @@ import { checkedByHandler, defineRoutes } from '#core/contract/route_contract'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { MOBILE_API_PATH, WEBHOOK_EVENTS } from '#modules/smsgate/channel/app_protocol'
 import {
+  appMessageSchema,
+  appSettingsSchema,
+  appWebhookSchema,
+  deviceAnswerSchema,
+  loginCodeSchema,
+  registeredSchema,
+} from '#modules/smsgate/schemas'
+import {
+  changePasswordValidator,
   messagesQueryValidator,
   patchDeviceValidator,
   patchMessagesValidator,
@@ -23,21 +32,6 @@ const BEARER = 'Authorization: Bearer <device token> (from POST /device); an unk
 export function smsgateRoutes(registry: RouteRegistry) {
   registry.describeTag(TAG, 'The SMSGate Android app as a phone (docs/smsgate.md): the calls it makes to its private server')
   const path = (tail: string) => `${MOBILE_API_PATH}${tail}`
-  const sims = {
-    type: 'array',
-    description: 'The SIMs as the app reported them (numbers and names masked to their last 4 characters)',
-    items: {
-      type: 'object',
-      required: ['slotIndex'],
-      properties: {
-        slotIndex: { type: 'integer' },
-        simNumber: { type: 'integer' },
-        phoneNumber: { type: 'string' },
-        carrierName: { type: 'string' },
-        iccid: { type: 'string' },
-      },
-    },
-  } as const
 
   return defineRoutes([
     {
@@ -54,11 +48,7 @@ export function smsgateRoutes(registry: RouteRegistry) {
       answer: {
         status: 201,
         description: 'The device id, its token (shown this once; the gateway keeps a fingerprint) and the login and password the app shows',
-        schema: {
-          type: 'object',
-          required: ['id', 'token', 'login', 'password'],
-          properties: { id: { type: 'string' }, token: { type: 'string' }, login: { type: 'string' }, password: { type: 'string' } },
-        },
+        schema: registeredSchema,
       },
       errors: ['SMSGATE_UNAUTHORIZED', 'PAIRING_THROTTLED'],
       handler: [MobileController, 'register'],
@@ -74,25 +64,7 @@ export function smsgateRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'The address the gateway sees, and the device',
-        schema: {
-          type: 'object',
-          required: ['externalIp'],
-          properties: {
-            externalIp: { type: 'string' },
-            device: {
-              type: 'object',
-              required: ['id', 'name', 'createdAt', 'updatedAt', 'lastSeen', 'simCards'],
-              properties: {
-                id: { type: 'string' },
-                name: { type: 'string' },
-                createdAt: { type: 'string', format: 'date-time' },
-                updatedAt: { type: 'string', format: 'date-time' },
-                lastSeen: { type: 'string', format: 'date-time' },
-                simCards: sims,
-              },
-            },
-          },
-        },
+        schema: deviceAnswerSchema,
       },
       handler: [MobileController, 'show'],
     },
@@ -121,23 +93,7 @@ export function smsgateRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: "The orders, in the app's message format",
-        schema: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['id', 'message', 'textMessage', 'phoneNumbers', 'simNumber', 'withDeliveryReport', 'state', 'createdAt'],
-            properties: {
-              id: { type: 'string', description: 'Our message id' },
-              message: { type: 'string' },
-              textMessage: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } },
-              phoneNumbers: { type: 'array', items: { type: 'string' } },
-              simNumber: { type: 'integer', description: 'Our SIM slot + 1' },
-              withDeliveryReport: { type: 'boolean' },
-              state: { enum: ['Pending'] },
-              createdAt: { type: 'string', format: 'date-time' },
-            },
-          },
-        },
+        schema: { type: 'array', items: appMessageSchema },
       },
       errors: ['SMSGATE_UNAUTHORIZED'],
       handler: [MobileController, 'messages'],
@@ -170,14 +126,7 @@ export function smsgateRoutes(registry: RouteRegistry) {
       answer: {
         status: 200,
         description: 'The webhooks',
-        schema: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['id', 'url', 'event'],
-            properties: { id: { type: 'string' }, url: { type: 'string', format: 'uri' }, event: { enum: [...WEBHOOK_EVENTS] } },
-          },
-        },
+        schema: { type: 'array', items: appWebhookSchema },
       },
       errors: ['SMSGATE_UNAUTHORIZED'],
       handler: [MobileController, 'webhooks'],
@@ -192,7 +141,8 @@ export function smsgateRoutes(registry: RouteRegistry) {
         'signing key (GET /settings), of the raw body bytes followed by X-Timestamp (Unix seconds), which must be within 5 minutes of ' +
         "the gateway's clock. An unknown URL answers 404; an unsigned, stale or wrongly signed call 401; nothing is stored then (the app " +
         'tries again, up to its retry count, 15 by default). sms:received is stored once per SMS (a repeat answers 204 too); ' +
-        'sms:data-received and mms:received are logged without their content; another event is taken and ignored.',
+        "system:ping updates the phone's battery; sms:data-received and mms:received are logged without their content; another " +
+        'event is taken and ignored.',
       tag: TAG,
       access: access.public(),
       rawBody: true,
@@ -211,22 +161,48 @@ export function smsgateRoutes(registry: RouteRegistry) {
       path: path('/settings'),
       operationId: 'smsgateGetSettings',
       summary: "The app's settings the gateway sets",
-      description: `${BEARER} The event stream rather than Firebase, and the key the app signs its webhooks with.`,
+      description: `${BEARER} The event stream rather than Firebase, the key the app signs its webhooks with, and its ping interval (its pings carry its battery).`,
       tag: TAG,
       access: access.public(),
       answer: {
         status: 200,
         description: 'Settings by section, each an object',
-        schema: {
-          type: 'object',
-          properties: {
-            gateway: { type: 'object', properties: { notification_channel: { enum: ['SSE_ONLY'] } } },
-            webhooks: { type: 'object', properties: { signing_key: { type: 'string' } } },
-          },
-        },
+        schema: appSettingsSchema,
       },
       errors: ['SMSGATE_UNAUTHORIZED'],
       handler: [MobileController, 'settings'],
+    },
+    {
+      method: 'GET',
+      path: path('/user/code'),
+      operationId: 'smsgateLoginCode',
+      summary: 'A pairing code for another SMSGate phone, asked by a paired one',
+      description:
+        "Authorization: Basic <login:password>, as a paired phone's app shows them. Answers a pairing code for the SMSGate app " +
+        '(digits only, single use, valid until validUntil, 10 minutes), to type in another phone\'s "By code" field. Wrong ' +
+        'credentials answer 401 and count as wrong pairing codes from that address (429 after 5 in 10 minutes).',
+      tag: TAG,
+      access: access.public(),
+      answer: {
+        status: 200,
+        description: 'The code and until when it pairs',
+        schema: loginCodeSchema,
+      },
+      errors: ['SMSGATE_UNAUTHORIZED', 'PAIRING_THROTTLED'],
+      handler: [MobileController, 'loginCode'],
+    },
+    {
+      method: 'PATCH',
+      path: path('/user/password'),
+      operationId: 'smsgateChangePassword',
+      summary: 'Change the password the app shows',
+      description: `${BEARER} The current password must be right (401 otherwise); the new one has 14 characters at least (400 otherwise).`,
+      tag: TAG,
+      access: access.public(),
+      body: changePasswordValidator,
+      answer: { status: 204, description: 'Changed' },
+      errors: ['SMSGATE_UNAUTHORIZED'],
+      handler: [MobileController, 'changePassword'],
     },
     {
       method: 'GET',

@@ -3,7 +3,9 @@ import type { JsonSchema } from '#core/contract/route_contract'
 import type { JsonOf } from '#core/contract/typed_schema'
 import { isoDateTimeSchema } from '#core/contract/schemas'
 import { publicEventCatalogue } from '#core/events/public_events'
-import { MAX_ATTEMPTS } from '#modules/webhooks/models/webhook_delivery'
+
+/** Attempts per delivery (docs/webhooks.md, Attempts, retries and giving up). */
+export const MAX_ATTEMPTS = 5
 
 /*
  * The schemas are made when the routes are, not when this file loads: they list the public

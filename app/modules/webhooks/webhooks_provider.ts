@@ -1,4 +1,5 @@
 import type { ApplicationService } from '@adonisjs/core/types'
+import { Logger } from '@adonisjs/core/logger'
 import env from '#start/env'
 import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
@@ -11,7 +12,9 @@ import { DeliveryClient } from '#modules/webhooks/services/delivery_client'
 import { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
 import { DeliveryRecorder } from '#modules/webhooks/services/delivery_recorder'
 import { DeliveryWorker } from '#modules/webhooks/services/delivery_worker'
-import { DELIVERY_JOB, deliveryJob } from '#modules/webhooks/jobs/delivery_job'
+import { DeliveryWake, deliveryJob } from '#modules/webhooks/jobs/delivery_job'
+import { DeliveryStore } from '#modules/webhooks/stores/delivery_store'
+import { WebhookStore } from '#modules/webhooks/stores/webhook_store'
 import { deliveryLogPurgeJob } from '#modules/webhooks/jobs/delivery_log_purge_job'
 import { recordPublicEvents } from '#modules/webhooks/listeners/record_public_events'
 import { broadcastDeliveryChanges } from '#modules/webhooks/listeners/live_webhooks'
@@ -31,28 +34,32 @@ export default class WebhooksProvider {
     container.singleton(DestinationPolicy, () => {
       return new DestinationPolicy({ allowPrivateNetworks: env.get('GATEWAY_WEBHOOKS_ALLOW_PRIVATE_NETWORKS') ?? true })
     })
-    container.singleton(WebhookSubscriptions, async (resolver) => new WebhookSubscriptions(await resolver.make('lucid.db')))
+    container.singleton(WebhookSubscriptions, async (resolver) => new WebhookSubscriptions(await resolver.make(WebhookStore)))
     container.singleton(DeliveryClient, async (resolver) => new DeliveryClient(await resolver.make(DestinationPolicy), await resolver.make(Clock)))
+    // Jobs run with the HTTP server only; the runner is resolved at each wake so a test can put
+    // its own (on a ManualClock) in the container.
+    container.singleton(DeliveryWake, () => new DeliveryWake(() => container.make(JobRunner)))
     container.singleton(DeliveryRecorder, async (resolver) => {
       return new DeliveryRecorder(
-        await resolver.make('lucid.db'),
         await resolver.make(Clock),
         await resolver.make(WebhookSubscriptions),
-        await resolver.make('logger'),
-        () => this.#wakeDeliveries()
+        await resolver.make(Logger),
+        await resolver.make(DeliveryWake),
+        await resolver.make(DeliveryStore)
       )
     })
     container.singleton(DeliveryWorker, async (resolver) => {
-      return new DeliveryWorker({
-        db: await resolver.make('lucid.db'),
-        clock: await resolver.make(Clock),
-        secrets: await resolver.make(Secrets),
-        client: await resolver.make(DeliveryClient),
-        activity: await resolver.make(ActivityLog),
-        subscriptions: await resolver.make(WebhookSubscriptions),
-        logger: await resolver.make('logger'),
-        wake: (at) => this.#wakeDeliveries(at),
-      })
+      return new DeliveryWorker(
+        await resolver.make(Clock),
+        await resolver.make(Secrets),
+        await resolver.make(DeliveryClient),
+        await resolver.make(ActivityLog),
+        await resolver.make(WebhookSubscriptions),
+        await resolver.make(Logger),
+        await resolver.make(DeliveryWake),
+        await resolver.make(DeliveryStore),
+        await resolver.make(WebhookStore)
+      )
     })
   }
 
@@ -62,7 +69,7 @@ export default class WebhooksProvider {
     registry.add(webhookRoutes(registry))
     const runner = await container.make(JobRunner)
     runner.register(deliveryJob(() => container.make(DeliveryWorker)))
-    runner.register(deliveryLogPurgeJob(() => container.make('lucid.db')))
+    runner.register(deliveryLogPurgeJob(await container.make(DeliveryStore)))
     const emitter = await container.make('emitter')
     recordPublicEvents(emitter, () => container.make(DeliveryRecorder))
     const clock = await container.make(Clock)
@@ -73,14 +80,5 @@ export default class WebhooksProvider {
   async shutdown() {
     await (await this.app.container.make(DeliveryRecorder)).flushed()
     await (await this.app.container.make(DeliveryWorker)).stop()
-  }
-
-  /**
-   * Jobs run with the HTTP server only. The runner is resolved each time so a test can put its
-   * own (on a ManualClock) in the container.
-   */
-  async #wakeDeliveries(at?: Date) {
-    const runner = await this.app.container.make(JobRunner)
-    if (runner.started && runner.has(DELIVERY_JOB)) runner.wake(DELIVERY_JOB, at)
   }
 }

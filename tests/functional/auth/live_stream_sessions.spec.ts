@@ -6,7 +6,7 @@ import type { ApiClient } from '@japa/api-client'
 import User from '#modules/auth/models/user'
 import { UserService } from '#modules/auth/services/user_service'
 import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
-import { endSessionsOf } from '#modules/auth/services/account_sessions'
+import { SessionStore } from '#modules/auth/stores/session_store'
 import { asBrowser, signIn, signInAs, testKeys, useTestKeys, TEST_PASSWORD, type BrowserSession } from '#tests/helpers/callers'
 import { eventually } from '#tests/helpers/phones'
 
@@ -188,8 +188,7 @@ test.group('Live streams end with their session', (group) => {
     try {
       await assertReceives(stream, 'devices', 'before')
       // What the command does beside the server: the session rows go, nothing in this process is told.
-      const { default: db } = await import('@adonisjs/lucid/services/db')
-      await endSessionsOf(db.connection(), account.id)
+      await new SessionStore().endSessionsOf(null, account.id)
       // The sweep runs every 5 seconds by itself.
       await eventually(() => stream.ended(), 8000)
       await assertReceivesNothing(assert, stream, 'devices', control)

@@ -69,11 +69,6 @@ const handWritten: Record<string, CallerName[]> = {
   // Accounts: changes need a signed-in superadmin, never a key; an admin key may list.
   'GET /api/v1/users/assignable': readers,
   'GET /api/v1/contacts/fields': readers,
-  'POST /api/v1/contacts/imports': adminOrOperator,
-  'POST /api/v1/contacts/imports/:id/start': adminOrOperator,
-  'GET /api/v1/contacts/imports': readers,
-  'GET /api/v1/contacts/imports/:id': readers,
-  'GET /api/v1/contacts/imports/:id/errors': readers,
   'GET /api/v1/templates': readers,
   'POST /api/v1/templates': adminOrOperator,
   'POST /api/v1/templates/preview': readers,

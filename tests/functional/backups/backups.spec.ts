@@ -9,7 +9,7 @@ import { SettingsStore } from '#core/settings/settings_store'
 import { settingsCatalogue } from '#core/settings/settings_catalogue'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging } from '#tests/helpers/messages'
-import { BackupEngine } from '#modules/backups/services/backup_engine'
+import { BackupSnapshot } from '#modules/backups/services/backup_engine'
 import { startSmtpReceiver } from '#tests/helpers/smtp_receiver'
 import { checkedFetch } from '#tests/helpers/answer_contract'
 
@@ -24,7 +24,7 @@ test.group('Backups', (group) => {
     const settings = await app.container.make(SettingsStore)
     await settings.update({ backup: settingsCatalogue.defaults('backup'), notifications: settingsCatalogue.defaults('notifications') })
     return async () => {
-      app.container.restore(BackupEngine)
+      app.container.restore(BackupSnapshot)
       await settings.update({ backup: settingsCatalogue.defaults('backup'), notifications: settingsCatalogue.defaults('notifications') })
     }
   })
@@ -75,13 +75,12 @@ test.group('Backups', (group) => {
         smtpFrom: 'gateway@example.com',
       },
     })
-    const engine = await app.container.make(BackupEngine)
-    app.container.swap(BackupEngine, () =>
-      engine.with({ snapshot: async (_source, target) => {
+    app.container.swap(BackupSnapshot, () => ({
+      copy: async (_source, target) => {
         writeFileSync(target, Buffer.alloc(4096, 1))
         throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
-      } })
-    )
+      },
+    }))
     const events: any[] = []
     const listener = (payload: any) => events.push(payload)
     emitter.on('backup.failed', listener)
@@ -140,8 +139,7 @@ test.group('Backups', (group) => {
   })
 
   test('a copy that does not read back as this product\'s database fails and is deleted', async ({ client, assert }) => {
-    const engine = await app.container.make(BackupEngine)
-    app.container.swap(BackupEngine, () => engine.with({ snapshot: async (_source, target) => writeFileSync(target, 'SQLite format 3\u0000 but not really') }))
+    app.container.swap(BackupSnapshot, () => ({ copy: async (_source, target) => writeFileSync(target, 'SQLite format 3\u0000 but not really') }))
     const response = await backup(client)
     response.assertStatus(503)
     assert.match(response.body().error.details.attempt.reason, /^the copy did not read back: /)
@@ -151,8 +149,7 @@ test.group('Backups', (group) => {
   test('the alert is not sent when switched off in Settings > Notifications', async ({ client, assert }) => {
     const settings = await app.container.make(SettingsStore)
     await settings.update({ notifications: { adminPhones: ['+33600000002'], backupFailedAlert: false } })
-    const engine = await app.container.make(BackupEngine)
-    app.container.swap(BackupEngine, () => engine.with({ snapshot: async () => Promise.reject(Object.assign(new Error('disk'), { code: 'ENOSPC' })) }))
+    app.container.swap(BackupSnapshot, () => ({ copy: async () => Promise.reject(Object.assign(new Error('disk'), { code: 'ENOSPC' })) }))
     ;(await backup(client)).assertStatus(503)
     assert.isNull(await db.from('messages').where('phone', '+33600000002').first())
   })
@@ -169,11 +166,10 @@ test.group('Backups', (group) => {
     assert.lengthOf(await list(client), 2, 'lowering retention deletes nothing by itself')
 
     // A failure deletes nothing either.
-    const engine = await app.container.make(BackupEngine)
-    app.container.swap(BackupEngine, () => engine.with({ snapshot: async () => Promise.reject(new Error('boom')) }))
+    app.container.swap(BackupSnapshot, () => ({ copy: async () => Promise.reject(new Error('boom')) }))
     ;(await backup(client)).assertStatus(503)
     assert.lengthOf(await list(client), 2)
-    app.container.restore(BackupEngine)
+    app.container.restore(BackupSnapshot)
 
     await db.from('backup_attempts').where('name', first.name).update({ finished_at: '2021-01-01T00:00:00.000Z' })
     const second = (await backup(client)).body()

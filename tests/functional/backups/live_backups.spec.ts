@@ -7,13 +7,13 @@ import { DataFolder } from '#core/data_folder/data_folder'
 import { signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { eventually } from '#tests/helpers/phones'
 import { openLiveStream } from '#tests/helpers/live_stream'
-import { BackupEngine } from '#modules/backups/services/backup_engine'
+import { BackupSnapshot } from '#modules/backups/services/backup_engine'
 
 test.group('Backup attempts live on the `backups` channel', (group) => {
   group.setup(() => useTestKeys())
   group.each.setup(() => {
     rmSync(DataFolder.current().backupsDir, { recursive: true, force: true })
-    return () => app.container.restore(BackupEngine)
+    return () => app.container.restore(BackupSnapshot)
   })
 
   test('a superadmin dashboard sees each step of a backup, then its outcome, with the file name only', async ({ client, assert }) => {
@@ -42,8 +42,7 @@ test.group('Backup attempts live on the `backups` channel', (group) => {
     const session = await signInAs(client, 'superadmin')
     const stream = await openLiveStream(client, session, 'backups')
     try {
-      const engine = await app.container.make(BackupEngine)
-      app.container.swap(BackupEngine, () => engine.with({ snapshot: async () => Promise.reject(Object.assign(new Error('full'), { code: 'ENOSPC' })) }))
+      app.container.swap(BackupSnapshot, () => ({ copy: async () => Promise.reject(Object.assign(new Error('full'), { code: 'ENOSPC' })) }))
       ;(await client.post('/api/v1/backups').header('x-api-key', testKeys.admin)).assertStatus(503)
       await eventually(() => stream.events().some((event) => event.step === 'finished'))
       assert.containsSubset(stream.events().at(-1), { step: 'finished', outcome: 'failed', origin: 'manual' })

@@ -6,21 +6,20 @@ import { DataFolder } from '#core/data_folder/data_folder'
 import { signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { eventually } from '#tests/helpers/phones'
 import { openLiveStream } from '#tests/helpers/live_stream'
-import { BackupEngine } from '#modules/backups/services/backup_engine'
+import { BackupSnapshot } from '#modules/backups/services/backup_engine'
 
 test.group('Live notices to signed-in dashboards', (group) => {
   group.setup(() => useTestKeys())
   group.each.setup(() => {
     rmSync(DataFolder.current().backupsDir, { recursive: true, force: true })
-    return () => app.container.restore(BackupEngine)
+    return () => app.container.restore(BackupSnapshot)
   })
 
   test('a signed-in dashboard (any role) subscribed to notices sees a failed backup at once', async ({ client, assert }) => {
     const session = await signInAs(client, 'readonly')
     const stream = await openLiveStream(client, session, 'notices')
     try {
-      const engine = await app.container.make(BackupEngine)
-      app.container.swap(BackupEngine, () => engine.with({ snapshot: async () => Promise.reject(Object.assign(new Error('full'), { code: 'ENOSPC' })) }))
+      app.container.swap(BackupSnapshot, () => ({ copy: async () => Promise.reject(Object.assign(new Error('full'), { code: 'ENOSPC' })) }))
       ;(await client.post('/api/v1/backups').header('x-api-key', testKeys.admin)).assertStatus(503)
 
       await eventually(() => stream.events().some((event) => event.type === 'backup.failed'))

@@ -10,7 +10,7 @@ import { SettingsStore } from '#core/settings/settings_store'
 import { settingsCatalogue } from '#core/settings/settings_catalogue'
 import { useManualClock } from '#tests/helpers/clock'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
-import { BackupEngine } from '#modules/backups/services/backup_engine'
+import { BackupEngine, BackupSnapshot } from '#modules/backups/services/backup_engine'
 import { BackupSchedule, nextRunAt } from '#modules/backups/services/backup_schedule'
 import { backupScheduleJob } from '#modules/backups/jobs/backup_schedule_job'
 
@@ -56,19 +56,18 @@ test.group('Backup schedule on the clock', (group) => {
     return async () => {
       await runner?.stop()
       app.container.restore(JobRunner)
-      app.container.restore(BackupEngine)
+      app.container.restore(BackupSnapshot)
       restoreClock?.()
       await settings.update({ backup: settingsCatalogue.defaults('backup'), sending: settingsCatalogue.defaults('sending') })
     }
   })
 
-  /** The schedule job on a runner and an engine driven by a ManualClock starting at `start`. */
-  async function startSchedule(start: string, engineOverrides: Partial<ConstructorParameters<typeof BackupEngine>[0]> = {}) {
+  /** The schedule job on a runner driven by a ManualClock starting at `start`, the copies written by `snapshot` when given. */
+  async function startSchedule(start: string, snapshot?: BackupSnapshot) {
     const manual = useManualClock(start)
     clock = manual.clock
     restoreClock = manual.restore
-    const engine = (await app.container.make(BackupEngine)).with({ clock, ...engineOverrides })
-    app.container.swap(BackupEngine, () => engine)
+    if (snapshot) app.container.swap(BackupSnapshot, () => snapshot)
     runner = new JobRunner(clock, db, logger)
     runner.register(backupScheduleJob(() => app.container.make(BackupSchedule)))
     app.container.swap(JobRunner, () => runner)
@@ -131,7 +130,7 @@ test.group('Backup schedule on the clock', (group) => {
 
   test('interval mode counts from the previous automatic attempt, failed or not', async ({ assert }) => {
     await settings.update({ backup: { frequency: 'interval', intervalHours: 2 } })
-    await startSchedule('2026-06-01T00:00:00.000Z', { snapshot: async () => Promise.reject(Object.assign(new Error('full'), { code: 'ENOSPC' })) })
+    await startSchedule('2026-06-01T00:00:00.000Z', { copy: async () => Promise.reject(Object.assign(new Error('full'), { code: 'ENOSPC' })) })
     await advanceTo('2026-06-01T05:00:00.000Z')
     const attempts = await db.from('backup_attempts').orderBy('id').select('started_at', 'outcome')
     assert.deepEqual(
@@ -146,7 +145,7 @@ test.group('Backup schedule on the clock', (group) => {
     let release: () => void = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
     await startSchedule('2026-08-01T10:00:00.000Z', {
-      snapshot: async (source, target) => {
+      copy: async (source, target) => {
         await held
         const { snapshotDatabase } = await import('#core/database/database_snapshot')
         await snapshotDatabase(source, target)

@@ -66,7 +66,10 @@ test.group('A second kind of phone (an in-memory channel)', (group) => {
     const id = accepted.body().accepted[0].id
     await flush()
 
-    assert.deepEqual(memory.orders, [{ deviceId, messageId: Number(id), to: '+33612345678', text: 'Through another kind of phone', simSlot: 0 }])
+    const [{ orderedAt, ...order }] = memory.orders
+    assert.deepEqual([order], [{ deviceId, messageId: Number(id), to: '+33612345678', text: 'Through another kind of phone', simSlot: 0 }])
+    // The hand-out's instant is the one stored.
+    assert.equal((await db.from('messages').where('id', id).first()).ordered_at, orderedAt.toISOString())
     const stored = await message(client, id)
     assert.deepInclude(stored, { status: 'delivered', deviceId: String(deviceId), simSlot: 0, attempts: 1 })
     assert.isString(stored.sentAt)
@@ -136,6 +139,8 @@ test.group('A second kind of phone (an in-memory channel)', (group) => {
     await flush()
     assert.equal((await message(client, id)).status, 'delivered')
     assert.deepEqual(memory.orders.map((order) => order.messageId), [Number(id), Number(id)])
+    // Sent again, it is the same hand-out.
+    assert.deepEqual(memory.orders[1].orderedAt, memory.orders[0].orderedAt)
 
     // Silent 5 minutes: the gateway lets go of it through its channel.
     await clock.advance(5 * 60_000 + 31_000)

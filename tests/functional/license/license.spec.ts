@@ -10,6 +10,8 @@ import emitter from '@adonisjs/core/services/emitter'
 import logger from '@adonisjs/core/services/logger'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { Container } from '@adonisjs/core/container'
+import { Emitter } from '@adonisjs/core/events'
+import { Logger } from '@adonisjs/core/logger'
 import type { ApplicationService } from '@adonisjs/core/types'
 import { errors as vineErrors } from '@vinejs/vine'
 import { Clock, ManualClock } from '#core/time/clock'
@@ -22,11 +24,11 @@ import { DataFolder } from '#core/data_folder/data_folder'
 import { flushLogFile } from '#core/logging/log_file'
 import type { PublicEvent } from '#core/events/public_events'
 import { LICENSE_SOURCE, LicenseService } from '#modules/license/services/license_service'
-import { LicenseStateStore } from '#modules/license/services/license_state_store'
+import { LicenseStateStore } from '#modules/license/stores/license_state_store'
 import { LicenseServerClient } from '#modules/license/services/license_server_client'
 import { LICENSE_CHECK_JOB } from '#modules/license/jobs/license_check_job'
-import { setupLicense } from '#modules/license/license_provider'
-import { licenseKeyOf, licenseServerOf } from '#modules/license/services/license_config'
+import { bindLicense, startLicense } from '#modules/license/license_provider'
+import { LicenseConfig, licenseKeyOf, licenseServerOf } from '#modules/license/services/license_config'
 import LicenseController from '#modules/license/controllers/license_controller'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { BackupSchedule } from '#modules/backups/services/backup_schedule'
@@ -104,21 +106,26 @@ function useLicenseFixtures(group: Group) {
   })
 }
 
-/** A service of our own on a ManualClock and its own runner, as setupLicense would wire it. */
+/** A service of our own on a ManualClock and its own runner, built from its constructor parameters as the provider does. */
 function harness(options: { server?: string | null; clock?: ManualClock; timeoutMs?: number } = {}): Harness {
   const clock = options.clock ?? new ManualClock(START)
   const runner = new JobRunner(clock, db, logger)
   runners.push(runner)
-  const license = new LicenseService({
-    config: { server: options.server === undefined ? fake.url : options.server, gatewayVersion: VERSION },
-    store: new LicenseStateStore(db),
-    client: new LicenseServerClient({ timeoutMs: options.timeoutMs ?? 10_000, userAgent: 'license-test' }),
+  const config = new LicenseConfig({
+    server: options.server === undefined ? fake.url : options.server,
+    gatewayVersion: VERSION,
+    checkTimeoutMs: options.timeoutMs,
+  })
+  const license = new LicenseService(
+    config,
+    new LicenseStateStore(),
+    new LicenseServerClient(config),
     secrets,
     clock,
     emitter,
-    activity: new ActivityLog(clock, logger),
-    logger,
-  })
+    new ActivityLog(clock, logger),
+    logger
+  )
   license.scheduleChecksOn(runner)
   return {
     clock,
@@ -167,7 +174,7 @@ test.group('License gate', (group) => {
 
   test('community mode: no license server, nothing is asked and nothing is ever blocked', async ({ assert }) => {
     // Even a database that says withdrawn (the server was configured before) does not block.
-    await new LicenseStateStore(db).write(
+    await new LicenseStateStore().write(
       { state: 'withdrawn', keySealed: secrets.seal(KEY), keyPrefix: 'LKEY', lastCheckedAt: null, lastAnswerAt: null },
       new Date(START)
     )
@@ -385,7 +392,7 @@ test.group('License gate', (group) => {
 
   test('a key sealed with another master key reports must_be_set_again, asks nothing, and can be entered again', async ({ assert }) => {
     const otherMasterKey = new Secrets(randomBytes(32))
-    await new LicenseStateStore(db).write(
+    await new LicenseStateStore().write(
       { state: 'valid', keySealed: otherMasterKey.seal(KEY), keyPrefix: 'LKEY', lastCheckedAt: null, lastAnswerAt: null },
       new Date(START)
     )
@@ -410,7 +417,7 @@ test.group('License gate', (group) => {
   })
 
   test('a key given in the environment replaces the stored one; the same key again changes nothing', async ({ assert }) => {
-    const store = new LicenseStateStore(db)
+    const store = new LicenseStateStore()
     await store.write({ state: 'valid', keySealed: secrets.seal(KEY), keyPrefix: 'LKEY', lastCheckedAt: null, lastAnswerAt: null }, new Date(START))
 
     const { license } = harness()
@@ -534,7 +541,7 @@ test.group('License gate', (group) => {
     assert.throws(() => licenseServerOf('ftp://licenses.example.com'), /http:\/\/ or https:\/\//)
   })
 
-  test('setupLicense binds the service, adds the routes, schedules the check', async ({ assert }) => {
+  test('the provider binds the service from its configuration, adds the routes, schedules the check', async ({ assert }) => {
     const clock = new ManualClock(START)
     const container = new Container<any>()
     const registry = new RouteRegistry()
@@ -545,15 +552,15 @@ test.group('License gate', (group) => {
     container.singleton(JobRunner, () => runner)
     container.singleton(Secrets, () => secrets)
     container.singleton(ActivityLog, () => new ActivityLog(clock, logger))
-    container.bindValue('lucid.db', db)
-    container.bindValue('emitter', emitter)
-    container.bindValue('logger', logger)
+    container.bindValue(Emitter, emitter as unknown as Emitter<any>)
+    container.bindValue(Logger, logger)
     const fakeApp = { container, getEnvironment: () => 'test' } as unknown as ApplicationService
 
     // A previous run left the next check an hour away.
     await db.table('scheduled_jobs').insert({ name: LICENSE_CHECK_JOB, due_at: at(HOUR) })
 
-    await setupLicense(fakeApp, { config: { server: fake.url, gatewayVersion: VERSION }, key: KEY })
+    bindLicense(container, () => new LicenseConfig({ server: fake.url, gatewayVersion: VERSION, key: KEY }))
+    await startLicense(fakeApp)
 
     const routes = registry.contracts.map((contract) => [contract.method, contract.path, contract.access])
     assert.deepEqual(routes, [

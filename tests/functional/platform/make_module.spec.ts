@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import app from '@adonisjs/core/services/app'
 import { firstApiKey, freePort, stop } from '#tests/helpers/gateway_process'
 import { dashboardPages } from '#tests/unit/dashboard/dashboard_pages'
+import { sqlOutsideStores } from '#tests/unit/core/data_access_rule'
 
 /** Runs a command in the copy; answers its exit code and output. */
 function run(cwd: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; output: string }> {
@@ -33,7 +34,7 @@ async function waitForHealth(port: number, child: ChildProcess, output: () => st
 
 /**
  * docs/adding-a-module.md, done for real: `node ace make:module price_lists` in a copy of the
- * working tree gives a module that type-checks, keeps the boundaries and serves, with its routes,
+ * working tree gives a module that type-checks, keeps the boundaries and its SQL in its store, and serves, with its routes,
  * permission, error, event and settings in the document; its dashboard page type-checks against
  * the copy's generated API types (vue-tsc) and is in the menu of every role its list operation
  * is open to; the tests that read every module (the unit suite, the dashboard's page registry
@@ -65,6 +66,8 @@ test.group('make:module', () => {
 
       const made = await run(copy, process.execPath, ['ace.js', 'make:module', 'price_lists'])
       assert.equal(made.code, 0, made.output)
+      // Its SQL is in its store only, as every module's (docs/modules.md, Data access).
+      assert.deepEqual(await sqlOutsideStores(copy, 'price_lists'), [])
 
       // The type check, the boundaries and the copy's gateway at once: they only read the copy.
       const port = await freePort()

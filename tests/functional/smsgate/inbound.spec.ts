@@ -11,7 +11,7 @@ import { pairedApp, useSmsgateGateway } from '#tests/functional/smsgate/support/
  * `sms:received` stored like our agent's inbound SMS, once however often it is posted.
  */
 test.group('SMSGate app: received SMS through its signed webhooks', (group) => {
-  const world = useSmsgateGateway(group, ['message.received'])
+  const world = useSmsgateGateway(group, ['message.received', 'device.low_battery'])
   const flush = world.flush
   const inbound = () => db.from('messages').where('direction', 'in').orderBy('id').select('phone', 'body', 'sim_slot', 'device_id')
   const phone = async (client: ApiClient) => {
@@ -36,12 +36,12 @@ test.group('SMSGate app: received SMS through its signed webhooks', (group) => {
     const other = await phone(client)
     assert.deepEqual(
       smsgate.webhooks.map((webhook) => webhook.event),
-      ['sms:received', 'sms:data-received', 'mms:received']
+      ['sms:received', 'sms:data-received', 'mms:received', 'system:ping']
     )
     const [url] = new Set(smsgate.webhooks.map((webhook) => webhook.url))
     assert.lengthOf(new Set(smsgate.webhooks.map((webhook) => webhook.url)), 1)
     assert.match(url, new RegExp(`^${smsgate.apiUrl}/webhooks/${smsgate.id}/[A-Za-z0-9_-]{32}$`))
-    assert.lengthOf(new Set(smsgate.webhooks.map((webhook) => webhook.id)), 3)
+    assert.lengthOf(new Set(smsgate.webhooks.map((webhook) => webhook.id)), 4)
     // Stable for the device (the app replaces its set at each sync), another device's differ.
     assert.deepEqual((await smsgate.call('GET', '/webhooks')).json, smsgate.webhooks)
     assert.notDeepEqual(other.webhooks.map((webhook) => webhook.url), smsgate.webhooks.map((webhook) => webhook.url))
@@ -103,6 +103,39 @@ test.group('SMSGate app: received SMS through its signed webhooks', (group) => {
     await flush()
     assert.lengthOf(await inbound(), 1)
     world.events.assertEmittedCount('message.received', 1)
+  })
+
+  test('a system:ping carries the battery: level and charging on the phone, device.low_battery once when it crosses 15 %', async ({ client, assert }) => {
+    const smsgate = await phone(client)
+    const settings = await smsgate.call('GET', '/settings')
+    assert.deepEqual(settings.json.ping, { interval_seconds: 300 })
+    const ping = (level: unknown, charging: unknown) => ({
+      health: {
+        version: '1.68.0',
+        releaseId: 1,
+        status: 'pass',
+        checks: {
+          'battery:level': { description: 'Battery level in percent', observedUnit: 'percent', observedValue: level, status: 'pass' },
+          'battery:charging': { description: 'Is the phone charging?', observedUnit: 'flags', observedValue: charging, status: 'pass' },
+          'connection:cellular': { description: 'Cellular network type', observedUnit: 'index', observedValue: 0, status: 'pass' },
+        },
+      },
+    })
+    const device = async () => (await client.get(`/api/v1/devices/${smsgate.id}`).header('x-api-key', testKeys.read)).body()
+    assert.equal((await smsgate.postWebhook('system:ping', ping(74, 2))).status, 204)
+    await flush()
+    assert.deepEqual((await device()).battery, { level: 74, charging: true })
+    assert.equal((await smsgate.postWebhook('system:ping', ping(12, 0))).status, 204)
+    assert.equal((await smsgate.postWebhook('system:ping', ping(11, 0))).status, 204)
+    await flush()
+    assert.deepEqual((await device()).battery, { level: 11, charging: false })
+    world.events.assertEmittedCount('device.low_battery', 1)
+    // A ping without a battery, or with values that are not numbers, changes nothing and is taken.
+    assert.equal((await smsgate.postWebhook('system:ping', { health: { status: 'pass' } })).status, 204)
+    assert.equal((await smsgate.postWebhook('system:ping', ping('high', 'yes'))).status, 204)
+    await flush()
+    assert.deepEqual((await device()).battery, { level: 11, charging: false })
+    assert.isNull((await device()).signal)
   })
 
   test('data SMS and MMS notices are acknowledged and not kept; an event not registered is taken and ignored', async ({ client, assert }) => {

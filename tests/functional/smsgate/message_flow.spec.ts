@@ -6,8 +6,9 @@ import { testKeys } from '#tests/helpers/callers'
 import { sendAs } from '#tests/helpers/messages'
 import { eventually } from '#tests/helpers/phones'
 import { SmsgateChannel } from '#modules/smsgate/channel/smsgate_channel'
+import { flushLogFile } from '#core/logging/log_file'
 import { FakeSmsgateApp } from '#tests/functional/smsgate/support/fake_smsgate_app'
-import { pairedApp, useSmsgateGateway } from '#tests/functional/smsgate/support/smsgate_phones'
+import { copiesOf, messageIdOf, pairedApp, useSmsgateGateway } from '#tests/functional/smsgate/support/smsgate_phones'
 
 /**
  * A send through the SMSGate app end to end (docs/smsgate.md): a real `POST /api/v1/messages`,
@@ -39,7 +40,7 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     await flush()
 
     assert.deepEqual(smsgate.events, [{ event: 'MessageEnqueued', data: 'null' }])
-    assert.deepEqual([...smsgate.messages.values()].map(({ id: messageId, phoneNumbers, simNumber, text }) => ({ messageId, phoneNumbers, simNumber, text })), [
+    assert.deepEqual([...smsgate.messages.values()].map(({ id: appId, phoneNumbers, simNumber, text }) => ({ messageId: messageIdOf(appId), phoneNumbers, simNumber, text })), [
       { messageId: id, phoneNumbers: ['+33612345678'], simNumber: 1, text: 'Through the SMSGate app' },
     ])
     const stored = await message(client, id)
@@ -50,7 +51,7 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     assert.deepEqual((await smsgate.call('GET', '/message')).json, [])
   })
 
-  test('GET /message lists the orders it has not reported in the app’s format, newest first unless fifo', async ({ client, assert }) => {
+  test('GET /message lists the orders it has not reported in the app’s format, newest first unless fifo; listed is taken', async ({ client, assert }) => {
     const smsgate = await phone(client)
     smsgate.behaviour = 'silence'
     smsgate.fetchOnEvents = false
@@ -60,12 +61,15 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     const second = (await sendAs(client, { to: '+33698765432', body: 'Second' })).body().accepted[0].id
     await flush()
 
+    // Not fetched yet: ordered to the phone, not taken.
+    assert.equal((await message(client, first)).status, 'queued')
     const lifo = await smsgate.call('GET', '/message?order=lifo')
     assert.equal(lifo.status, 200)
-    assert.deepEqual(lifo.json.map((item: any) => item.id), [second, first])
+    assert.deepEqual(lifo.json.map((item: any) => messageIdOf(item.id)), [second, first])
     const [item] = lifo.json
+    assert.match(item.id, new RegExp(`^${second}-[0-9a-z]+$`))
     assert.deepEqual(item, {
-      id: second,
+      id: item.id,
       message: 'Second',
       textMessage: { text: 'Second' },
       phoneNumbers: ['+33698765432'],
@@ -75,12 +79,17 @@ test.group('SMSGate app: messages over its event stream', (group) => {
       createdAt: item.createdAt,
     })
     assert.match(item.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
-    assert.deepEqual((await smsgate.call('GET', '/message?order=fifo')).json.map((entry: any) => entry.id), [first, second])
-    // Fetching changes nothing: still ordered, not yet taken.
-    assert.equal((await message(client, first)).status, 'queued')
+    // Listed is taken, stored before the answer: the app sends what it fetched, so the messages
+    // are the phone's now (one attempt each), and never go to another phone.
+    assert.deepInclude(await message(client, first), { status: 'dispatched', attempts: 1 })
+    assert.deepInclude(await message(client, second), { status: 'dispatched', attempts: 1 })
+    // Listed again, with the same ids, until reported (an answer lost on the way costs nothing).
+    const fifo = await smsgate.call('GET', '/message?order=fifo')
+    assert.deepEqual(fifo.json.map((entry: any) => entry.id), lifo.json.map((entry: any) => entry.id).reverse())
+    assert.deepInclude(await message(client, first), { status: 'dispatched', attempts: 1 })
 
     // The app keeps what it fetched; at its next fetch it reports what it already has as it
-    // stands (Pending): the phone has them, so they are taken and listed no more.
+    // stands (Pending): listed no more.
     await smsgate.fetchMessages()
     await smsgate.fetchMessages()
     await flush()
@@ -94,7 +103,8 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     const id = (await sendAs(client, { to: '+33612345678', body: 'Reported out of order' })).body().accepted[0].id
     await flush()
 
-    const report = (state: string) => smsgate.call('PATCH', '/message', { body: [{ id, state, recipients: [{ phoneNumber: '+33612345678', state }], states: { [state]: '2026-08-01T18:00:03.511+07:00' } }] })
+    const [{ id: appId }] = copiesOf(smsgate, id)
+    const report = (state: string) => smsgate.call('PATCH', '/message', { body: [{ id: appId, state, recipients: [{ phoneNumber: '+33612345678', state }], states: { [state]: '2026-08-01T18:00:03.511+07:00' } }] })
     for (const state of ['Delivered', 'Sent', 'Processed', 'Delivered', 'Pending', 'Sent']) assert.equal((await report(state)).status, 204, state)
     await flush()
 
@@ -114,6 +124,27 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     assert.equal(stored.attempts, 1)
     assert.equal(stored.errorCode, 'NO_SIGNAL')
     world.events.assertEmittedCount('message.sent', 0)
+    // The app's own words are in the technical log, beside the code the message keeps.
+    flushLogFile()
+    const logged = (await client.get('/api/v1/logs/technical').qs({ limit: 200 }).header('x-api-key', testKeys.admin)).body().data
+    const line = logged.find((entry: any) => entry.message === 'smsgate: the phone failed a message')
+    assert.exists(line)
+    assert.include(JSON.stringify(line), 'RESULT_ERROR_NO_SERVICE')
+
+    // The app never sends an id it has failed: the retry, on the same phone, is a new id, and
+    // goes. The app repeating its old failure then changes nothing.
+    smsgate.behaviour = 'deliver'
+    await world.clock.advance(5 * 60_000)
+    await flush()
+    const copies = copiesOf(smsgate, id)
+    assert.deepEqual(copies.map((copy) => copy.state), ['Failed', 'Delivered'])
+    assert.notEqual(copies[0].id, copies[1].id)
+    assert.deepInclude(await message(client, id), { status: 'delivered', attempts: 2 })
+    const repeated = [{ id: copies[0].id, state: 'Failed', recipients: [{ phoneNumber: '+33612345678', state: 'Failed', error: copies[0].error }] }]
+    assert.equal((await smsgate.call('PATCH', '/message', { body: repeated })).status, 204)
+    await flush()
+    assert.deepInclude(await message(client, id), { status: 'delivered', attempts: 2 })
+    world.events.assertEmittedCount('message.failed', 0)
   })
 
   test('two streams at once: online until the last closes; a keepalive comment every 15 s keeps an idle phone online', async ({ client, assert }) => {
@@ -148,23 +179,22 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     world.events.assertEmittedCount('device.offline', 1)
   })
 
-  test('an order waiting while the phone was away is fetched when its stream opens again', async ({ client, assert }) => {
+  test('an order the phone had not fetched when it went away is fetched when its stream opens again', async ({ client, assert }) => {
     const smsgate = await phone(client)
     const channel = await app.container.make(SmsgateChannel)
-    smsgate.behaviour = 'silence'
+    smsgate.fetchOnEvents = false
     const id = (await sendAs(client, { to: '+33612345678', body: 'Waits for the phone' })).body().accepted[0].id
     await flush()
     smsgate.disconnect()
     await eventually(() => !channel.isConnected(Number(smsgate.id)))
     await flush()
-    // Away: nothing is listed for it any more.
-    assert.deepEqual((await smsgate.call('GET', '/message')).json, [])
+    assert.equal((await message(client, id)).status, 'queued')
 
-    smsgate.behaviour = 'deliver'
-    smsgate.messages.clear()
+    // Back within 5 minutes: the app pulls its messages as its stream opens.
+    await world.clock.advance(60_000)
     await smsgate.connect()
     await flush()
-    assert.equal((await message(client, id)).status, 'delivered')
+    assert.deepInclude(await message(client, id), { status: 'delivered', deviceId: smsgate.id, attempts: 1 })
   })
 
   test('unpairing revokes the token (401 afterwards) and closes its stream', async ({ client, assert }) => {

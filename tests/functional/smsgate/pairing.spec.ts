@@ -32,6 +32,17 @@ test.group('SMSGate app: pairing and its device calls', (group) => {
     assert.equal(unknown.body().error.code, 'VALIDATION_ERROR')
   })
 
+  test('an API URL typed with a trailing slash works: the app’s //device and //events reach their routes', async ({ client, assert }) => {
+    const { code, apiUrl } = await smsgateCode(client)
+    const app = new FakeSmsgateApp(`${apiUrl}/`)
+    assert.equal((await app.register(code)).status, 201)
+    assert.equal((await app.patchDevice()).status, 204)
+    assert.equal((await app.call('GET', '/settings')).status, 200)
+    await app.connect()
+    assert.equal(app.streamStatus, 200)
+    app.disconnect()
+  })
+
   test('POST /device with a code pairs the phone: {id, token, login, password}; the token is kept as a fingerprint only', async ({ client, assert }) => {
     const { code } = await smsgateCode(client)
     const app = new FakeSmsgateApp(API_URL)

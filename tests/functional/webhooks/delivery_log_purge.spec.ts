@@ -5,6 +5,7 @@ import { JobRunner } from '#core/jobs/job_runner'
 import { useManualClock } from '#tests/helpers/clock'
 import { clearWebhooks } from '#tests/helpers/webhooks'
 import { deliveryLogPurgeJob } from '#modules/webhooks/jobs/delivery_log_purge_job'
+import { DeliveryStore } from '#modules/webhooks/stores/delivery_store'
 
 test.group('Delivery log purge', (group) => {
   group.each.setup(() => clearWebhooks())
@@ -34,7 +35,7 @@ test.group('Delivery log purge', (group) => {
     ])
     await db.from('scheduled_jobs').delete()
     const runner = new JobRunner(clock, db, logger)
-    runner.register(deliveryLogPurgeJob(async () => db))
+    runner.register(deliveryLogPurgeJob(new DeliveryStore()))
     try {
       await runner.start()
       await runner.whenIdle()

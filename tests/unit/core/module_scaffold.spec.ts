@@ -1,10 +1,11 @@
 import { test } from '@japa/runner'
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import app from '@adonisjs/core/services/app'
 import { moduleFiles, moduleNames, nextMigrationNumber, withEventRow, withProvider } from '#core/scaffold/module_scaffold'
 import { documentedEvents } from '#tests/unit/core/webhooks_doc'
+import { sqlOutsideStores } from '#tests/unit/core/data_access_rule'
 
 test.group('make:module scaffold', () => {
   test('names follow the module: plural folder and table, singular item, dashed path', ({ assert }) => {
@@ -27,6 +28,25 @@ test.group('make:module scaffold', () => {
       assert.include(files, 'tests/functional/notes/notes.spec.ts')
       assert.includeMembers(files, ['dashboard/src/pages/notes/pages.ts', 'dashboard/src/pages/notes/NotesPage.vue', 'dashboard/src/pages/notes/use_notes.ts'])
       assert.isTrue(files.every((file) => file.startsWith('app/modules/notes/') || file.startsWith('tests/functional/notes/') || file.startsWith('dashboard/src/pages/notes/')))
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+  })
+
+  test('the module keeps its SQL in its store: no other file reaches the database (docs/modules.md, Data access)', async ({ assert }) => {
+    const root = await mkdtemp(join(tmpdir(), 'scaffold-'))
+    try {
+      const files = Object.entries(moduleFiles(moduleNames('price_lists'), '0099')).filter(([path]) => path.startsWith('app/modules/'))
+      for (const [path, text] of files) {
+        await mkdir(dirname(join(root, path)), { recursive: true })
+        await writeFile(join(root, path), text)
+      }
+      assert.include(files.map(([path]) => path), 'app/modules/price_lists/stores/price_list_store.ts')
+      assert.deepEqual(await sqlOutsideStores(root, 'price_lists'), [])
+      // The check would see a query written in the service.
+      const service = join(root, 'app/modules/price_lists/services/price_lists_service.ts')
+      await writeFile(service, `import PriceList from '#modules/price_lists/models/price_list'\nawait PriceList.query().count('* as total')\n`)
+      assert.lengthOf(await sqlOutsideStores(root, 'price_lists'), 2)
     } finally {
       await rm(root, { recursive: true, force: true })
     }

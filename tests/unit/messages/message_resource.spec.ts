@@ -1,5 +1,7 @@
 import { test } from '@japa/runner'
-import Message, { messageResource, messageStatuses, type MessageRow } from '#modules/messages/models/message'
+import Message from '#modules/messages/models/message'
+import { messageStatuses } from '#modules/messages/message_values'
+import { messageResource, type MessageRow } from '#modules/messages/schemas'
 
 /** A row with every column set, and one with every nullable column empty. */
 const full: MessageRow = {

@@ -17,11 +17,11 @@ function typescriptFiles(folder: string): string[] {
  * skip what every insert must do (the forced phone read one way, the shared columns bound once).
  */
 test.group('Messages are inserted in one file', () => {
-  test('only message_inserts.ts writes INSERT INTO messages', ({ assert }) => {
+  test('only stores/message_inserts.ts writes INSERT INTO messages', ({ assert }) => {
     const inserting = typescriptFiles(APP)
       .filter((file) => /INSERT\s+INTO\s+messages\b/i.test(readFileSync(file, 'utf8')))
       .map((file) => relative(APP, file))
-    assert.deepEqual(inserting, ['modules/messages/services/message_inserts.ts'])
+    assert.deepEqual(inserting, ['modules/messages/stores/message_inserts.ts'])
   })
 
 })

@@ -4,9 +4,11 @@ import {
   APP_WEBHOOK_EVENTS,
   WEBHOOK_EVENTS,
   appMessage,
+  appMessageId,
   checkSignature,
   failureCode,
   orderSteps,
+  parseAppMessageId,
   receivedSmsRef,
   sseEvent,
 } from '#modules/smsgate/channel/app_protocol'
@@ -22,6 +24,7 @@ test.group('SMSGate app protocol', () => {
       ['Delivery result from SC +33609001390: 64', 'DELIVERY_FAILED'],
       ['Delivery result: 1', 'DELIVERY_FAILED'],
       ['TTL expired', 'TTL_EXPIRED'],
+      ['SIM 2 not found', 'SIM_NOT_FOUND'],
       ['sendSMS: SecurityException', 'SEND_ERROR'],
       ["Can't send message: no SIM", 'SEND_ERROR'],
       ['Unknown', 'GENERIC_FAILURE'],
@@ -40,9 +43,9 @@ test.group('SMSGate app protocol', () => {
   })
 
   test('an order in the app’s message format; an event with its event: and data: lines', ({ assert }) => {
-    const handedAt = Date.UTC(2026, 7, 1, 11, 0, 0, 7)
-    assert.deepEqual(appMessage({ messageId: 981, to: '+33612345678', text: 'Hi', simSlot: 1 }, handedAt), {
-      id: '981',
+    const orderedAt = new Date(Date.UTC(2026, 7, 1, 11, 0, 0, 7))
+    assert.deepEqual(appMessage({ messageId: 981, to: '+33612345678', text: 'Hi', simSlot: 1, orderedAt }), {
+      id: `981-${orderedAt.getTime().toString(36)}`,
       message: 'Hi',
       textMessage: { text: 'Hi' },
       phoneNumbers: ['+33612345678'],
@@ -53,6 +56,21 @@ test.group('SMSGate app protocol', () => {
     })
     assert.equal(sseEvent('MessageEnqueued'), 'event: MessageEnqueued\ndata: null\n\n')
     assert.equal(sseEvent('MessageCancelled', { messageId: '981' }), 'event: MessageCancelled\ndata: {"messageId":"981"}\n\n')
+  })
+
+  test('an order’s id names its hand-out: another hand-out, another id; a report’s id read back', ({ assert }) => {
+    const first = new Date(Date.UTC(2026, 7, 1, 11, 0, 0, 7))
+    const retry = new Date(first.getTime() + 30_000)
+    const id = appMessageId({ messageId: 981, orderedAt: first })
+    assert.match(id, /^[A-Za-z0-9_-]{1,36}$/)
+    assert.notEqual(appMessageId({ messageId: 981, orderedAt: retry }), id)
+    assert.deepEqual(parseAppMessageId(id), { messageId: 981, orderedAt: first })
+    assert.deepEqual(parseAppMessageId(appMessageId({ messageId: 9_007_199_254_740_991, orderedAt: retry })), { messageId: 9_007_199_254_740_991, orderedAt: retry })
+    // A bare message id (before ids named the hand-out) names the current one.
+    assert.deepEqual(parseAppMessageId('981'), { messageId: 981 })
+    for (const foreign of ['', '0', '0981', 'abc', '981-', '981-ABC', '981-x-y', 'PyDmBQZZXYmyxMwED8Fzy', '12345678901234567']) {
+      assert.isNull(parseAppMessageId(foreign), foreign)
+    }
   })
 
   test('a webhook signature is the hex HMAC-SHA256 of the raw bytes then the timestamp, within 5 minutes', ({ assert }) => {

@@ -37,6 +37,6 @@ test.group('Statistics own the message counters', () => {
     }
     assert.deepEqual(crossings, [])
     // The reads and the triggers' definitions are found: the pattern does match their SQL.
-    assert.includeMembers(owners, ['app/modules/statistics/services/message_counters.ts', 'app/modules/statistics/migrations/0024_statistics_counter_triggers.ts'])
+    assert.includeMembers(owners, ['app/modules/statistics/stores/message_counter_store.ts', 'app/modules/statistics/migrations/0024_statistics_counter_triggers.ts'])
   })
 })

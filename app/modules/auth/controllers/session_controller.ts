@@ -2,7 +2,8 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { ApiError } from '#core/http/api_error'
 import { SettingsStore } from '#core/settings/settings_store'
-import User from '#modules/auth/models/user'
+import type User from '#modules/auth/models/user'
+import { UserStore } from '#modules/auth/stores/user_store'
 import { UserService } from '#modules/auth/services/user_service'
 import { ApiKeyService } from '#modules/auth/services/api_key_service'
 import { SignInThrottle } from '#modules/auth/services/sign_in_throttle'
@@ -22,7 +23,8 @@ export default class SessionController {
     private keys: ApiKeyService,
     private throttle: SignInThrottle,
     private settings: SettingsStore,
-    private liveStreams: LiveStreamSessions
+    private liveStreams: LiveStreamSessions,
+    private accounts: UserStore
   ) {}
 
   async setUpState(): Promise<SetupState> {
@@ -41,7 +43,7 @@ export default class SessionController {
     const attempt = await this.throttle.begin(email, ctx.request.ip())
     let user: User
     try {
-      user = await User.verifyCredentials(email.toLowerCase(), password)
+      user = await this.accounts.verifyCredentials(email.toLowerCase(), password)
     } catch {
       throw new ApiError('INVALID_CREDENTIALS', 'Unknown e-mail address or wrong password')
     }

@@ -4,9 +4,10 @@ import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { databaseRefusal } from '#core/database/database_refusal'
 import { ActivityLog } from '#core/activity/activity_log'
-import { dateTimeOf, toIso } from '#core/database/utc_date_time'
-import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import ApiKey from '#modules/auth/models/api_key'
+import { dateTimeOf } from '#core/database/utc_date_time'
+import type { PageRequest } from '#core/pagination/keyset_page'
+import type ApiKey from '#modules/auth/models/api_key'
+import { ApiKeyStore } from '#modules/auth/stores/api_key_store'
 import { fingerprintOf, newApiKeySecret } from '#modules/auth/services/api_key_secret'
 import { normaliseAllowedEntry } from '#modules/auth/services/ip_allow_list'
 import { ApiKeyCache, type KnownKey } from '#modules/auth/services/api_key_cache'
@@ -34,14 +35,15 @@ export class ApiKeyService {
   constructor(
     private clock: Clock,
     private activity: ActivityLog,
-    private cache: ApiKeyCache
+    private cache: ApiKeyCache,
+    private keys: ApiKeyStore
   ) {}
 
   async create(fields: ApiKeyFields): Promise<{ apiKey: ApiKey; secret: string }> {
     await this.#assertNameFree(fields.name)
     const secret = newApiKeySecret()
     const now = dateTimeOf(this.clock.now())
-    const apiKey = await ApiKey.create({
+    const apiKey = await this.keys.add({
       name: fields.name,
       nameKey: fields.name.toLowerCase(),
       scope: fields.scope,
@@ -50,38 +52,35 @@ export class ApiKeyService {
       allowedIps: (fields.allowedIps ?? []).map(normaliseAllowedEntry),
       callsPerMinute: fields.callsPerMinute ?? null,
       callsPerDay: fields.callsPerDay ?? null,
-      createdAt: now,
-      updatedAt: now,
-      lastUsedAt: null,
+      at: now,
     })
     await this.activity.info('auth', 'apikey.created', `API key "${apiKey.name}" created with scope ${apiKey.scope}`, { apiKeyId: String(apiKey.id) })
     return { apiKey, secret }
   }
 
   async list(page: PageRequest): Promise<PageOf<typeof apiKeySchema>> {
-    const result = await keysetPage(ApiKey.query(), page, 'created_at', (row) => toIso(row.createdAt))
+    const result = await this.keys.page(page)
     return { data: result.data.map((apiKey) => apiKey.toResource()), nextCursor: result.nextCursor }
   }
 
   async find(id: number): Promise<ApiKey> {
-    const apiKey = await ApiKey.find(id)
+    const apiKey = await this.keys.find(id)
     if (!apiKey) throw ApiError.notFound('API key')
     return apiKey
   }
 
   async update(id: number, change: Partial<ApiKeyFields>): Promise<ApiKey> {
     const apiKey = await this.find(id)
-    if (change.name !== undefined && change.name.toLowerCase() !== apiKey.nameKey) {
-      await this.#assertNameFree(change.name)
-      apiKey.name = change.name
-      apiKey.nameKey = change.name.toLowerCase()
-    }
-    if (change.scope !== undefined) apiKey.scope = change.scope
-    if (change.allowedIps !== undefined) apiKey.allowedIps = change.allowedIps.map(normaliseAllowedEntry)
-    if (change.callsPerMinute !== undefined) apiKey.callsPerMinute = change.callsPerMinute
-    if (change.callsPerDay !== undefined) apiKey.callsPerDay = change.callsPerDay
-    apiKey.updatedAt = dateTimeOf(this.clock.now())
-    await apiKey.save()
+    const renamed = change.name !== undefined && change.name.toLowerCase() !== apiKey.nameKey
+    if (renamed) await this.#assertNameFree(change.name!)
+    await this.keys.change(apiKey, {
+      ...(renamed ? { name: change.name, nameKey: change.name!.toLowerCase() } : {}),
+      scope: change.scope,
+      allowedIps: change.allowedIps?.map(normaliseAllowedEntry),
+      callsPerMinute: change.callsPerMinute,
+      callsPerDay: change.callsPerDay,
+      updatedAt: dateTimeOf(this.clock.now()),
+    })
     this.cache.forget(apiKey.fingerprint, apiKey.id)
     await this.activity.info('auth', 'apikey.changed', `API key "${apiKey.name}" changed`, { apiKeyId: String(apiKey.id) })
     return apiKey
@@ -92,10 +91,7 @@ export class ApiKeyService {
     const apiKey = await this.find(id)
     const previous = apiKey.fingerprint
     const secret = newApiKeySecret()
-    apiKey.fingerprint = fingerprintOf(secret)
-    apiKey.lastFour = secret.slice(-4)
-    apiKey.updatedAt = dateTimeOf(this.clock.now())
-    await apiKey.save()
+    await this.keys.change(apiKey, { fingerprint: fingerprintOf(secret), lastFour: secret.slice(-4), updatedAt: dateTimeOf(this.clock.now()) })
     this.cache.forget(previous, apiKey.id)
     await this.activity.info('auth', 'apikey.rotated', `API key "${apiKey.name}" rotated`, { apiKeyId: String(apiKey.id) })
     return { apiKey, secret }
@@ -103,7 +99,7 @@ export class ApiKeyService {
 
   async revoke(id: number): Promise<void> {
     const apiKey = await this.find(id)
-    await apiKey.delete()
+    await this.keys.remove(apiKey)
     this.cache.forget(apiKey.fingerprint, apiKey.id)
     this.cache.lastUsedWritten.delete(apiKey.id)
     await this.activity.info('auth', 'apikey.revoked', `API key "${apiKey.name}" revoked`, { apiKeyId: String(apiKey.id) })
@@ -114,7 +110,7 @@ export class ApiKeyService {
     const fingerprint = fingerprintOf(secret)
     const cached = this.cache.byFingerprint.get(fingerprint)
     if (cached) return cached
-    const row = await ApiKey.findBy('fingerprint', fingerprint)
+    const row = await this.keys.findByFingerprint(fingerprint)
     if (!row) return null
     const known: KnownKey = {
       id: row.id,
@@ -144,7 +140,7 @@ export class ApiKeyService {
     const lastUsedAt = new Date(now).toISOString()
     key.resource.lastUsedAt = lastUsedAt
     try {
-      await ApiKey.query().where('id', key.id).update({ last_used_at: lastUsedAt })
+      await this.keys.recordLastUse(key.id, lastUsedAt)
     } catch (error) {
       // A full disk or another program's lock must not refuse the call (a read goes on); the
       // time is written at a later call.
@@ -154,7 +150,6 @@ export class ApiKeyService {
   }
 
   async #assertNameFree(name: string) {
-    const taken = await ApiKey.findBy('name_key', name.toLowerCase())
-    if (taken) throw new ApiError('NAME_TAKEN', 'Another API key has this name', [{ field: 'name', rule: 'unique', message: 'Another API key has this name' }])
+    if (await this.keys.nameTaken(name.toLowerCase())) throw new ApiError('NAME_TAKEN', 'Another API key has this name', [{ field: 'name', rule: 'unique', message: 'Another API key has this name' }])
   }
 }

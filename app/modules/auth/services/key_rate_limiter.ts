@@ -1,9 +1,9 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { databaseRefusal } from '#core/database/database_refusal'
 import type { KnownKey } from '#modules/auth/services/api_key_cache'
+import { ApiKeyStore } from '#modules/auth/stores/api_key_store'
 
 const MINUTE_MS = 60_000
 const DAY_MS = 86_400_000
@@ -28,7 +28,8 @@ export interface RateVerdict {
 export class KeyRateLimiter {
   constructor(
     private clock: Clock,
-    private windows: MinuteWindows
+    private windows: MinuteWindows,
+    private keys: ApiKeyStore
   ) {}
 
   async count(key: KnownKey): Promise<RateVerdict> {
@@ -53,7 +54,7 @@ export class KeyRateLimiter {
 
     if (key.callsPerDay) {
       const day = new Date(now).toISOString().slice(0, 10)
-      const calls = await countToday(key.id, day)
+      const calls = await this.#countToday(key.id, day)
       if (!refusal && calls > key.callsPerDay) {
         const nextDayMs = (Math.floor(now / DAY_MS) + 1) * DAY_MS
         refusal = rateLimited('callsPerDay', key.callsPerDay, nextDayMs - now)
@@ -61,23 +62,18 @@ export class KeyRateLimiter {
     }
     return { headers, refusal }
   }
-}
 
-/**
- * The key's calls today, this one included; 0 when the count cannot be written (a full disk,
- * another program's lock): the call goes on uncounted rather than a read being refused.
- */
-async function countToday(keyId: number, day: string): Promise<number> {
-  try {
-    const rows = await db.rawQuery(
-      `INSERT INTO api_key_daily_usage (api_key_id, day, calls) VALUES (?, ?, 1)
-       ON CONFLICT (api_key_id, day) DO UPDATE SET calls = calls + 1 RETURNING calls`,
-      [keyId, day]
-    )
-    return Number(rows[0]?.calls ?? 0)
-  } catch (error) {
-    if (databaseRefusal(error)) return 0
-    throw error
+  /**
+   * The key's calls today, this one included; 0 when the count cannot be written (a full disk,
+   * another program's lock): the call goes on uncounted rather than a read being refused.
+   */
+  async #countToday(keyId: number, day: string): Promise<number> {
+    try {
+      return await this.keys.countCall(keyId, day)
+    } catch (error) {
+      if (databaseRefusal(error)) return 0
+      throw error
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
-import db from '@adonisjs/lucid/services/db'
 import { ApiError } from '#core/http/api_error'
+import { SessionStore } from '#modules/auth/stores/session_store'
+import { UserStore } from '#modules/auth/stores/user_store'
 
 /** What this service uses of Transmit's server (`@adonisjs/transmit`). */
 export interface TransmitStreams {
@@ -35,6 +36,11 @@ const SWEEP_MS = 5_000
  * follow (Transmit's own authorisations, judged again with the new role).
  */
 export class LiveStreamSessions {
+  constructor(
+    private sessions: SessionStore,
+    private users: UserStore
+  ) {}
+
   readonly #open = new Map<string, OpenStream>()
   #transmit: TransmitStreams | null = null
   #timer: NodeJS.Timeout | null = null
@@ -107,13 +113,9 @@ export class LiveStreamSessions {
     const streams = [...this.#open]
     const sessionIds = [...new Set(streams.map(([, stream]) => stream.sessionId))]
     const userIds = [...new Set(streams.map(([, stream]) => stream.userId))]
-    const [sessions, users] = await Promise.all([
-      db.from('sessions').whereIn('id', sessionIds).select('id', 'user_id', 'expires_at'),
-      db.from('users').whereIn('id', userIds).select('id', 'role'),
-    ])
+    const [sessions, roles] = await Promise.all([this.sessions.rowsOf(sessionIds), this.users.rolesOf(userIds)])
     const now = Date.now()
-    const live = new Map<string, { user_id: string | null; expires_at: unknown }>(sessions.map((row) => [row.id, row]))
-    const roles = new Map<number, string>(users.map((row) => [Number(row.id), row.role]))
+    const live = new Map(sessions.map((row) => [row.id, row]))
     for (const [uid, stream] of streams) {
       if (this.#open.get(uid) !== stream) continue
       const session = live.get(stream.sessionId)

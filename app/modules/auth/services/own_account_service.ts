@@ -1,12 +1,12 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf } from '#core/database/utc_date_time'
-import User from '#modules/auth/models/user'
+import type User from '#modules/auth/models/user'
 import { SignInThrottle } from '#modules/auth/services/sign_in_throttle'
-import { endSessionsOf } from '#modules/auth/services/account_sessions'
+import { UserStore } from '#modules/auth/stores/user_store'
+import { SessionStore } from '#modules/auth/stores/session_store'
 import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
 import { transaction } from '#core/database/transaction'
 import type { EndedSessions } from '#modules/auth/schemas'
@@ -27,7 +27,9 @@ export class OwnAccountService {
     private clock: Clock,
     private activity: ActivityLog,
     private throttle: SignInThrottle,
-    private liveStreams: LiveStreamSessions
+    private liveStreams: LiveStreamSessions,
+    private users: UserStore,
+    private sessions: SessionStore
   ) {}
 
   /**
@@ -45,11 +47,8 @@ export class OwnAccountService {
     await this.throttle.succeeded(attempt)
 
     const endedSessions = await transaction(async (trx) => {
-      const user = await User.query({ client: trx }).where('id', userId).firstOrFail()
-      user.password = change.newPassword
-      user.updatedAt = dateTimeOf(this.clock.now())
-      await user.useTransaction(trx).save()
-      return endSessionsOf(trx, userId, caller.sessionId)
+      await this.users.changePassword(trx, userId, change.newPassword, dateTimeOf(this.clock.now()))
+      return this.sessions.endSessionsOf(trx, userId, caller.sessionId)
     })
     await this.liveStreams.review()
     await this.activity.info('auth', 'account.password_changed', `Account ${account.name} changed its own password; ${signedOut(endedSessions)}`, {
@@ -61,7 +60,7 @@ export class OwnAccountService {
 
   async endOtherSessions(userId: number, caller: CallerSession): Promise<EndedSessions> {
     const account = await this.#account(userId)
-    const endedSessions = await endSessionsOf(db.connection(), userId, caller.sessionId)
+    const endedSessions = await this.sessions.endSessionsOf(null, userId, caller.sessionId)
     await this.liveStreams.review()
     await this.activity.info('auth', 'account.sessions_ended', `Account ${account.name} signed out its other sessions; ${signedOut(endedSessions)}`, {
       userId: String(userId),
@@ -71,7 +70,7 @@ export class OwnAccountService {
   }
 
   async #account(userId: number): Promise<User> {
-    const account = await User.find(userId)
+    const account = await this.users.find(userId)
     // The access layer found the account a moment ago: it was deleted in between.
     if (!account) throw new ApiError('MISSING_API_KEY', 'Sign in to the dashboard')
     return account

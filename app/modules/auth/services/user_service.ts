@@ -1,15 +1,15 @@
 import { inject } from '@adonisjs/core'
 import hash from '@adonisjs/core/services/hash'
-import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Role } from '#core/http/access'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
-import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import User from '#modules/auth/models/user'
-import { endSessionsOf } from '#modules/auth/services/account_sessions'
+import type { PageRequest } from '#core/pagination/keyset_page'
+import type User from '#modules/auth/models/user'
+import { UserStore, type UserRow } from '#modules/auth/stores/user_store'
+import { SessionStore } from '#modules/auth/stores/session_store'
 import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
 import { resetPasswordValidator } from '#modules/auth/validators/account_validators'
 import { transaction } from '#core/database/transaction'
@@ -33,22 +33,23 @@ export class UserService {
   constructor(
     private clock: Clock,
     private activity: ActivityLog,
-    private liveStreams: LiveStreamSessions
+    private liveStreams: LiveStreamSessions,
+    private users: UserStore,
+    private sessions: SessionStore
   ) {}
 
   /** The first account, a superadmin. Refused once any account exists. */
   /** Open while no account exists: the first one is created by POST /auth/setup. */
   async setUpIsOpen(): Promise<boolean> {
-    return (await db.from('users').select('id').first()) === null
+    return !(await this.users.anyExists())
   }
 
   async setUp(account: Omit<NewAccount, 'role'>): Promise<User> {
     const user = await transaction(async (trx) => {
-      const existing = await trx.from('users').count('* as total').first()
-      if (Number(existing?.total ?? 0) > 0) {
+      if ((await this.users.count(trx)) > 0) {
         throw new ApiError('ALREADY_SET_UP', 'The gateway has its first account already; sign in instead')
       }
-      return User.create(this.#row({ ...account, role: 'superadmin' }), { client: trx })
+      return this.users.add(trx, this.#row({ ...account, role: 'superadmin' }))
     })
     // No one is signed in at setup: the person who made the first account is that account.
     await this.activity
@@ -60,7 +61,7 @@ export class UserService {
   /** `byUserId`: the superadmin acting, named in the Activity log entry. */
   async create(account: NewAccount, byUserId?: number): Promise<User> {
     await this.#assertEmailFree(account.email)
-    const user = await User.create(this.#row(account))
+    const user = await this.users.add(null, this.#row(account))
     await this.activity.info('auth', 'account.created', await this.#byWhom(byUserId, `created account ${user.name} with role ${user.role}`), {
       userId: String(user.id),
       ...(byUserId === undefined ? {} : { byUserId: String(byUserId) }),
@@ -69,7 +70,7 @@ export class UserService {
   }
 
   async list(page: PageRequest): Promise<PageOf<typeof userSchema>> {
-    const result = await keysetPage(User.query(), page, 'created_at', (row) => toIso(row.createdAt))
+    const result = await this.users.page(page)
     return { data: result.data.map((user) => user.toResource()), nextCursor: result.nextCursor }
   }
 
@@ -78,13 +79,13 @@ export class UserService {
    * account cannot answer), by name; ids and names only, no e-mail.
    */
   async assignable(): Promise<AssignableAccounts['data']> {
-    const users = await User.query().whereIn('role', ['operator', 'superadmin']).orderBy('name', 'asc').orderBy('id', 'asc')
+    const users = await this.users.operatorsAndSuperadmins()
     // The query takes operators and superadmins only.
     return users.map((user) => ({ id: String(user.id), name: user.name, role: user.role as 'operator' | 'superadmin' }))
   }
 
   async find(id: number): Promise<User> {
-    const user = await User.find(id)
+    const user = await this.users.find(id)
     if (!user) throw ApiError.notFound('Account')
     return user
   }
@@ -96,26 +97,28 @@ export class UserService {
   async update(id: number, change: Partial<NewAccount>, keepSessionId?: string, byUserId?: number): Promise<User> {
     const changes: string[] = []
     const updated = await transaction(async (trx) => {
-      const user = await User.query({ client: trx }).where('id', id).first()
+      const user = await this.users.findIn(trx, id)
       if (!user) throw ApiError.notFound('Account')
       if (change.role !== undefined && change.role !== 'superadmin' && user.role === 'superadmin') {
         await this.#assertAnotherSuperadmin(user.id, trx)
       }
-      if (change.email !== undefined && change.email.toLowerCase() !== user.email) {
-        await this.#assertEmailFree(change.email, trx)
-        user.email = change.email.toLowerCase()
+      const newEmail = change.email !== undefined && change.email.toLowerCase() !== user.email
+      if (newEmail) {
+        await this.#assertEmailFree(change.email!, trx)
         // The address itself stays out of the log.
         changes.push('e-mail address changed')
       }
       if (change.name !== undefined && change.name !== user.name) changes.push(`name ${user.name} → ${change.name}`)
       if (change.role !== undefined && change.role !== user.role) changes.push(`role ${user.role} → ${change.role}`)
       if (change.password !== undefined) changes.push('password set')
-      if (change.name !== undefined) user.name = change.name
-      if (change.role !== undefined) user.role = change.role
-      if (change.password !== undefined) user.password = change.password
-      user.updatedAt = dateTimeOf(this.clock.now())
-      await user.useTransaction(trx).save()
-      if (change.password !== undefined) await endSessionsOf(trx, user.id, keepSessionId)
+      await this.users.change(trx, user, {
+        email: newEmail ? change.email!.toLowerCase() : undefined,
+        name: change.name,
+        role: change.role,
+        password: change.password,
+        updatedAt: dateTimeOf(this.clock.now()),
+      })
+      if (change.password !== undefined) await this.sessions.endSessionsOf(trx, user.id, keepSessionId)
       return user
     })
     // Sessions ended close their live streams; a lowered role loses the channels it may not follow.
@@ -130,7 +133,7 @@ export class UserService {
 
   /** Addresses are stored lower-cased: found ignoring case. */
   async findByEmail(email: string): Promise<User> {
-    const user = await User.findBy('email', email.trim().toLowerCase())
+    const user = await this.users.findByEmail(email.trim().toLowerCase())
     if (!user) throw new ApiError('NOT_FOUND', 'No account has that e-mail address')
     return user
   }
@@ -147,9 +150,10 @@ export class UserService {
     const user = await this.findByEmail(email)
     const hashed = await hash.use('scrypt').make(password)
     const endedSessions = await transaction(async (trx) => {
-      const updated = await trx.from('users').where('id', user.id).update({ password: hashed, updated_at: toIso(dateTimeOf(this.clock.now())) })
-      if (Number(updated) === 0) throw new ApiError('NOT_FOUND', 'No account has that e-mail address')
-      return endSessionsOf(trx, user.id)
+      if (!(await this.users.setPasswordHash(trx, user.id, hashed, toIso(dateTimeOf(this.clock.now()))))) {
+        throw new ApiError('NOT_FOUND', 'No account has that e-mail address')
+      }
+      return this.sessions.endSessionsOf(trx, user.id)
     })
     await this.activity.warning(
       'auth',
@@ -162,12 +166,12 @@ export class UserService {
 
   async delete(id: number, byUserId?: number): Promise<void> {
     const deleted = await transaction(async (trx) => {
-      const user = await User.query({ client: trx }).where('id', id).first()
+      const user = await this.users.findIn(trx, id)
       if (!user) throw ApiError.notFound('Account')
       if (user.role === 'superadmin') await this.#assertAnotherSuperadmin(user.id, trx)
-      await user.useTransaction(trx).delete()
+      await this.users.remove(trx, user)
       // Its sessions end with it (the session guard would refuse them anyway).
-      await endSessionsOf(trx, user.id)
+      await this.sessions.endSessionsOf(trx, user.id)
       return user
     })
     await this.liveStreams.review()
@@ -182,26 +186,25 @@ export class UserService {
    * `gone`: an account deleted just now, which may be the actor's own.
    */
   async #byWhom(byUserId: number | undefined, deed: string, gone?: User): Promise<string> {
-    const actor = byUserId === undefined ? null : byUserId === gone?.id ? gone : await User.find(byUserId)
+    const actor = byUserId === undefined ? null : byUserId === gone?.id ? gone : await this.users.find(byUserId)
     return actor ? `${actor.name} ${deed}` : deed.charAt(0).toUpperCase() + deed.slice(1)
   }
 
   async #assertAnotherSuperadmin(exceptId: number, trx: TransactionClientContract) {
-    const others = await trx.from('users').where('role', 'superadmin').whereNot('id', exceptId).count('* as total').first()
-    if (Number(others?.total ?? 0) === 0) {
+    if ((await this.users.otherSuperadmins(trx, exceptId)) === 0) {
       throw new ApiError('LAST_SUPERADMIN', 'This is the last superadmin: make another account superadmin first')
     }
   }
 
   async #assertEmailFree(email: string, trx?: TransactionClientContract) {
-    if (await User.findBy('email', email.toLowerCase(), trx ? { client: trx } : undefined)) {
+    if (await this.users.findByEmail(email.toLowerCase(), trx)) {
       throw new ApiError('NAME_TAKEN', 'Another account has this e-mail address', [
         { field: 'email', rule: 'unique', message: 'Another account has this e-mail address' },
       ])
     }
   }
 
-  #row(account: NewAccount) {
+  #row(account: NewAccount): UserRow {
     const now = dateTimeOf(this.clock.now())
     return { email: account.email.toLowerCase(), name: account.name, role: account.role, password: account.password, createdAt: now, updatedAt: now }
   }

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { ApiError } from '#core/http/api_error'
@@ -11,7 +10,8 @@ import { TemplateLibrary } from '#modules/campaigns/public'
 import { UserService } from '#modules/auth/public'
 import { phoneExists } from '#modules/devices/public'
 import { RuleCalls } from '#modules/webhooks/public'
-import AutomationRule from '#modules/automation/models/automation_rule'
+import type AutomationRule from '#modules/automation/models/automation_rule'
+import { RuleStore } from '#modules/automation/stores/rule_store'
 import type { RuleAction, RuleCondition } from '#modules/automation/services/rule_shapes'
 import { transaction } from '#core/database/transaction'
 import type { RuleResource } from '#modules/automation/schemas'
@@ -41,20 +41,21 @@ export class RuleBook {
     private groups: ContactGroups,
     private templates: TemplateLibrary,
     private users: UserService,
-    private calls: RuleCalls
+    private calls: RuleCalls,
+    private store: RuleStore
   ) {}
 
   /** Every rule, in the order they run. */
   async all(): Promise<AutomationRule[]> {
-    return AutomationRule.query().orderBy('position', 'asc').orderBy('id', 'asc')
+    return this.store.inOrder()
   }
 
   async enabled(): Promise<AutomationRule[]> {
-    return AutomationRule.query().where('enabled', true).orderBy('position', 'asc').orderBy('id', 'asc')
+    return this.store.enabledInOrder()
   }
 
   async find(id: number): Promise<AutomationRule> {
-    const rule = await AutomationRule.find(id)
+    const rule = await this.store.find(id)
     if (!rule) throw ApiError.notFound('Rule')
     return rule
   }
@@ -63,22 +64,21 @@ export class RuleBook {
   async create(fields: Partial<RuleFields> & Pick<RuleFields, 'name' | 'actions'>): Promise<{ rule: AutomationRule; callSecret: string | null }> {
     await this.#assertNameFree(fields.name)
     await this.#assertReferences(fields.conditions ?? [], fields.actions)
-    const [{ count, last }] = await db.from('automation_rules').select(db.raw('COUNT(*) AS count'), db.raw('MAX(position) AS last'))
-    if (Number(count) >= MAX_RULES) {
+    const { count, lastPosition } = await this.store.countAndLastPosition()
+    if (count >= MAX_RULES) {
       throw new ApiError('RULE_LIMIT_REACHED', `A gateway holds at most ${MAX_RULES} rules; delete one to make room`, { limit: MAX_RULES })
     }
     const now = dateTimeOf(this.clock.now())
     const callSecret = callsUrl(fields.actions) ? drawRuleSecret() : null
-    const rule = await AutomationRule.create({
+    const rule = await this.store.add({
       name: fields.name,
       enabled: fields.enabled ?? true,
       stopAfter: fields.stopAfter ?? false,
       conditions: fields.conditions ?? [],
       actions: fields.actions,
-      position: (last ?? 0) + 1,
+      position: lastPosition + 1,
       callSecretSealed: callSecret ? this.secrets.seal(callSecret) : null,
-      createdAt: now,
-      updatedAt: now,
+      at: now,
     })
     await this.activity.info('automation', 'rule.created', `Rule "${rule.name}" created`, { ruleId: String(rule.id) })
     return { rule, callSecret }
@@ -89,22 +89,22 @@ export class RuleBook {
     if (change.name !== undefined && change.name.toLowerCase() !== rule.name.toLowerCase()) await this.#assertNameFree(change.name)
     await this.#assertReferences(change.conditions ?? [], change.actions ?? [])
     let callSecret: string | null = null
+    let callSecretSealed: string | null | undefined
     if (change.actions) {
-      if (!callsUrl(change.actions)) rule.callSecretSealed = null
+      if (!callsUrl(change.actions)) callSecretSealed = null
       else if (!rule.callSecretSealed) {
         callSecret = drawRuleSecret()
-        rule.callSecretSealed = this.secrets.seal(callSecret)
+        callSecretSealed = this.secrets.seal(callSecret)
       }
     }
-    rule.merge({ ...change, updatedAt: dateTimeOf(this.clock.now()) })
-    await rule.save()
+    await this.store.change(rule, { ...(callSecretSealed === undefined ? {} : { callSecretSealed }), ...change, updatedAt: dateTimeOf(this.clock.now()) })
     await this.activity.info('automation', 'rule.changed', `Rule "${rule.name}" changed: ${Object.keys(change).join(', ')}`, { ruleId: String(rule.id), fields: Object.keys(change) })
     return { rule, callSecret }
   }
 
   async delete(id: number): Promise<void> {
     const rule = await this.find(id)
-    await rule.delete()
+    await this.store.remove(rule)
     await this.activity.info('automation', 'rule.deleted', `Rule "${rule.name}" deleted`, { ruleId: String(rule.id) })
   }
 
@@ -113,8 +113,7 @@ export class RuleBook {
     const rule = await this.find(id)
     if (!callsUrl(rule.actions)) throw new ApiError('RULE_CALLS_NO_URL', 'This rule calls no URL: it has no secret')
     const callSecret = drawRuleSecret()
-    rule.merge({ callSecretSealed: this.secrets.seal(callSecret), updatedAt: dateTimeOf(this.clock.now()) })
-    await rule.save()
+    await this.store.change(rule, { callSecretSealed: this.secrets.seal(callSecret), updatedAt: dateTimeOf(this.clock.now()) })
     await this.activity.info('automation', 'rule.changed', `Secret of rule "${rule.name}" rotated`, { ruleId: String(rule.id) })
     return { rule, callSecret }
   }
@@ -144,15 +143,13 @@ export class RuleBook {
         repeated: repeated.map(String),
       })
     }
-    await transaction(async (trx) => {
-      for (const [index, id] of ids.entries()) await trx.from('automation_rules').where('id', id).update({ position: index + 1 })
-    })
+    await transaction((trx) => this.store.setOrder(trx, ids))
     await this.activity.info('automation', 'rule.changed', 'Rules put in a new order')
     return this.all()
   }
 
   async #assertNameFree(name: string) {
-    if (await AutomationRule.query().whereRaw('name = ? COLLATE NOCASE', [name]).first()) {
+    if (await this.store.nameTaken(name)) {
       throw new ApiError('NAME_TAKEN', 'Another rule has this name', [{ field: 'name', rule: 'unique', message: 'Another rule has this name' }])
     }
   }

@@ -1,15 +1,16 @@
 import { maskPhone } from '#core/logging/redaction'
 import { isoOrNull, toIso } from '#core/database/utc_date_time'
-import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import RuleRun from '#modules/automation/models/rule_run'
+import type { PageRequest } from '#core/pagination/keyset_page'
+import type RuleRun from '#modules/automation/models/rule_run'
+import { RuleRunStore } from '#modules/automation/stores/rule_run_store'
 import type { RuleRunPage, RuleRunResource } from '#modules/automation/schemas'
+
+/** A store holds no state: a plain function makes its own (docs/modules.md, Data access). */
+const runs = new RuleRunStore()
 
 /** The rule-run log, newest first: what each run did, never the SMS text or the full number. */
 export async function listRuns(filters: PageRequest & { ruleId?: string; kind?: 'rule' | 'keyword' }): Promise<RuleRunPage> {
-  const query = RuleRun.query()
-  if (filters.ruleId) query.where('rule_id', Number(filters.ruleId))
-  if (filters.kind) query.where('kind', filters.kind)
-  const page = await keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+  const page = await runs.page(filters)
   return { data: page.data.map(runResource), nextCursor: page.nextCursor }
 }
 

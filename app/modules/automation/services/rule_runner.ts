@@ -1,4 +1,3 @@
-import db from '@adonisjs/lucid/services/db'
 import { inject } from '@adonisjs/core'
 import { Emitter } from '@adonisjs/core/events'
 import { Logger } from '@adonisjs/core/logger'
@@ -7,12 +6,14 @@ import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import { renderTemplate } from '#core/sms/template_text'
 import { logSafeError } from '#core/logging/redaction'
-import { AutomaticReplies, ReceivedSmsFeed } from '#modules/messages/public'
+import { ReceivedSmsFeed } from '#modules/messages/public'
+import { AutomaticReplies } from '#modules/automation/services/automatic_replies'
 import { ConversationBook } from '#modules/conversations/public'
 import { type ContactProfile as SenderProfile, ContactsByPhone } from '#modules/contacts/public'
 import { TemplateLibrary } from '#modules/campaigns/public'
 import { RuleCalls } from '#modules/webhooks/public'
-import RuleRun from '#modules/automation/models/rule_run'
+import type RuleRun from '#modules/automation/models/rule_run'
+import { RuleRunStore, type NewRuleRun } from '#modules/automation/stores/rule_run_store'
 import { RuleBook } from '#modules/automation/services/rule_book'
 import { isOwnNumber } from '#modules/devices/public'
 import type { ActionOutcome, PlannedAction } from '#modules/automation/services/rule_shapes'
@@ -49,7 +50,8 @@ export class RuleRunner {
     /** Assignments. */
     private conversations: ConversationBook,
     private templates: TemplateLibrary,
-    private calls: RuleCalls
+    private calls: RuleCalls,
+    private runs: RuleRunStore
   ) {}
 
   /** One pass; answers when the next is due (now while work is left, null to sleep until woken). */
@@ -60,51 +62,45 @@ export class RuleRunner {
   }
 
   async #plan(): Promise<number> {
-    const state = await db.from('automation_state').where('id', 1).first()
-    if (!state) {
+    const cursor = await this.runs.cursor()
+    if (cursor === null) {
       // No cursor (a database whose row was lost): rules start with what arrives from now on,
       // never on every SMS ever received.
-      await db.rawQuery('INSERT OR IGNORE INTO automation_state (id, last_message_id) VALUES (1, ?)', [await this.inbound.latestId()])
+      await this.runs.startCursorAt(await this.inbound.latestId())
       return 0
     }
-    const cursor = state.last_message_id
     const messages = await this.inbound.after(cursor, PLAN_BATCH)
     if (!messages.length) return 0
     const rules = await this.rules.enabled()
     const reception = await this.settings.get('reception')
     const { timezone } = await this.settings.get('sending')
-    const rows: Array<Record<string, unknown>> = []
+    const planned: NewRuleRun[] = []
     const now = this.clock.now().toISOString()
     for (const sms of messages) {
       const profile = rules.some((rule) => rule.conditions.some((condition) => condition.type === 'sender_group'))
         ? await this.senders.profile(sms.phone)
         : null
       for (const run of planRuns(sms, profile?.groupIds ?? [], rules, reception, timezone)) {
-        rows.push({
-          rule_id: run.ruleId,
-          rule_name: run.ruleName,
+        planned.push({
+          ruleId: run.ruleId,
+          ruleName: run.ruleName,
           kind: run.kind,
-          message_id: sms.id,
-          conversation_id: sms.conversationId,
+          messageId: sms.id,
+          conversationId: sms.conversationId,
           phone: sms.phone,
-          device_id: sms.deviceId,
-          sim_slot: sms.simSlot,
-          status: 'pending',
-          actions: JSON.stringify(run.actions),
-          replies: 0,
-          created_at: now,
+          deviceId: sms.deviceId,
+          simSlot: sms.simSlot,
+          actions: run.actions,
+          createdAt: now,
         })
       }
     }
-    await transaction(async (trx) => {
-      for (let start = 0; start < rows.length; start += 50) await trx.table('automation_rule_runs').multiInsert(rows.slice(start, start + 50))
-      await trx.from('automation_state').where('id', 1).update({ last_message_id: messages.at(-1)!.id })
-    })
+    await transaction((trx) => this.runs.addRuns(trx, planned, messages.at(-1)!.id))
     return messages.length
   }
 
   async #carryOut(): Promise<number> {
-    const runs = await RuleRun.query().where('status', 'pending').orderBy('id', 'asc').limit(RUN_BATCH)
+    const runs = await this.runs.pending(RUN_BATCH)
     for (const run of runs) await this.#carryOutRun(run)
     return runs.length
   }
@@ -125,13 +121,9 @@ export class RuleRunner {
       // Profile changes (tags, groups, opt-out) are read again by the next action that needs them.
       if (action.type !== 'reply' && action.type !== 'call_url') profile = null
       actions[index] = { ...action, outcome }
-      run.actions = [...actions]
-      if (action.type === 'reply' && outcome.status === 'done') run.replies += 1
-      await run.save()
+      await this.runs.recordProgress(run, [...actions], run.replies + (action.type === 'reply' && outcome.status === 'done' ? 1 : 0))
     }
-    run.status = 'done'
-    run.finishedAt = dateTimeOf(this.clock.now())
-    await run.save()
+    await this.runs.finish(run, dateTimeOf(this.clock.now()))
     if (run.kind === 'rule' && run.ruleId !== null) {
       await this.emitter.emit('rule.triggered', { id: String(run.ruleId), conversationId: String(run.conversationId), at: this.clock.now() })
     }
@@ -166,8 +158,8 @@ export class RuleRunner {
     if (await isOwnNumber(run.phone)) return { status: 'skipped', detail: 'The sender is one of the gateway\u2019s own phones: never answered' }
     const { autoReplyLimit } = await this.settings.get('reception')
     const since = new Date(this.clock.nowMs() - REPLY_WINDOW_MS).toISOString()
-    const [{ sent }] = await db.from('automation_rule_runs').where('phone', run.phone).whereNot('id', run.id).where('created_at', '>=', since).sum('replies as sent')
-    if (Number(sent ?? 0) + run.replies >= autoReplyLimit) {
+    const sent = await this.runs.repliesTo(run.phone, since, run.id)
+    if (sent + run.replies >= autoReplyLimit) {
       return { status: 'skipped', detail: `Reply limit reached: ${autoReplyLimit} automatic replies per number per 10 minutes` }
     }
     let text = 'text' in action && action.text !== undefined ? action.text : null

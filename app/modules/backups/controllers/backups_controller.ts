@@ -5,7 +5,7 @@ import { inject } from '@adonisjs/core'
 import { ApiError } from '#core/http/api_error'
 import { BackupEngine } from '#modules/backups/services/backup_engine'
 import { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
-import { listAttempts } from '#modules/backups/services/backup_attempts'
+import { BackupAttemptStore } from '#modules/backups/stores/backup_attempt_store'
 import { backupNameParam } from '#modules/backups/services/backup_names'
 import { BackupSchedule } from '#modules/backups/services/backup_schedule'
 import { RestorePreparation } from '#modules/backups/services/restore_preparation'
@@ -57,8 +57,9 @@ export default class BackupsController {
     return schedule.state()
   }
 
-  async attempts(ctx: HttpContext) {
-    return listAttempts(input(ctx, 'listBackupAttempts').query)
+  @inject()
+  async attempts(ctx: HttpContext, attempts: BackupAttemptStore) {
+    return attempts.page(input(ctx, 'listBackupAttempts').query)
   }
 
   @inject()

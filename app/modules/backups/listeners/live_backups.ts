@@ -1,4 +1,5 @@
 import { defineLiveChannel, type LivePayload, type LiveTransmit } from '#core/live/live_channels'
+import type { Clock } from '#core/time/clock'
 import type { BackupProgress } from '#modules/backups/services/backup_engine'
 
 /** The channel of backup attempts, open to superadmin dashboards only (backups hold accounts; docs/live-channels.md, `backups`). */
@@ -45,6 +46,18 @@ export function backupProgressBroadcaster(transmit: () => Promise<Transmit>, now
     })().catch(() => {
       // A dashboard missing a step reads the attempts again on its next visit; the backup goes on.
     })
+  }
+}
+
+/**
+ * The engine's way to the channel: told each step of an attempt as it starts, never waited for.
+ * Its provider binds it with the transmit server resolved when used.
+ */
+export class BackupProgressChannel {
+  readonly tell: (progress: BackupProgress) => void
+
+  constructor(transmit: () => Promise<Transmit>, clock: Clock) {
+    this.tell = backupProgressBroadcaster(transmit, async () => clock.now())
   }
 }
 

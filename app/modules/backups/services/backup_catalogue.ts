@@ -1,7 +1,9 @@
 import { readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Database } from '@adonisjs/lucid/database'
+import { inject } from '@adonisjs/core'
 import { ApiError } from '#core/http/api_error'
+import { BackupFolders } from '#modules/backups/services/backup_folders'
+import { BackupAttemptStore } from '#modules/backups/stores/backup_attempt_store'
 import { isBackupName } from '#modules/backups/services/backup_names'
 import type { BackupFile } from '#modules/backups/schemas'
 
@@ -12,28 +14,28 @@ export type { BackupFile }
  * (backup_names.ts), written by the gateway (journalled in backup_attempts) or placed there by hand
  * (Imported). Retention counts them all.
  */
+@inject()
 export class BackupCatalogue {
   constructor(
-    private db: Database,
-    private backupsDir: string
+    private attempts: BackupAttemptStore,
+    private folders: BackupFolders
   ) {}
 
   /** Newest first. */
   async list(): Promise<BackupFile[]> {
     let names: string[]
     try {
-      names = (await readdir(this.backupsDir)).filter(isBackupName)
+      names = (await readdir(this.folders.backupsDir)).filter(isBackupName)
     } catch {
       return []
     }
     const journal = new Map<string, { origin: string; finished_at: string }>()
     if (names.length) {
-      const rows = await this.db.from('backup_attempts').where('outcome', 'success').whereIn('name', names).select('name', 'origin', 'finished_at')
-      for (const row of rows) journal.set(row.name, row)
+      for (const row of await this.attempts.successesNamed(names)) journal.set(row.name, row)
     }
     const files: BackupFile[] = []
     for (const name of names) {
-      const info = await stat(join(this.backupsDir, name)).catch(() => null)
+      const info = await stat(join(this.folders.backupsDir, name)).catch(() => null)
       if (!info?.isFile()) continue
       const entry = journal.get(name)
       files.push({
@@ -50,7 +52,7 @@ export class BackupCatalogue {
   /** The path of a listed backup; 404 for any other name. */
   async pathOf(name: string): Promise<string> {
     if (!isBackupName(name)) throw ApiError.notFound('Backup')
-    const path = join(this.backupsDir, name)
+    const path = join(this.folders.backupsDir, name)
     const info = await stat(path).catch(() => null)
     if (!info?.isFile()) throw ApiError.notFound('Backup')
     return path
@@ -63,7 +65,7 @@ export class BackupCatalogue {
    */
   async applyRetention(keep: number): Promise<string[]> {
     const surplus = (await this.list()).slice(keep)
-    for (const file of surplus) await rm(join(this.backupsDir, file.name), { force: true })
+    for (const file of surplus) await rm(join(this.folders.backupsDir, file.name), { force: true })
     return surplus.map((file) => file.name)
   }
 }

@@ -1,14 +1,20 @@
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Database } from '@adonisjs/lucid/database'
-import type { Logger } from '@adonisjs/core/logger'
-import type { Clock } from '#core/time/clock'
-import type { ActivityLog } from '#core/activity/activity_log'
-import type { PublicEvent, PublicEventName } from '#core/events/public_events'
+import { inject } from '@adonisjs/core'
+import { Logger } from '@adonisjs/core/logger'
+import { Emitter } from '@adonisjs/core/events'
+import { Clock } from '#core/time/clock'
+import { ActivityLog } from '#core/activity/activity_log'
+import { SettingsStore } from '#core/settings/settings_store'
 import { logSafeError } from '#core/logging/redaction'
 import { snapshotDatabase } from '#core/database/database_snapshot'
 import { inspectDatabaseFile, knownMigrations } from '#core/database/database_inspection'
 import { backupNameAt } from '#modules/backups/services/backup_names'
+import { BackupFolders } from '#modules/backups/services/backup_folders'
+import { BackupCatalogue } from '#modules/backups/services/backup_catalogue'
+import { BackupAlerts } from '#modules/backups/services/backup_alerts'
+import { BackupProgressChannel } from '#modules/backups/listeners/live_backups'
+import { BackupAttemptStore } from '#modules/backups/stores/backup_attempt_store'
 import type { BackupAttempt } from '#modules/backups/schemas'
 
 export type BackupOrigin = BackupAttempt['origin']
@@ -16,23 +22,37 @@ export type BackupOrigin = BackupAttempt['origin']
 /** An attempt as the API answers it (schemas.ts): its `reason` is short, e.g. "disk full: the snapshot could not be written". */
 export type { BackupAttempt }
 
-export interface BackupEngineDeps {
-  db: Database
-  clock: Clock
-  logger: Logger
-  activity: ActivityLog
-  databaseFile: string
-  backupsDir: string
-  migrationsDir: string
-  emit: (event: PublicEventName, payload: PublicEvent) => Promise<void>
-  /** Applies retention after a success (never after a failure). */
-  afterSuccess: () => Promise<void>
-  /** Sends the Backup failed alert to the configured channels. */
-  alert: (attempt: BackupAttempt) => Promise<void>
-  /** Writes the copy; tests inject a failing one (a full disk). */
-  snapshot?: (source: string, target: string) => Promise<void>
-  /** Told each step of an attempt as it starts (the dashboard's live progress); never waited for. */
-  progress?: (step: BackupProgress) => void
+/** Writes the copy of the live database; a test swaps in one that fails (a full disk). */
+export class BackupSnapshot {
+  copy(source: string, target: string): Promise<void> {
+    return snapshotDatabase(source, target)
+  }
+}
+
+/**
+ * One backup at a time in this process, whichever engine runs it: a container singleton, shared
+ * by the engines resolved for each request and each schedule pass.
+ */
+export class BackupTurns {
+  #queue: Promise<unknown> = Promise.resolve()
+  #running = false
+
+  get busy(): boolean {
+    return this.#running
+  }
+
+  take<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.#queue.then(async () => {
+      this.#running = true
+      try {
+        return await work()
+      } finally {
+        this.#running = false
+      }
+    })
+    this.#queue = turn.catch(() => {})
+    return turn
+  }
 }
 
 /** Where an attempt is: started, then copying, verifying, saving, then finished with its outcome. */
@@ -48,43 +68,39 @@ export type BackupProgress =
  * `backup.failed` is emitted, the Activity log gets an error and the alert goes out. One backup at
  * a time: a second request waits for the first.
  */
+@inject()
 export class BackupEngine {
-  #queue: Promise<unknown> = Promise.resolve()
-  #running = false
-
-  constructor(private deps: BackupEngineDeps) {}
-
-  /** The same engine with some of its parts replaced (tests: a disk that fills up, a manual clock). */
-  with(overrides: Partial<BackupEngineDeps>): BackupEngine {
-    return new BackupEngine({ ...this.deps, ...overrides })
-  }
+  constructor(
+    private folders: BackupFolders,
+    private attempts: BackupAttemptStore,
+    private snapshot: BackupSnapshot,
+    private turns: BackupTurns,
+    private clock: Clock,
+    private logger: Logger,
+    private activity: ActivityLog,
+    private emitter: Emitter<any>,
+    private settings: SettingsStore,
+    private catalogue: BackupCatalogue,
+    private alerts: BackupAlerts,
+    private progress: BackupProgressChannel
+  ) {}
 
   get busy(): boolean {
-    return this.#running
+    return this.turns.busy
   }
 
   run(origin: BackupOrigin): Promise<BackupAttempt> {
-    const attempt = this.#queue.then(() => this.#attempt(origin))
-    this.#queue = attempt.catch(() => {})
-    return attempt
-  }
-
-  async #attempt(origin: BackupOrigin): Promise<BackupAttempt> {
-    this.#running = true
-    try {
-      return await this.#write(origin)
-    } finally {
-      this.#running = false
-    }
+    return this.turns.take(() => this.#write(origin))
   }
 
   async #write(origin: BackupOrigin): Promise<BackupAttempt> {
-    const { clock, backupsDir } = this.deps
+    const { clock } = this
+    const { backupsDir } = this.folders
     const startedAt = clock.now()
     const name = await this.#freeName(startedAt)
     const partial = join(backupsDir, `.partial-${name}`)
     const final = join(backupsDir, name)
-    const progress = (step: 'copying' | 'verifying' | 'saving') => this.deps.progress?.({ step, name, origin })
+    const progress = (step: 'copying' | 'verifying' | 'saving') => this.progress.tell({ step, name, origin })
     try {
       progress('copying')
       // Inside the attempt: a folder that cannot be made (a file in its place, no permission)
@@ -93,9 +109,9 @@ export class BackupEngine {
         throw new BackupFailure(`the backups folder cannot be written (${(error as NodeJS.ErrnoException).code ?? 'error'})`)
       })
       await rm(partial, { force: true })
-      await (this.deps.snapshot ?? snapshotDatabase)(this.deps.databaseFile, partial)
+      await this.snapshot.copy(this.folders.databaseFile, partial)
       progress('verifying')
-      const inspection = await inspectDatabaseFile(partial, await knownMigrations(this.deps.migrationsDir))
+      const inspection = await inspectDatabaseFile(partial, await knownMigrations(this.folders.migrationsDir))
       if (!inspection.usable) throw new BackupFailure(`the copy did not read back: ${inspection.reason}`)
       progress('saving')
       await flushFile(partial)
@@ -103,21 +119,27 @@ export class BackupEngine {
       await flushFile(backupsDir)
       const { size } = await stat(final)
       const attempt = await this.#record({ name, origin, outcome: 'success', reason: null, size, startedAt })
-      this.deps.progress?.({ step: 'finished', name, origin, outcome: 'success' })
-      await this.deps.emit('backup.completed', { id: name, status: 'ok', at: clock.now() })
-      await this.deps.afterSuccess().catch((error) => this.deps.logger.error({ err: logSafeError(error) }, 'backup retention failed'))
+      this.progress.tell({ step: 'finished', name, origin, outcome: 'success' })
+      await this.emitter.emit('backup.completed', { id: name, status: 'ok', at: clock.now() })
+      await this.#applyRetention().catch((error) => this.logger.error({ err: logSafeError(error) }, 'backup retention failed'))
       return attempt
     } catch (error) {
       await rm(partial, { force: true }).catch(() => {})
       const reason = reasonOf(error)
-      this.deps.logger.error({ err: logSafeError(error), backup: name }, 'backup failed')
+      this.logger.error({ err: logSafeError(error), backup: name }, 'backup failed')
       const attempt = await this.#record({ name, origin, outcome: 'failed', reason, size: null, startedAt })
-      this.deps.progress?.({ step: 'finished', name, origin, outcome: 'failed' })
-      await this.deps.emit('backup.failed', { id: name, status: 'failed', at: clock.now() })
-      await this.deps.activity.error('backups', 'backup.failed', `Backup ${name} failed: ${reason}`, { backup: name, origin })
-      await this.deps.alert(attempt).catch((alertError) => this.deps.logger.error({ err: logSafeError(alertError) }, 'backup alert failed'))
+      this.progress.tell({ step: 'finished', name, origin, outcome: 'failed' })
+      await this.emitter.emit('backup.failed', { id: name, status: 'failed', at: clock.now() })
+      await this.activity.error('backups', 'backup.failed', `Backup ${name} failed: ${reason}`, { backup: name, origin })
+      await this.alerts.backupFailed(attempt).catch((alertError) => this.logger.error({ err: logSafeError(alertError) }, 'backup alert failed'))
       return attempt
     }
+  }
+
+  /** Retention after a success, never after a failure. */
+  async #applyRetention() {
+    const { retention } = await this.settings.get('backup')
+    await this.catalogue.applyRetention(retention)
   }
 
   /** Two backups in the same second get `-2`, `-3`… */
@@ -125,7 +147,7 @@ export class BackupEngine {
     const base = backupNameAt(at)
     for (let index = 1; ; index++) {
       const name = index === 1 ? base : base.replace(/\.db$/, `-${index}.db`)
-      const taken = await stat(join(this.deps.backupsDir, name)).then(
+      const taken = await stat(join(this.folders.backupsDir, name)).then(
         () => true,
         () => false
       )
@@ -134,19 +156,8 @@ export class BackupEngine {
   }
 
   async #record(fields: Omit<BackupAttempt, 'id' | 'startedAt' | 'finishedAt'> & { startedAt: Date }): Promise<BackupAttempt> {
-    const finishedAt = this.deps.clock.now().toISOString()
-    const row = {
-      name: fields.name,
-      origin: fields.origin,
-      outcome: fields.outcome,
-      reason: fields.reason,
-      size: fields.size,
-      started_at: fields.startedAt.toISOString(),
-      finished_at: finishedAt,
-    }
-    const [inserted] = await this.deps.db.table('backup_attempts').insert(row).returning('id')
-    const id = typeof inserted === 'object' ? inserted.id : inserted
-    return { id: String(id), ...fields, startedAt: row.started_at, finishedAt }
+    const recorded = { ...fields, startedAt: fields.startedAt.toISOString(), finishedAt: this.clock.now().toISOString() }
+    return { id: await this.attempts.add(recorded), ...recorded }
   }
 }
 

@@ -1,8 +1,9 @@
 import { Cron } from 'croner'
-import type { Database } from '@adonisjs/lucid/database'
-import type { Clock } from '#core/time/clock'
-import type { SettingsStore } from '#core/settings/settings_store'
-import type { BackupEngine } from '#modules/backups/services/backup_engine'
+import { inject } from '@adonisjs/core'
+import { Clock } from '#core/time/clock'
+import { SettingsStore } from '#core/settings/settings_store'
+import { BackupEngine } from '#modules/backups/services/backup_engine'
+import { BackupAttemptStore } from '#modules/backups/stores/backup_attempt_store'
 import type { BackupScheduleState } from '#modules/backups/schemas'
 
 /** A settings change applies within a minute: the schedule looks again at least this often. */
@@ -14,21 +15,21 @@ export const RECHECK_MS = 60_000
  * skipped hour, a time that occurs twice runs once), or every N hours counted from the previous
  * automatic attempt, failed or not. A missed run (the gateway was stopped) is made once at start;
  * a gateway that never made one makes its first on the next pass. Manual backups do not count.
+ * Resolved for each pass and request, so it runs the engine the container holds then.
  */
+@inject()
 export class BackupSchedule {
   constructor(
-    private db: Database,
+    private attempts: BackupAttemptStore,
     private clock: Clock,
-    private settings: () => Promise<SettingsStore>,
-    private engine: () => Promise<BackupEngine>
+    private settings: SettingsStore,
+    private engine: BackupEngine
   ) {}
 
   async state(now = this.clock.now()): Promise<BackupScheduleState> {
-    const store = await this.settings()
-    const backup = await store.get('backup')
-    const { timezone } = await store.get('sending')
-    const last = await this.db.from('backup_attempts').where('origin', 'scheduled').orderBy('started_at', 'desc').select('started_at').first()
-    const lastAttemptAt = last ? new Date(last.started_at) : null
+    const backup = await this.settings.get('backup')
+    const { timezone } = await this.settings.get('sending')
+    const lastAttemptAt = await this.attempts.lastScheduledStart()
     return {
       enabled: backup.enabled,
       frequency: backup.frequency,
@@ -47,10 +48,9 @@ export class BackupSchedule {
     const { nextRunAt: next } = await this.state(now)
     if (next === null) return recheck
     if (Date.parse(next) > now.getTime()) return new Date(Math.min(Date.parse(next), recheck.getTime()))
-    const engine = await this.engine()
     // An automatic backup that falls during another waits for the next minute.
-    if (engine.busy) return recheck
-    await engine.run('scheduled')
+    if (this.engine.busy) return recheck
+    await this.engine.run('scheduled')
     return recheck
   }
 }

@@ -1,7 +1,15 @@
 import type { JobDefinition } from '#core/jobs/job_runner'
-import { RECONCILE_EVERY_MS, type CampaignEngine } from '#modules/campaigns/services/campaign_engine'
+import { JobWake } from '#core/jobs/job_wake'
+import type { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
 
 export const CAMPAIGN_JOB = 'campaigns.engine'
+/** Recipients' statuses are read back from the messages this often (a crash between a change and its event). */
+export const RECONCILE_EVERY_MS = 60_000
+
+/** Makes the campaign job due when a campaign changes (core's JobWake). */
+export class CampaignWake extends JobWake {
+  protected readonly job = CAMPAIGN_JOB
+}
 
 /**
  * Resolves launched audiences and materialises running campaigns; due about every second while

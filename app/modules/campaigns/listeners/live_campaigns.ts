@@ -1,7 +1,6 @@
 import { defineLiveChannel, type LivePayload, type LiveTransmit } from '#core/live/live_channels'
 import type { Clock, Timer } from '#core/time/clock'
 import type { CampaignBook } from '#modules/campaigns/services/campaign_book'
-import Campaign from '#modules/campaigns/models/campaign'
 
 const count = { type: 'integer', minimum: 0 } as const
 const instantOrNull = { type: ['string', 'null'], format: 'date-time' } as const
@@ -101,9 +100,9 @@ export class LiveCampaigns {
   }
 
   async #send(campaignId: number) {
-    const campaign = await Campaign.find(campaignId)
-    if (!campaign) return
-    const resource = await (await this.book()).present(campaign)
+    const book = await this.book()
+    // A campaign deleted meanwhile is not found: the caller drops the error, nothing is sent.
+    const resource = await book.present(await book.find(campaignId))
     campaignsChannel.broadcast(await this.transmit(), {
       type: 'campaign.changed',
       campaign: {

@@ -1,5 +1,8 @@
 import type { MessageChange } from '#modules/messages/public'
-import { recordMessageStatuses } from '#modules/campaigns/services/campaign_engine'
+import { CampaignStore } from '#modules/campaigns/stores/campaign_store'
+
+/** A store holds no state: a plain function makes its own (docs/modules.md, Data access). */
+const campaigns = new CampaignStore()
 
 /**
  * Recipients follow their messages: each `messages:changed` batch naming campaign messages is one statement over the
@@ -17,8 +20,8 @@ export function followMessageChanges(
   const listener = async ({ changes }: { changes: MessageChange[] }) => {
     // Only campaign messages: an API send's change costs the campaigns nothing.
     const outbound = changes.filter((change) => change.campaignId).map((change): [number, string] => [change.id, change.status])
-    const campaigns = await recordMessageStatuses(outbound, await now())
-    if (campaigns.length) touched(campaigns)
+    const touchedIds = await campaigns.followMessages(outbound, await now())
+    if (touchedIds.length) touched(touchedIds)
   }
   emitter.on('messages:changed', listener)
   return () => emitter.off('messages:changed', listener)

@@ -2,8 +2,8 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'
 import { utcDateTime } from '#core/database/utc_date_time'
 import { booleanColumn, idColumn, jsonColumn, referenceColumn } from '#core/database/columns'
+import type { campaignStatuses } from '#modules/campaigns/validators/campaign_validators'
 
-export const campaignStatuses = ['draft', 'scheduled', 'running', 'paused', 'completed', 'cancelled'] as const
 export type CampaignStatus = (typeof campaignStatuses)[number]
 
 /** Who a campaign sends to: groups, single contacts, contacts of CSV imports, and bare numbers. */

@@ -1,12 +1,13 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
-import { decodeCursor, encodeCursor, keysetPage, DEFAULT_PAGE_SIZE, type PageRequest } from '#core/pagination/keyset_page'
+import { decodeCursor, encodeCursor, DEFAULT_PAGE_SIZE, type PageRequest } from '#core/pagination/keyset_page'
 import { BulkSends } from '#modules/messages/public'
-import Campaign, { type CampaignAudience, type CampaignStatus } from '#modules/campaigns/models/campaign'
+import type Campaign from '#modules/campaigns/models/campaign'
+import type { CampaignAudience, CampaignStatus } from '#modules/campaigns/models/campaign'
+import { CampaignStore } from '#modules/campaigns/stores/campaign_store'
 import { progressOf } from '#modules/campaigns/services/campaign_progress'
 import type { SendWindowSettings } from '#modules/campaigns/services/send_window'
 import { DateTime } from 'luxon'
@@ -41,7 +42,8 @@ export class CampaignBook {
   constructor(
     private clock: Clock,
     private settings: SettingsStore,
-    private sends: BulkSends
+    private sends: BulkSends,
+    private campaigns: CampaignStore
   ) {}
 
   async windowSettings(): Promise<SendWindowSettings> {
@@ -74,21 +76,19 @@ export class CampaignBook {
   }
 
   async list(filters: PageRequest & { status?: CampaignStatus }): Promise<PageOf<typeof campaignSchema>> {
-    const query = Campaign.query()
-    if (filters.status) query.where('status', filters.status)
-    const page = await keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+    const page = await this.campaigns.page(filters)
     return { data: await Promise.all(page.data.map((campaign) => this.present(campaign))), nextCursor: page.nextCursor }
   }
 
   async find(id: number): Promise<Campaign> {
-    const campaign = await Campaign.find(id)
+    const campaign = await this.campaigns.find(id)
     if (!campaign) throw ApiError.notFound('Campaign')
     return campaign
   }
 
   async create(fields: CampaignFields): Promise<Campaign> {
     const now = dateTimeOf(this.clock.now())
-    return Campaign.create({
+    return this.campaigns.add({
       name: fields.name!,
       status: 'draft',
       body: fields.body ?? null,
@@ -136,7 +136,7 @@ export class CampaignBook {
     if (change.startAt !== undefined) campaign.startAt = change.startAt === null ? null : this.#startAt(change.startAt)
     if (change.throttlePerMinute !== undefined) campaign.throttlePerMinute = change.throttlePerMinute
     campaign.updatedAt = dateTimeOf(this.clock.now())
-    await campaign.save()
+    await this.campaigns.save(campaign)
     return campaign
   }
 
@@ -145,18 +145,15 @@ export class CampaignBook {
     if (campaign.status === 'running' || campaign.status === 'paused') {
       throw new ApiError('CAMPAIGN_WRONG_STATE', 'A running or paused campaign cannot be deleted; cancel it first')
     }
-    await campaign.delete()
+    await this.campaigns.remove(campaign)
   }
 
   /** Recipients in id order (the order they are sent in), keyset pages. */
   async recipients(id: number, filters: PageRequest & { status?: string; run?: number }): Promise<PageOf<typeof recipientSchema>> {
     await this.find(id)
     const limit = filters.limit ?? DEFAULT_PAGE_SIZE
-    const query = db.from('campaign_recipients').where('campaign_id', id).orderBy('id', 'asc').limit(limit + 1)
-    if (filters.status) query.where('status', filters.status)
-    if (filters.run !== undefined) query.where('run', filters.run)
-    if (filters.cursor) query.where('id', '>', decodeCursor(filters.cursor).id)
-    const rows = await query.select('id', 'contact_id', 'phone', 'status', 'error_code', 'message_id', 'run', 'updated_at')
+    const afterId = filters.cursor ? decodeCursor(filters.cursor).id : undefined
+    const rows = await this.campaigns.recipients(id, { afterId, limit: limit + 1, status: filters.status, run: filters.run })
     const data = await this.#recipientResources(rows.slice(0, limit))
     const last = rows[limit - 1]
     return { data, nextCursor: rows.length > limit ? encodeCursor({ sortValue: last.id, id: last.id }) : null }
@@ -167,13 +164,7 @@ export class CampaignBook {
     await this.find(id)
     let after = 0
     for (;;) {
-      const rows = await db
-        .from('campaign_recipients')
-        .where('campaign_id', id)
-        .where('id', '>', after)
-        .orderBy('id', 'asc')
-        .limit(2000)
-        .select('id', 'contact_id', 'phone', 'status', 'error_code', 'message_id', 'run', 'updated_at')
+      const rows = await this.campaigns.recipients(id, { afterId: after, limit: 2000 })
       if (!rows.length) return
       after = rows[rows.length - 1].id
       yield this.#recipientResources(rows)

@@ -1,6 +1,6 @@
-import db from '@adonisjs/lucid/services/db'
 import { toIso } from '#core/database/utc_date_time'
 import type Campaign from '#modules/campaigns/models/campaign'
+import { CampaignStore } from '#modules/campaigns/stores/campaign_store'
 import { afterSendingMinutes, type SendWindowSettings } from '#modules/campaigns/services/send_window'
 import { phonesAvailable } from '#modules/devices/public'
 
@@ -25,8 +25,8 @@ export interface CampaignProgress {
   resumesAt: string | null
 }
 
-/** A recipient's status is final once its message can change no more (sent is final: a receipt may follow). */
-export const FINAL_STATUSES = ['sent', 'delivered', 'failed', 'cancelled']
+/** A store holds no state: a plain function makes its own (docs/modules.md, Data access). */
+const campaigns = new CampaignStore()
 
 /**
  * Counts per state (one GROUP BY over the (campaign_id, replaced, status) index), the rate of
@@ -49,12 +49,7 @@ export async function progressOf(campaign: Campaign, now: Date, window: SendWind
   }
   let ratePerMinute = 0
   if (campaign.run > 0) {
-    const rows = await db.rawQuery(
-      `SELECT status, COUNT(*) AS n, SUM(CASE WHEN updated_at >= ? THEN 1 ELSE 0 END) AS recent
-       FROM campaign_recipients WHERE campaign_id = ? AND replaced = 0 GROUP BY status`,
-      [new Date(now.getTime() - 60_000).toISOString(), campaign.id]
-    )
-    for (const row of rows) {
+    for (const row of await campaigns.countsByStatus(campaign.id, new Date(now.getTime() - 60_000).toISOString())) {
       const key = (row.status === 'pending_quota_exceeded' ? 'queued' : row.status) as keyof Omit<CampaignCounts, 'total' | 'excluded'>
       if (key in counts) counts[key] += Number(row.n)
       if (row.status === 'sent' || row.status === 'delivered') ratePerMinute += Number(row.recent)

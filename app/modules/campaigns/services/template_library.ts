@@ -3,10 +3,10 @@ import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { countSegments } from '#core/sms/segment_counter'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
-import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import MessageTemplate from '#modules/campaigns/models/message_template'
+import type { PageRequest } from '#core/pagination/keyset_page'
+import type MessageTemplate from '#modules/campaigns/models/message_template'
 import { templateVariables, withFallbacksOnly } from '#core/sms/template_text'
-import { likeContaining } from '#core/database/like_pattern'
+import { TemplateStore } from '#modules/campaigns/stores/template_store'
 import type { PageOf } from '#core/contract/schemas'
 import type { TemplateResource, templateSchema } from '#modules/campaigns/schemas'
 
@@ -22,46 +22,47 @@ export interface TemplateFields {
  */
 @inject()
 export class TemplateLibrary {
-  constructor(private clock: Clock) {}
+  constructor(
+    private clock: Clock,
+    private templates: TemplateStore
+  ) {}
 
   async list(filters: PageRequest & { q?: string }): Promise<PageOf<typeof templateSchema>> {
-    const query = MessageTemplate.query()
-    if (filters.q) query.whereRaw(`name LIKE ? ESCAPE '\\'`, [likeContaining(filters.q)])
-    const page = await keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+    const page = await this.templates.page(filters)
     return { data: page.data.map(templateResource), nextCursor: page.nextCursor }
   }
 
   async find(id: number): Promise<MessageTemplate> {
-    const template = await MessageTemplate.find(id)
+    const template = await this.templates.find(id)
     if (!template) throw ApiError.notFound('Template')
     return template
   }
 
   /** A template's text as it is now, or null when it is gone (a campaign snapshots it at launch). */
   async bodyOf(id: number): Promise<string | null> {
-    return (await MessageTemplate.find(id))?.body ?? null
+    return (await this.templates.find(id))?.body ?? null
   }
 
   async create(fields: TemplateFields): Promise<MessageTemplate> {
     await this.#assertNameFree(fields.name)
     const now = dateTimeOf(this.clock.now())
-    return MessageTemplate.create({ ...fields, createdAt: now, updatedAt: now })
+    return this.templates.add({ ...fields, createdAt: now, updatedAt: now })
   }
 
   async update(id: number, change: Partial<TemplateFields>): Promise<MessageTemplate> {
     const template = await this.find(id)
     if (change.name !== undefined && change.name !== template.name) await this.#assertNameFree(change.name)
     template.merge({ ...change, updatedAt: dateTimeOf(this.clock.now()) })
-    await template.save()
+    await this.templates.save(template)
     return template
   }
 
   async delete(id: number): Promise<void> {
-    await (await this.find(id)).delete()
+    await this.templates.remove(await this.find(id))
   }
 
   async #assertNameFree(name: string) {
-    if (await MessageTemplate.query().whereRaw('name = ? COLLATE NOCASE', [name]).first()) {
+    if (await this.templates.nameTaken(name)) {
       throw new ApiError('NAME_TAKEN', 'Another template has this name', [{ field: 'name', rule: 'unique', message: 'Another template has this name' }])
     }
   }

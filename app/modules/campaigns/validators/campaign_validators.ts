@@ -1,7 +1,6 @@
 import vine from '@vinejs/vine'
 import { pageQueryFields } from '#core/pagination/keyset_page'
 import { documentedAs, isoDateTimeSchema } from '#core/contract/schemas'
-import { campaignStatuses } from '#modules/campaigns/models/campaign'
 
 const id = () => vine.string().regex(/^\d{1,16}$/)
 /** Ids and numbers a campaign names directly; groups and imports carry the large audiences. */
@@ -61,6 +60,7 @@ export const updateCampaignValidator = vine.compile(
   })
 )
 
+export const campaignStatuses = ['draft', 'scheduled', 'running', 'paused', 'completed', 'cancelled'] as const
 export const listCampaignsValidator = vine.compile(vine.object({ ...pageQueryFields, status: vine.enum(campaignStatuses).optional() }))
 
 export const recipientStatuses = ['pending', 'queued', 'dispatched', 'sent', 'delivered', 'failed', 'paused', 'cancelled', 'pending_quota_exceeded'] as const

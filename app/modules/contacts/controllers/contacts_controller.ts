@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
 import { ContactBook } from '#modules/contacts/services/contact_book'
-import { contactFieldKeys } from '#modules/contacts/services/contact_field_keys'
+import { ContactStore } from '#modules/contacts/stores/contact_store'
 import { routeInputs } from '#core/contract/route_contract'
 import type { ContactRoutes } from '#modules/contacts/routes'
 import type { ContactFields } from '#modules/contacts/schemas'
@@ -11,14 +11,18 @@ const input = routeInputs<ContactRoutes>()
 
 @inject()
 export default class ContactsController {
-  constructor(private contacts: ContactBook) {}
+  constructor(
+    private contacts: ContactBook,
+    private contactStore: ContactStore
+  ) {}
 
   async index(ctx: HttpContext) {
     return this.contacts.resources(await this.contacts.list(input(ctx, 'listContacts').query))
   }
 
   async fields(): Promise<ContactFields> {
-    return { data: await contactFieldKeys() }
+    // Template editors offer them as variables.
+    return { data: await this.contactStore.fieldKeys() }
   }
 
   async show({ params }: HttpContext) {

@@ -44,23 +44,23 @@ export default class Contact extends BaseModel {
 
   @utcDateTime()
   declare updatedAt: DateTime
-}
 
-/** The Contact resource (schemas.ts): the row with the groups it is in. */
-export function contactResource(contact: Contact, groups: ContactResource['groups']): ContactResource {
-  return {
-    id: String(contact.id),
-    phone: contact.phone,
-    firstName: contact.firstName,
-    lastName: contact.lastName,
-    company: contact.company,
-    email: contact.email,
-    notes: contact.notes,
-    tags: contact.tags,
-    fields: contact.fields,
-    blacklisted: contact.blacklisted,
-    createdAt: toIso(contact.createdAt),
-    updatedAt: toIso(contact.updatedAt),
-    groups,
+  /** The Contact resource (schemas.ts): the row with the groups it is in. */
+  toResource(groups: ContactResource['groups']): ContactResource {
+    return {
+      id: String(this.id),
+      phone: this.phone,
+      firstName: this.firstName,
+      lastName: this.lastName,
+      company: this.company,
+      email: this.email,
+      notes: this.notes,
+      tags: this.tags,
+      fields: this.fields,
+      blacklisted: this.blacklisted,
+      createdAt: toIso(this.createdAt),
+      updatedAt: toIso(this.updatedAt),
+      groups,
+    }
   }
 }

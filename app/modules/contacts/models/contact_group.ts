@@ -22,16 +22,16 @@ export default class ContactGroup extends BaseModel {
 
   @utcDateTime()
   declare updatedAt: DateTime
-}
 
-/** The Group resource (schemas.ts): the row with its member count. */
-export function groupResource(group: ContactGroup, memberCount: number): GroupResource {
-  return {
-    id: String(group.id),
-    name: group.name,
-    description: group.description,
-    createdAt: toIso(group.createdAt),
-    updatedAt: toIso(group.updatedAt),
-    memberCount,
+  /** The Group resource (schemas.ts): the row with its member count. */
+  toResource(memberCount: number): GroupResource {
+    return {
+      id: String(this.id),
+      name: this.name,
+      description: this.description,
+      createdAt: toIso(this.createdAt),
+      updatedAt: toIso(this.updatedAt),
+      memberCount,
+    }
   }
 }

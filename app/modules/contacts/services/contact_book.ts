@@ -4,14 +4,14 @@ import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
-import { dateTimeOf, toIso } from '#core/database/utc_date_time'
-import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import Contact, { contactResource } from '#modules/contacts/models/contact'
+import { dateTimeOf } from '#core/database/utc_date_time'
+import type { PageRequest } from '#core/pagination/keyset_page'
+import type Contact from '#modules/contacts/models/contact'
+import { ContactStore } from '#modules/contacts/stores/contact_store'
 import type { ContactResource } from '#modules/contacts/schemas'
 import { ContactGroups } from '#modules/contacts/services/contact_groups'
 import { MessageLedger } from '#modules/messages/public'
 import { ConversationBook } from '#modules/conversations/public'
-import { likeContaining } from '#core/database/like_pattern'
 import { transaction } from '#core/database/transaction'
 
 export interface ContactFields {
@@ -24,19 +24,6 @@ export interface ContactFields {
   tags?: string[]
   fields?: Record<string, string>
   blacklisted?: boolean
-}
-
-/** A search text written like a phone number: its digits are looked for in the numbers. */
-const LOOKS_LIKE_A_NUMBER = /^[+\d\s().-]*\d[\d\s().-]*$/
-
-/** Contacts a person finds by typing part of a name, company, e-mail or number. */
-function matchSearch(query: ReturnType<typeof Contact.query>, search: string) {
-  const pattern = likeContaining(search)
-  query.where((match) => {
-    for (const column of ['first_name', 'last_name', 'company', 'email']) match.orWhereRaw(`${column} LIKE ? ESCAPE '\\'`, [pattern])
-    match.orWhereRaw(`(COALESCE(first_name, '') || ' ' || COALESCE(last_name, '')) LIKE ? ESCAPE '\\'`, [pattern])
-    if (LOOKS_LIKE_A_NUMBER.test(search)) match.orWhere('phone', 'like', likeContaining(search.replace(/\D/g, '')))
-  })
 }
 
 /**
@@ -53,35 +40,27 @@ export class ContactBook {
     private settings: SettingsStore,
     private groups: ContactGroups,
     private ledger: MessageLedger,
-    private conversations: ConversationBook
+    private conversations: ConversationBook,
+    private store: ContactStore
   ) {}
 
   async list(filters: PageRequest & { blacklisted?: boolean; tag?: string; phone?: string; q?: string; groupId?: number }) {
-    const query = Contact.query()
-    if (filters.groupId !== undefined) {
-      query.whereExists((member) =>
-        member.from('contact_group_members').whereColumn('contact_group_members.contact_id', 'contacts.id').where('contact_group_members.group_id', filters.groupId!)
-      )
-    }
-    if (filters.q) matchSearch(query, filters.q)
-    if (filters.blacklisted !== undefined) query.where('blacklisted', filters.blacklisted)
-    if (filters.tag) query.whereRaw('EXISTS (SELECT 1 FROM json_each(contacts.tags) WHERE json_each.value = ?)', [filters.tag])
-    if (filters.phone) query.where('phone', await this.#normalise(filters.phone))
-    return keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+    return this.store.page({ ...filters, phone: filters.phone ? await this.#normalise(filters.phone) : undefined })
   }
 
   /** Contacts as the API answers them: with their groups (one statement for the whole page). */
   async resources<T extends { data: Contact[] }>(page: T): Promise<Omit<T, 'data'> & { data: ContactResource[] }>
   async resources(contact: Contact): Promise<ContactResource>
   async resources(value: Contact | { data: Contact[] }): Promise<unknown> {
-    const contacts = value instanceof Contact ? [value] : value.data
+    const page = 'data' in value && Array.isArray(value.data)
+    const contacts = page ? value.data : [value as Contact]
     const groups = await this.groups.groupsOf(contacts.map((contact) => contact.id))
-    const shown = contacts.map((contact) => contactResource(contact, groups.get(contact.id) ?? []))
-    return value instanceof Contact ? shown[0] : { ...value, data: shown }
+    const shown = contacts.map((contact) => contact.toResource(groups.get(contact.id) ?? []))
+    return page ? { ...value, data: shown } : shown[0]
   }
 
   async find(id: number): Promise<Contact> {
-    const contact = await Contact.find(id)
+    const contact = await this.store.find(id)
     if (!contact) throw ApiError.notFound('Contact')
     return contact
   }
@@ -92,22 +71,18 @@ export class ContactBook {
     let announce = async () => {}
     const created = await transaction(async (trx) => {
       await this.#assertPhoneFree(phone, trx)
-      const contact = await Contact.create(
-        {
-          phone,
-          firstName: fields.firstName ?? null,
-          lastName: fields.lastName ?? null,
-          company: fields.company ?? null,
-          email: fields.email ?? null,
-          notes: fields.notes ?? null,
-          tags: fields.tags ?? [],
-          fields: fields.fields ?? {},
-          blacklisted: fields.blacklisted ?? false,
-          createdAt: now,
-          updatedAt: now,
-        },
-        { client: trx }
-      )
+      const contact = await this.store.add(trx, {
+        phone,
+        firstName: fields.firstName ?? null,
+        lastName: fields.lastName ?? null,
+        company: fields.company ?? null,
+        email: fields.email ?? null,
+        notes: fields.notes ?? null,
+        tags: fields.tags ?? [],
+        fields: fields.fields ?? {},
+        blacklisted: fields.blacklisted ?? false,
+        at: now,
+      })
       await this.conversations.linkContacts(trx, [contact])
       if (contact.blacklisted) ({ announce } = await this.#withdrawWaiting(phone, trx))
       return contact
@@ -120,17 +95,16 @@ export class ContactBook {
     const phone = change.phone === undefined ? undefined : await this.#normalise(change.phone)
     let announce = async () => {}
     const updated = await transaction(async (trx) => {
-      const contact = await Contact.query({ client: trx }).where('id', id).first()
+      const contact = await this.store.findIn(trx, id)
       if (!contact) throw ApiError.notFound('Contact')
-      if (phone !== undefined && phone !== contact.phone) {
+      const newPhone = phone !== undefined && phone !== contact.phone
+      if (newPhone) {
         await this.#assertPhoneFree(phone, trx)
         await this.conversations.unlinkContact(trx, contact.id)
         await this.conversations.linkContacts(trx, [{ id: contact.id, phone }])
-        contact.phone = phone
       }
       const { phone: _phone, ...rest } = change
-      contact.merge({ ...rest, updatedAt: dateTimeOf(this.clock.now()) })
-      await contact.useTransaction(trx).save()
+      await this.store.change(trx, contact, { ...(newPhone ? { phone } : {}), ...rest, updatedAt: dateTimeOf(this.clock.now()) })
       if (contact.blacklisted) ({ announce } = await this.#withdrawWaiting(contact.phone, trx))
       return contact
     })
@@ -139,8 +113,7 @@ export class ContactBook {
   }
 
   async delete(id: number): Promise<void> {
-    const contact = await this.find(id)
-    await contact.delete()
+    await this.store.remove(await this.find(id))
   }
 
   #withdrawWaiting(phone: string, trx: TransactionClientContract) {
@@ -148,7 +121,7 @@ export class ContactBook {
   }
 
   async #assertPhoneFree(phone: string, trx: TransactionClientContract) {
-    if (await trx.from('contacts').where('phone', phone).first()) {
+    if (await this.store.phoneTaken(trx, phone)) {
       throw new ApiError('NAME_TAKEN', 'Another contact has this phone number', [
         { field: 'phone', rule: 'unique', message: 'Another contact has this phone number' },
       ])

@@ -1,4 +1,4 @@
-import db from '@adonisjs/lucid/services/db'
+import { ContactStore } from '#modules/contacts/stores/contact_store'
 
 /** The contacts export's columns, in order (docs/exports.md, Columns, in this order). */
 export const contactExportColumns = ['id', 'phone', 'firstName', 'lastName', 'company', 'email', 'notes', 'tags', 'blacklisted', 'createdAt', 'updatedAt'] as const
@@ -8,7 +8,8 @@ export type ContactExportRow = Record<(typeof contactExportColumns)[number], str
 /** Rows per read: memory holds one chunk, whatever the table's size. */
 const CHUNK = 1000
 
-const COLUMNS = ['id', 'phone', 'first_name', 'last_name', 'company', 'email', 'notes', 'tags', 'blacklisted', 'created_at', 'updated_at']
+/** A store holds no state: a plain function makes its own (docs/modules.md, Data access). */
+const store = new ContactStore()
 
 function shape(row: any): ContactExportRow {
   return {
@@ -33,9 +34,7 @@ function shape(row: any): ContactExportRow {
 export async function* contactExportRows(): AsyncGenerator<ContactExportRow> {
   let after: { createdAt: string; id: number } | null = null
   for (;;) {
-    const query = db.from('contacts').select(COLUMNS).orderBy('created_at').orderBy('id').limit(CHUNK)
-    if (after) query.whereRaw('(created_at, id) > (?, ?)', [after.createdAt, after.id])
-    const rows: any[] = await query
+    const rows = await store.exportChunk(after, CHUNK)
     for (const row of rows) yield shape(row)
     if (rows.length < CHUNK) return
     const last = rows[rows.length - 1]

@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
 import type { TemplateRecipient } from '#core/sms/template_text'
-import Contact from '#modules/contacts/models/contact'
+import { ContactStore } from '#modules/contacts/stores/contact_store'
 import { ContactBook } from '#modules/contacts/services/contact_book'
 import { ContactGroups } from '#modules/contacts/services/contact_groups'
 
@@ -21,11 +21,12 @@ export interface ContactProfile extends TemplateRecipient {
 export class ContactsByPhone {
   constructor(
     private contacts: ContactBook,
-    private groups: ContactGroups
+    private groups: ContactGroups,
+    private store: ContactStore
   ) {}
 
   async profile(phone: string): Promise<ContactProfile> {
-    const contact = await Contact.findBy('phone', phone)
+    const contact = await this.store.findByPhone(phone)
     if (!contact) return { phone, contactId: null, optedOut: false, tags: [], groupIds: [] }
     const groups = (await this.groups.groupsOf([contact.id])).get(contact.id) ?? []
     return {
@@ -44,7 +45,7 @@ export class ContactsByPhone {
 
   /** Opts the number out (withdrawing its waiting messages) or back in; says whether it changed. */
   async setOptedOut(phone: string, optedOut: boolean): Promise<boolean> {
-    const contact = await Contact.findBy('phone', phone)
+    const contact = await this.store.findByPhone(phone)
     if (!contact) {
       if (!optedOut) return false
       await this.contacts.create({ phone, blacklisted: true })
@@ -62,7 +63,7 @@ export class ContactsByPhone {
   }
 
   async removeFromGroup(phone: string, groupId: number): Promise<boolean> {
-    const contact = await Contact.findBy('phone', phone)
+    const contact = await this.store.findByPhone(phone)
     if (!contact) return false
     const { removed } = await this.groups.removeMembers(groupId, [contact.id])
     return removed > 0
@@ -70,7 +71,7 @@ export class ContactsByPhone {
 
   /** Adds and removes tags; says whether anything changed. */
   async changeTags(phone: string, add: string[], remove: string[]): Promise<boolean> {
-    const contact = add.length ? await Contact.findOrFail(await this.#contactId(phone)) : await Contact.findBy('phone', phone)
+    const contact = add.length ? await this.store.findOrFail(await this.#contactId(phone)) : await this.store.findByPhone(phone)
     if (!contact) return false
     const tags = [...new Set([...contact.tags.filter((tag) => !remove.includes(tag)), ...add])]
     if (tags.length === contact.tags.length && tags.every((tag) => contact.tags.includes(tag))) return false
@@ -79,13 +80,13 @@ export class ContactsByPhone {
   }
 
   async #contactId(phone: string): Promise<number> {
-    const contact = await Contact.findBy('phone', phone)
+    const contact = await this.store.findByPhone(phone)
     if (contact) return contact.id
     try {
       return (await this.contacts.create({ phone })).id
     } catch (error) {
       // Created meanwhile by someone else (an import, the API): use theirs.
-      const existing = await Contact.findBy('phone', phone)
+      const existing = await this.store.findByPhone(phone)
       if (existing) return existing.id
       throw error
     }

@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { ConversationInbox } from '#modules/conversations/services/conversation_inbox'
+import { ConversationStore } from '#modules/conversations/stores/conversation_store'
 
 /**
  * What other modules do to conversations: find one (the messages module lists its messages),
@@ -9,7 +10,10 @@ import { ConversationInbox } from '#modules/conversations/services/conversation_
  */
 @inject()
 export class ConversationBook {
-  constructor(private inbox: ConversationInbox) {}
+  constructor(
+    private inbox: ConversationInbox,
+    private conversations: ConversationStore
+  ) {}
 
   /** The conversation's id; NOT_FOUND (404) when there is none. */
   async find(id: number): Promise<{ id: number }> {
@@ -28,16 +32,11 @@ export class ConversationBook {
    */
   async linkContacts(client: QueryClientContract, contacts: Array<{ id: number; phone: string }>): Promise<void> {
     if (!contacts.length) return
-    await client.rawQuery(
-      `UPDATE conversations SET contact_id = c.id
-       FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.phone') AS phone FROM json_each(?)) AS c
-       WHERE conversations.phone = c.phone AND conversations.contact_id IS NULL`,
-      [JSON.stringify(contacts.map(({ id, phone }) => ({ id, phone })))]
-    )
+    await this.conversations.linkContacts(client, contacts)
   }
 
   /** The contact's conversations are left without it (its number changed), on the caller's client. */
   async unlinkContact(client: QueryClientContract, contactId: number): Promise<void> {
-    await client.from('conversations').where('contact_id', contactId).update({ contact_id: null })
+    await this.conversations.unlinkContact(client, contactId)
   }
 }

@@ -1,4 +1,4 @@
-import db from '@adonisjs/lucid/services/db'
+import { ConversationStore } from '#modules/conversations/stores/conversation_store'
 
 /** The conversations export's columns, in order (docs/exports.md, Columns, in this order). */
 export const conversationExportColumns = ['id', 'phone', 'contactId', 'state', 'unreadCount', 'pinned', 'archived', 'assignedTo', 'createdAt', 'lastMessageAt'] as const
@@ -8,7 +8,8 @@ export type ConversationExportRow = Record<(typeof conversationExportColumns)[nu
 /** Rows per read: memory holds one chunk, whatever the table's size. */
 const CHUNK = 1000
 
-const COLUMNS = ['id', 'phone', 'contact_id', 'state', 'unread_count', 'pinned', 'archived', 'assigned_to', 'created_at', 'last_message_at']
+/** A store holds no state: a plain function makes its own (docs/modules.md, Data access). */
+const store = new ConversationStore()
 
 const id = (value: number | string | null) => (value === null || value === undefined ? null : String(value))
 
@@ -35,9 +36,7 @@ function shape(row: any): ConversationExportRow {
 export async function* conversationExportRows(): AsyncGenerator<ConversationExportRow> {
   let after: { createdAt: string; id: number } | null = null
   for (;;) {
-    const query = db.from('conversations').select(COLUMNS).orderBy('created_at').orderBy('id').limit(CHUNK)
-    if (after) query.whereRaw('(created_at, id) > (?, ?)', [after.createdAt, after.id])
-    const rows: any[] = await query
+    const rows = await store.exportChunk(after, CHUNK)
     for (const row of rows) yield shape(row)
     if (rows.length < CHUNK) return
     const last = rows[rows.length - 1]

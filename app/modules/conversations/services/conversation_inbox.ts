@@ -1,19 +1,10 @@
 import { inject } from '@adonisjs/core'
 import { ApiError } from '#core/http/api_error'
-import { toIso } from '#core/database/utc_date_time'
-import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
-import Conversation, { type ConversationState, type MessageCategory } from '#modules/conversations/models/conversation'
+import type Conversation from '#modules/conversations/models/conversation'
+import { ConversationStore, type ConversationFilters } from '#modules/conversations/stores/conversation_store'
 import { UserService } from '#modules/auth/public'
 import type { PageOf } from '#core/contract/schemas'
 import type { ConversationResource, conversationSchema } from '#modules/conversations/schemas'
-
-export interface ConversationFilters extends PageRequest {
-  state?: ConversationState
-  category?: MessageCategory
-  archived?: boolean
-  pinned?: boolean
-  unread?: boolean
-}
 
 export interface ConversationChange {
   pinned?: boolean
@@ -25,16 +16,13 @@ export interface ConversationChange {
 /** Conversations over HTTP: one per number, the latest activity first; one; its changes. */
 @inject()
 export class ConversationInbox {
-  constructor(private users: UserService) {}
+  constructor(
+    private users: UserService,
+    private conversations: ConversationStore
+  ) {}
 
   async list(filters: ConversationFilters): Promise<PageOf<typeof conversationSchema>> {
-    const query = Conversation.query()
-    if (filters.state) query.where('state', filters.state)
-    if (filters.category) query.where('category', filters.category)
-    if (filters.archived !== undefined) query.where('archived', filters.archived)
-    if (filters.pinned !== undefined) query.where('pinned', filters.pinned)
-    if (filters.unread !== undefined) query.where('unread_count', filters.unread ? '>' : '=', 0)
-    const page = await keysetPage(query, filters, 'last_message_at', (row) => toIso(row.lastMessageAt))
+    const page = await this.conversations.page(filters)
     return { data: page.data.map((conversation) => conversation.toResource()), nextCursor: page.nextCursor }
   }
 
@@ -44,21 +32,21 @@ export class ConversationInbox {
   }
 
   async find(id: number): Promise<Conversation> {
-    const conversation = await Conversation.find(id)
+    const conversation = await this.conversations.find(id)
     if (!conversation) throw ApiError.notFound('Conversation')
     return conversation
   }
 
   async update(id: number, change: ConversationChange): Promise<ConversationResource> {
     const conversation = await this.find(id)
-    if (change.pinned !== undefined) conversation.pinned = change.pinned
-    if (change.archived !== undefined) conversation.archived = change.archived
-    if (change.markRead) conversation.unreadCount = 0
-    if (change.assignedTo !== undefined) {
-      // Only an existing dashboard account can be assigned (the accounts module says who exists).
-      conversation.assignedTo = change.assignedTo === null ? null : (await this.#account(change.assignedTo)).id
-    }
-    await conversation.save()
+    // Only an existing dashboard account can be assigned (the accounts module says who exists).
+    const assignedTo = typeof change.assignedTo === 'string' ? (await this.#account(change.assignedTo)).id : change.assignedTo
+    await this.conversations.change(conversation, {
+      pinned: change.pinned,
+      archived: change.archived,
+      unreadCount: change.markRead ? 0 : undefined,
+      assignedTo,
+    })
     return conversation.toResource()
   }
 

@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import { pageQueryFields } from '#core/pagination/keyset_page'
-import { conversationStates, messageCategories } from '#modules/conversations/models/conversation'
+import { conversationStates, messageCategories } from '#modules/conversations/conversation_values'
 
 export const listConversationsValidator = vine.compile(
   vine.object({

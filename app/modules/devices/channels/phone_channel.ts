@@ -11,6 +11,12 @@ export interface PhoneOrder {
   /** The final text. */
   text: string
   simSlot: number
+  /**
+   * When the gateway handed the message out this time. With `messageId` it names this hand-out:
+   * a retry or a move to another phone is a new one. A channel whose phone must never be given
+   * the same id twice makes its ids from both, and says it back with its reports.
+   */
+  orderedAt: Date
 }
 
 /**

@@ -24,19 +24,24 @@ export interface PhoneReports {
   /** Battery and signal, when the phone knows them; a value left out is kept as it was. */
   status(deviceId: number, status: PhoneStatus): Promise<Taken>
 
-  /** The phone took the order: the message is `dispatched`. */
-  accepted(deviceId: number, messageId: number): Promise<Taken>
+  /**
+   * The phone took the order: the message is `dispatched`. Each report about an order may name
+   * the hand-out it is about (`orderedAt`, as the order carried it): a report about an earlier
+   * hand-out of the message (a phone repeating what it said about a failed attempt) changes
+   * nothing. Without it, the report is about the message's current hand-out to this device.
+   */
+  accepted(deviceId: number, messageId: number, orderedAt?: Date): Promise<Taken>
   /** The phone sent the SMS. */
-  sent(deviceId: number, messageId: number): Promise<Taken>
+  sent(deviceId: number, messageId: number, orderedAt?: Date): Promise<Taken>
   /** A delivery receipt came (counts as `sent` too when that report never came). */
-  delivered(deviceId: number, messageId: number): Promise<Taken>
+  delivered(deviceId: number, messageId: number, orderedAt?: Date): Promise<Taken>
   /**
    * The attempt failed, with a short error code (`NO_SIGNAL`, `RADIO_OFF`, `GENERIC_FAILURE`;
    * letters, digits and `_`, 40 at most, anything else is replaced). The message is queued
    * again or fails after its last attempt; `OUTCOME_UNKNOWN` (the phone cannot tell whether the
    * SMS left) fails it at once, since another attempt could send it twice.
    */
-  failed(deviceId: number, messageId: number, errorCode: string): Promise<Taken>
+  failed(deviceId: number, messageId: number, errorCode: string, orderedAt?: Date): Promise<Taken>
 
   /** An SMS arrived on the phone: stored once per `ref` and device. */
   inbound(deviceId: number, sms: InboundSms): Promise<Taken>

@@ -7,6 +7,7 @@ import { DeviceStore } from '#modules/devices/stores/device_store'
 import { publicBaseUrl } from '#core/http/public_url'
 import { routeInputs } from '#core/contract/route_contract'
 import type { DeviceRoutes } from '#modules/devices/routes'
+import type { PairedDevice, PairingCodeAnswer } from '#modules/devices/schemas'
 
 const input = routeInputs<DeviceRoutes>()
 
@@ -19,7 +20,7 @@ export default class PairingController {
   ) {}
 
   /** The QR code carries the address phones reach the gateway at: the public URL, or this request's. */
-  async createCode(ctx: HttpContext) {
+  async createCode(ctx: HttpContext): Promise<PairingCodeAnswer> {
     const { request, response } = ctx
     const gatewayUrl = publicBaseUrl() ?? `${request.protocol()}://${request.host()}`
     response.status(201)
@@ -27,7 +28,7 @@ export default class PairingController {
     return this.pairing.createCode(gatewayUrl, input(ctx, 'createPairingCode').body.app ?? 'agent')
   }
 
-  async pair(ctx: HttpContext) {
+  async pair(ctx: HttpContext): Promise<PairedDevice> {
     const { request, response } = ctx
     const ip = request.ip()
     await this.attempts.take(ip)

@@ -5,6 +5,8 @@ import { ApiError } from '#core/http/api_error'
 import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import type { PageRequest } from '#core/pagination/keyset_page'
+import type { PageOf } from '#core/contract/schemas'
+import type { deviceSchema } from '#modules/devices/schemas'
 import type Device from '#modules/devices/models/device'
 import type { TextOptions } from '#modules/devices/models/device'
 import { DeviceStore } from '#modules/devices/stores/device_store'
@@ -27,7 +29,7 @@ export class DeviceRegistry {
   ) {}
 
   /** Newest first, in pages like every list. */
-  async list(page: PageRequest) {
+  async list(page: PageRequest): Promise<PageOf<typeof deviceSchema>> {
     const result = await this.devices.page(page)
     return { data: result.data.map((device) => device.toResource()), nextCursor: result.nextCursor }
   }

@@ -1,10 +1,13 @@
 /** A phone's failure reason saying it does not know whether the SMS left. */
 export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN'
 
-/** What a phone said about one of its orders (docs/phone-channels.md, Reports). */
+/**
+ * What a phone said about one of its orders (docs/phone-channels.md, Reports); `orderedAt`, when
+ * the phone names the hand-out it reports on, must be the message's current one.
+ */
 export type OrderReport =
-  | { kind: 'accepted' | 'sent' | 'delivered'; deviceId: number; messageId: number; at: Date }
-  | { kind: 'failed'; deviceId: number; messageId: number; at: Date; errorCode: string; maxAttempts: number }
+  | { kind: 'accepted' | 'sent' | 'delivered'; deviceId: number; messageId: number; at: Date; orderedAt?: Date }
+  | { kind: 'failed'; deviceId: number; messageId: number; at: Date; errorCode: string; maxAttempts: number; orderedAt?: Date }
 
 /** An SMS a phone received, its sender normalised (E.164 where it can be). */
 export interface InboundReport {

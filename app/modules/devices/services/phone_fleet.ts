@@ -95,10 +95,19 @@ export class PhoneFleet {
       if (!stored.has(order.messageId)) continue
       const deviceId = order.carrier.deviceId
       if (!perPhone.has(deviceId)) perPhone.set(deviceId, [])
-      perPhone.get(deviceId)!.push({ messageId: order.messageId, to: order.to, text: order.text, simSlot: order.carrier.slot })
+      perPhone.get(deviceId)!.push({ messageId: order.messageId, to: order.to, text: order.text, simSlot: order.carrier.slot, orderedAt: now })
     }
     for (const [deviceId, phoneOrders] of perPhone) this.phones.sendOrders(deviceId, phoneOrders)
     return stored.size
+  }
+
+  /**
+   * Messages handed to this phone that are gone (deleted) before it reported them: a channel
+   * whose phone keeps its orders tells it to drop them (the SMSGate app cancels what it has not
+   * started); the others have nothing to tell.
+   */
+  withdraw(deviceId: number, messageIds: number[]): void {
+    this.phones.withdraw(deviceId, messageIds)
   }
 
   /** Sends a phone again the orders it has not accepted yet (it reconnected). */

@@ -51,6 +51,24 @@ export class PhonePairing {
       throw error
     }
   }
+
+  /**
+   * A pairing code for `kind`, asked by a paired phone whose own credentials `proven` checks (the
+   * SMSGate app's "add another device"). Wrong credentials count as wrong pairing codes from that
+   * address (PAIRING_THROTTLED after 5), and answer null.
+   */
+  async codeForPhone(kind: string, gatewayUrl: string, ip: string, proven: () => Promise<boolean>): Promise<{ code: string; expiresAt: string } | null> {
+    await this.attempts.take(ip)
+    let right = false
+    try {
+      right = await proven()
+    } finally {
+      if (right) await this.attempts.giveBack(ip)
+    }
+    if (!right) return null
+    const { code, expiresAt } = await this.pairing.createCode(gatewayUrl, kind)
+    return { code, expiresAt }
+  }
 }
 
 /**

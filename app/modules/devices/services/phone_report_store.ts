@@ -61,17 +61,17 @@ export class PhoneReportStore {
   }
 
   /** Taken, sent or delivered: the order book stores it (with other phones' reports). */
-  async order(kind: 'accepted' | 'sent' | 'delivered', deviceId: number, messageId: number): Promise<Taken> {
+  async order(kind: 'accepted' | 'sent' | 'delivered', deviceId: number, messageId: number, orderedAt?: Date): Promise<Taken> {
     await this.#seen(deviceId, false)
-    return { stored: this.orderBook.record({ kind, deviceId, messageId, at: this.clock.now() }) }
+    return { stored: this.orderBook.record({ kind, deviceId, messageId, at: this.clock.now(), orderedAt }) }
   }
 
-  async failed(deviceId: number, messageId: number, reason: string): Promise<Taken> {
+  async failed(deviceId: number, messageId: number, reason: string, orderedAt?: Date): Promise<Taken> {
     await this.#seen(deviceId, false)
     const at = this.clock.now()
     const { maxAttempts } = await this.settings.get('sending')
     const errorCode = reason.replace(/[^A-Z0-9_]/gi, '_').slice(0, 40).toUpperCase() || 'GENERIC_FAILURE'
-    return { stored: this.orderBook.record({ kind: 'failed', deviceId, messageId, at, errorCode, maxAttempts }) }
+    return { stored: this.orderBook.record({ kind: 'failed', deviceId, messageId, at, errorCode, maxAttempts, orderedAt }) }
   }
 
   async inbound(deviceId: number, sms: InboundSms): Promise<Taken> {

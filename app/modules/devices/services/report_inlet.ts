@@ -34,20 +34,20 @@ export class ReportInlet implements PhoneReports {
     return (await this.store()).status(deviceId, status)
   }
 
-  async accepted(deviceId: number, messageId: number) {
-    return (await this.store()).order('accepted', deviceId, messageId)
+  async accepted(deviceId: number, messageId: number, orderedAt?: Date) {
+    return (await this.store()).order('accepted', deviceId, messageId, orderedAt)
   }
 
-  async sent(deviceId: number, messageId: number) {
-    return (await this.store()).order('sent', deviceId, messageId)
+  async sent(deviceId: number, messageId: number, orderedAt?: Date) {
+    return (await this.store()).order('sent', deviceId, messageId, orderedAt)
   }
 
-  async delivered(deviceId: number, messageId: number) {
-    return (await this.store()).order('delivered', deviceId, messageId)
+  async delivered(deviceId: number, messageId: number, orderedAt?: Date) {
+    return (await this.store()).order('delivered', deviceId, messageId, orderedAt)
   }
 
-  async failed(deviceId: number, messageId: number, errorCode: string) {
-    return (await this.store()).failed(deviceId, messageId, errorCode)
+  async failed(deviceId: number, messageId: number, errorCode: string, orderedAt?: Date) {
+    return (await this.store()).failed(deviceId, messageId, errorCode, orderedAt)
   }
 
   async inbound(deviceId: number, sms: InboundSms) {

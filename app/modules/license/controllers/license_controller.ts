@@ -4,6 +4,7 @@ import { ActivityLog } from '#core/activity/activity_log'
 import { LicenseService } from '#modules/license/services/license_service'
 import { routeInputs } from '#core/contract/route_contract'
 import type { LicenseRoutes } from '#modules/license/routes'
+import type { LicenseStatus } from '#modules/license/schemas'
 
 const input = routeInputs<LicenseRoutes>()
 
@@ -14,7 +15,7 @@ export default class LicenseController {
     private activity: ActivityLog
   ) {}
 
-  async show() {
+  async show(): Promise<LicenseStatus> {
     return this.license.status()
   }
 
@@ -22,7 +23,7 @@ export default class LicenseController {
    * Answers at once with the key stored; the check it triggers runs in the background. The key
    * is read from the body only: one sent in the query string would sit in URLs and logs.
    */
-  async update(ctx: HttpContext) {
+  async update(ctx: HttpContext): Promise<LicenseStatus> {
     const { key } = input(ctx, 'replaceLicenseKey').body
     // Not a write route (it must work while the license is withdrawn), so its Activity entry is
     // given its author here.

@@ -1,20 +1,37 @@
 import env from '#start/env'
 import { gatewayVersion } from '#core/system/api_docs_controller'
-import type { LicenseConfig } from '#modules/license/services/license_service'
 import { isWellFormedLicenseKey } from '#modules/license/validators/license_validators'
 
-/** What the environment says about the license: GATEWAY_LICENSE_SERVER and GATEWAY_LICENSE_KEY. */
-export interface LicenseEnvironment {
-  config: LicenseConfig
+export const DEFAULT_CHECK_TIMEOUT_MS = 10_000
+
+/**
+ * The license's configuration, a value the provider binds (from the environment) so that the
+ * services taking it are built by the container; a test binds or passes its own.
+ */
+export class LicenseConfig {
+  /** The license server's base URL (http or https); null is community mode. */
+  readonly server: string | null
+  readonly gatewayVersion: string
   /** A key given at start; it replaces the stored one. */
-  key: string | null
+  readonly key: string | null
+  /** How long one check waits for the license server. */
+  readonly checkTimeoutMs: number
+
+  constructor(config: { server: string | null; gatewayVersion: string; key?: string | null; checkTimeoutMs?: number }) {
+    this.server = config.server
+    this.gatewayVersion = config.gatewayVersion
+    this.key = config.key ?? null
+    this.checkTimeoutMs = config.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS
+  }
 }
 
-export function licenseEnvironment(): LicenseEnvironment {
-  return {
-    config: { server: licenseServerOf(env.get('GATEWAY_LICENSE_SERVER')), gatewayVersion },
+/** What the environment says about the license: GATEWAY_LICENSE_SERVER and GATEWAY_LICENSE_KEY. */
+export function licenseEnvironment(): LicenseConfig {
+  return new LicenseConfig({
+    server: licenseServerOf(env.get('GATEWAY_LICENSE_SERVER')),
+    gatewayVersion,
     key: licenseKeyOf(env.get('GATEWAY_LICENSE_KEY')),
-  }
+  })
 }
 
 /** Refused at start like PUT refuses it; the message never quotes the value. */

@@ -1,25 +1,27 @@
 import got, { RequestError } from 'got'
+import { inject } from '@adonisjs/core'
 import type { LicenseVerdict } from '#modules/license/services/license_check_policy'
+import { LicenseConfig } from '#modules/license/services/license_config'
 
 /** The exchange with the license server (docs/license.md, Protocol). */
 export const CHECK_PATH = 'v1/licenses/check'
-export const DEFAULT_CHECK_TIMEOUT_MS = 10_000
 
 /**
  * Asks the license server about one key. Never throws: whatever goes wrong on the way is a
  * verdict of "no answer" with a short reason for the operator. The reason never quotes the
  * key, and the got error itself is not passed on because it carries the request body.
  */
+@inject()
 export class LicenseServerClient {
-  constructor(private options: { timeoutMs: number; userAgent: string }) {}
+  constructor(private config: LicenseConfig) {}
 
   async check(server: string, key: string, gatewayVersion: string): Promise<LicenseVerdict> {
     let response
     try {
       response = await got.post(checkUrlOf(server), {
         json: { key, gatewayVersion },
-        headers: { 'user-agent': this.options.userAgent, accept: 'application/json' },
-        timeout: { request: this.options.timeoutMs },
+        headers: { 'user-agent': `sms-gateway/${this.config.gatewayVersion}`, accept: 'application/json' },
+        timeout: { request: this.config.checkTimeoutMs },
         // The check job retries on its own schedule; a retry inside got would hide an outage
         // and multiply the calls to a struggling server.
         retry: { limit: 0 },

@@ -1,43 +1,26 @@
-import type { Logger } from '@adonisjs/core/logger'
-import type { EmitterService } from '@adonisjs/core/types'
-import type { Clock } from '#core/time/clock'
-import type { Secrets } from '#core/secrets/secrets'
-import type { ActivityLog } from '#core/activity/activity_log'
+import { Logger } from '@adonisjs/core/logger'
+import { Emitter } from '@adonisjs/core/events'
+import { Clock } from '#core/time/clock'
+import { Secrets } from '#core/secrets/secrets'
+import { ActivityLog } from '#core/activity/activity_log'
 import type { JobRunner } from '#core/jobs/job_runner'
 import { ApiError } from '#core/http/api_error'
 import { LICENSE_CHECK_JOB, licenseCheckJob } from '#modules/license/jobs/license_check_job'
 import { nextCheckDelayMs, stateAfter } from '#modules/license/services/license_check_policy'
-import type { LicenseServerClient } from '#modules/license/services/license_server_client'
-import type { LicenseStateStore, StoredLicense } from '#modules/license/services/license_state_store'
-import { initialLicense } from '#modules/license/services/license_state_store'
+import { LicenseServerClient } from '#modules/license/services/license_server_client'
+import { LicenseConfig } from '#modules/license/services/license_config'
+import { LicenseStateStore, initialLicense, type StoredLicense } from '#modules/license/stores/license_state_store'
 import { transitionOf } from '#modules/license/services/license_transitions'
 import {
   keyPrefixOf,
   type LicenseKeyStatus,
   type LicenseMode,
   type LicenseState,
-  type LicenseStatus,
 } from '#modules/license/services/license_state'
+import type { LicenseStatus } from '#modules/license/schemas'
 
 /** The Activity log's `source` for everything the license gate writes. */
 export const LICENSE_SOURCE = 'license'
-
-export interface LicenseConfig {
-  /** The license server's base URL (http or https); null is community mode. */
-  server: string | null
-  gatewayVersion: string
-}
-
-export interface LicenseServiceDependencies {
-  config: LicenseConfig
-  store: LicenseStateStore
-  client: LicenseServerClient
-  secrets: Secrets
-  clock: Clock
-  emitter: EmitterService
-  activity: ActivityLog
-  logger: Logger
-}
 
 /**
  * The license gate. The state lives in memory, loaded once at start and changed only by this
@@ -55,10 +38,19 @@ export class LicenseService {
   /** The tail of the row changes in progress; see #oneAtATime. */
   #changes: Promise<unknown> = Promise.resolve()
 
-  constructor(private deps: LicenseServiceDependencies) {}
+  constructor(
+    private config: LicenseConfig,
+    private store: LicenseStateStore,
+    private client: LicenseServerClient,
+    private secrets: Secrets,
+    private clock: Clock,
+    private emitter: Emitter<any>,
+    private activity: ActivityLog,
+    private logger: Logger
+  ) {}
 
   get mode(): LicenseMode {
-    return this.deps.config.server ? 'licensed' : 'community'
+    return this.config.server ? 'licensed' : 'community'
   }
 
   get state(): LicenseState {
@@ -78,7 +70,7 @@ export class LicenseService {
       state: this.state,
       keyPrefix: this.#stored.keyPrefix,
       keyStatus: this.#keyStatus,
-      server: this.deps.config.server ? displayedServer(this.deps.config.server) : null,
+      server: this.config.server ? displayedServer(this.config.server) : null,
       lastCheckedAt: this.#stored.lastCheckedAt,
       lastAnswerAt: this.#stored.lastAnswerAt,
     }
@@ -90,11 +82,11 @@ export class LicenseService {
    * have it checked at once.
    */
   async load(environmentKey?: string | null): Promise<{ keyReplaced: boolean }> {
-    const stored = await this.deps.store.read()
+    const stored = await this.store.read()
     let key: string | null = null
     let keyStatus: LicenseKeyStatus = 'missing'
     if (stored.keySealed) {
-      const revealed = this.deps.secrets.reveal(stored.keySealed)
+      const revealed = this.secrets.reveal(stored.keySealed)
       keyStatus = revealed.readable ? 'ok' : 'must_be_set_again'
       key = revealed.readable ? revealed.value : null
     }
@@ -109,7 +101,7 @@ export class LicenseService {
       return { keyReplaced: true }
     }
     if (keyStatus === 'must_be_set_again') {
-      await this.deps.activity.warning(
+      await this.activity.warning(
         LICENSE_SOURCE,
         'license.key_unreadable',
         'The stored license key was sealed with another master key (database restored without its secret.key): enter the license key again.',
@@ -123,11 +115,11 @@ export class LicenseService {
    * Stores a new key sealed with the master key and asks for a check at once. The state is
    * kept: a withdrawn license stays withdrawn until the server says the new key is valid.
    */
-  async replaceKey(key: string, enteredThrough: 'GATEWAY_LICENSE_KEY' | 'api', activity: ActivityLog = this.deps.activity): Promise<void> {
+  async replaceKey(key: string, enteredThrough: 'GATEWAY_LICENSE_KEY' | 'api', activity: ActivityLog = this.activity): Promise<void> {
     const keyPrefix = keyPrefixOf(key)
     await this.#oneAtATime(async () => {
-      const next: StoredLicense = { ...this.#stored, keySealed: this.deps.secrets.seal(key), keyPrefix }
-      await this.deps.store.write(next, this.deps.clock.now())
+      const next: StoredLicense = { ...this.#stored, keySealed: this.secrets.seal(key), keyPrefix }
+      await this.store.write(next, this.clock.now())
       this.#stored = next
       this.#key = key
       this.#keyStatus = 'ok'
@@ -150,13 +142,13 @@ export class LicenseService {
 
   /** One check: asks the server, applies the answer, says when to ask again (null: no key to ask about). */
   async check(): Promise<Date | null> {
-    const server = this.deps.config.server
+    const server = this.config.server
     const key = this.#key
     if (!server || !key) return null
     const generation = this.#keyGeneration
 
-    const verdict = await this.deps.client.check(server, key, this.deps.config.gatewayVersion)
-    const now = this.deps.clock.now()
+    const verdict = await this.client.check(server, key, this.config.gatewayVersion)
+    const now = this.clock.now()
     const applied = await this.#oneAtATime(async () => {
       // The key changed while the server was asked: that answer is about the old key.
       if (generation !== this.#keyGeneration) return null
@@ -167,7 +159,7 @@ export class LicenseService {
         lastCheckedAt: now.toISOString(),
         lastAnswerAt: verdict.answered ? now.toISOString() : this.#stored.lastAnswerAt,
       }
-      await this.deps.store.write(next, now)
+      await this.store.write(next, now)
       this.#stored = next
       return { from, to: next.state }
     })
@@ -177,20 +169,20 @@ export class LicenseService {
 
     const keyPrefix = keyPrefixOf(key)
     if (verdict.answered) {
-      this.deps.logger.debug({ license: keyPrefix, state: to }, 'license server answered')
+      this.logger.debug({ license: keyPrefix, state: to }, 'license server answered')
     } else {
-      this.deps.logger.warn({ license: keyPrefix, state: to }, `license check: ${verdict.reason}`)
+      this.logger.warn({ license: keyPrefix, state: to }, `license check: ${verdict.reason}`)
     }
     const transition = transitionOf(from, to, verdict)
     if (transition) {
-      await this.deps.activity.record({
+      await this.activity.record({
         level: transition.level,
         source: LICENSE_SOURCE,
         kind: `license.${to}`,
         message: transition.message,
         details: { keyPrefix, from, to },
       })
-      if (transition.event) await this.deps.emitter.emit(transition.event, { id: keyPrefix, at: now })
+      if (transition.event) await this.emitter.emit(transition.event, { id: keyPrefix, at: now })
     }
     return new Date(now.getTime() + nextCheckDelayMs(to, verdict))
   }

@@ -16,17 +16,6 @@ export type LicenseKeyStatus = (typeof licenseKeyStatuses)[number]
 export const licenseModes = ['community', 'licensed'] as const
 export type LicenseMode = (typeof licenseModes)[number]
 
-/** What GET /api/v1/license answers. Never the key itself, only its first four characters. */
-export interface LicenseStatus {
-  mode: LicenseMode
-  state: LicenseState
-  keyPrefix: string | null
-  keyStatus: LicenseKeyStatus
-  server: string | null
-  lastCheckedAt: string | null
-  lastAnswerAt: string | null
-}
-
 export function isLicenseState(value: unknown): value is LicenseState {
   return licenseStates.includes(value as LicenseState)
 }

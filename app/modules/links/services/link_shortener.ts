@@ -4,10 +4,17 @@ import type { DateTime } from 'luxon'
 import { ApiError } from '#core/http/api_error'
 import { publicBaseUrl } from '#core/http/public_url'
 import { findAddresses, replaceAddresses } from '#core/sms/links_in_text'
-import Link, { shortUrlOf } from '#modules/links/models/link'
+import { LinkStore } from '#modules/links/stores/link_store'
 
 const CODE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 export const SHORT_CODE_LENGTH = 7
+
+/** A store holds no state: a plain function makes its own (docs/modules.md, Data access). */
+const links = new LinkStore()
+
+export function shortUrlOf(code: string): string {
+  return `${publicBaseUrl() ?? ''}/l/${code}`
+}
 
 export function newShortCode(): string {
   let code = ''
@@ -42,7 +49,7 @@ export async function shortenLinks(text: string, trx: TransactionClientContract,
 
   const shortFor = new Map<string, string>()
   for (const url of targets) {
-    const link = await Link.create({ code: newShortCode(), url, clicks: 0, createdAt: now }, { client: trx })
+    const link = await links.addLink(trx, { code: newShortCode(), url, createdAt: now })
     shortFor.set(url, shortUrlOf(link.code))
   }
   return replaceAddresses(text, (url) => shortFor.get(url))

@@ -97,8 +97,7 @@ export class Dispatcher {
 
   /** Sends again the orders a phone has not accepted yet (after it reconnects). */
   async resendOrders(deviceId: number) {
-    const orders = (await this.ledger.waitingOrdersOf(deviceId)).map((order) => ({ messageId: order.messageId, to: order.phone, text: order.text, simSlot: order.simSlot }))
-    this.fleet.resend(deviceId, orders)
+    this.fleet.resend(deviceId, await this.ledger.waitingOrdersOf(deviceId))
   }
 
   /**

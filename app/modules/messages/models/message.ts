@@ -2,26 +2,8 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'
 import { isoOrNull, toIso, utcDateTime } from '#core/database/utc_date_time'
 import { idColumn, referenceColumn } from '#core/database/columns'
-import type { MessageResource } from '#modules/messages/schemas'
-import { messageCategories, type MessageCategory } from '#modules/conversations/public'
-
-/** A message's `category` (docs/sending.md, The request), kept by its conversation too, which declares it. */
-export { messageCategories, type MessageCategory }
-
-/** Every status a message can have (docs/live-channels.md, `messages`, lists them). */
-export const messageStatuses = [
-  'queued',
-  'dispatched',
-  'sent',
-  'delivered',
-  'failed',
-  'pending_quota_exceeded',
-  'paused',
-  'cancelled',
-] as const
-export type MessageStatus = (typeof messageStatuses)[number]
-
-export type MessageDirection = 'out' | 'in'
+import { idText, type MessageResource } from '#modules/messages/schemas'
+import type { MessageCategory, MessageDirection, MessageStatus } from '#modules/messages/message_values'
 
 /** One SMS to or from one number: the API's Message resource. */
 export default class Message extends BaseModel {
@@ -126,66 +108,5 @@ export default class Message extends BaseModel {
       deliveredAt: isoOrNull(this.deliveredAt),
       failedAt: isoOrNull(this.failedAt),
     }
-  }
-}
-
-/** A messages row as SQLite holds it (snake_case columns; dates as the gateway's ISO UTC text). */
-export interface MessageRow {
-  id: number
-  conversation_id: number
-  direction: MessageDirection
-  category: MessageCategory
-  phone: string
-  body: string
-  encoding: 'gsm7' | 'ucs2'
-  segments: number
-  campaign_id: number | null
-  status: MessageStatus
-  attempts: number
-  error_code: string | null
-  hold_reason: 'sim_cadence' | 'sim_rate' | null
-  held_until: string | null
-  device_id: string | null
-  sim_slot: number | null
-  scheduled_at: string | null
-  created_at: string
-  ordered_at: string | null
-  sent_at: string | null
-  delivered_at: string | null
-  failed_at: string | null
-}
-
-const idText = <T extends number | null>(value: T) => (value === null ? null : String(value)) as T extends number ? string : null
-
-/**
- * The Message resource straight from a row the gateway has just written: what `serialize()` of
- * the model answers (a test holds them equal), without building a model per message, which was a
- * measurable share of a send's 202 (stored dates are already the ISO text the API shows).
- */
-export function messageResource(row: MessageRow): MessageResource {
-  return {
-    id: String(row.id),
-    conversationId: idText(row.conversation_id),
-    direction: row.direction,
-    category: row.category,
-    phone: row.phone,
-    body: row.body,
-    encoding: row.encoding,
-    segments: row.segments,
-    campaignId: idText(row.campaign_id),
-    status: row.status,
-    attempts: row.attempts,
-    errorCode: row.error_code,
-    holdReason: row.hold_reason,
-    heldUntil: row.held_until,
-    deviceId: row.device_id,
-    // Slot 0 or 1: the only ones a send, a campaign or a phone's report can name.
-    simSlot: row.sim_slot as 0 | 1 | null,
-    scheduledAt: row.scheduled_at,
-    createdAt: row.created_at,
-    orderedAt: row.ordered_at,
-    sentAt: row.sent_at,
-    deliveredAt: row.delivered_at,
-    failedAt: row.failed_at,
   }
 }

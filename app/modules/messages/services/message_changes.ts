@@ -1,5 +1,5 @@
 import emitter from '@adonisjs/core/services/emitter'
-import type { MessageStatus } from '#modules/messages/models/message'
+import type { MessageStatus } from '#modules/messages/message_values'
 
 /** One message a batch changed: which one, where, and its status now (never its number or text). */
 export interface MessageChange {
@@ -9,22 +9,6 @@ export interface MessageChange {
   status: MessageStatus | 'deleted'
   /** The campaign that queued it (absent or null: none), so a campaign follows only its own. */
   campaignId?: number | null
-}
-
-/** A row as the ledger's statements return it (`RETURNING ${CHANGED_COLUMNS}`). */
-export interface ChangedRow {
-  id: number
-  conversation_id: number
-  direction: 'in' | 'out'
-  status: MessageStatus
-  campaign_id: number | null
-}
-
-/** The columns each write returns, so the batch knows what it changed without reading again. */
-export const CHANGED_COLUMNS = 'id, conversation_id, direction, status, campaign_id'
-
-export function changesOf(rows: ChangedRow[]): MessageChange[] {
-  return rows.map((row) => ({ id: row.id, conversationId: row.conversation_id, direction: row.direction, status: row.status, campaignId: row.campaign_id }))
 }
 
 /**

@@ -1,29 +1,16 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
-import { storedDateBound, toIso } from '#core/database/utc_date_time'
-import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
 import type { PageOf } from '#core/contract/schemas'
 import type { MessageResource, messageSchema } from '#modules/messages/schemas'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
-import Message, { type MessageCategory, type MessageStatus } from '#modules/messages/models/message'
+import type Message from '#modules/messages/models/message'
+import { MessageStore, type MessageFilters } from '#modules/messages/stores/message_store'
 import { announceChanges } from '#modules/messages/services/message_changes'
-
-export interface MessageFilters extends PageRequest {
-  direction?: 'in' | 'out'
-  status?: MessageStatus
-  category?: MessageCategory
-  phone?: string
-  conversationId?: string | number
-  deviceId?: string
-  campaignId?: string
-  since?: string
-  until?: string
-}
+import { PhoneFleet } from '#modules/devices/public'
 
 /** Reading, retrying and deleting messages. */
 @inject()
@@ -32,25 +19,15 @@ export class MessageQueries {
     private clock: Clock,
     private phoneNumbers: PhoneNumbers,
     private settings: SettingsStore,
-    private ledger: MessageLedger
+    private ledger: MessageLedger,
+    private fleet: PhoneFleet,
+    private messages: MessageStore
   ) {}
 
   /** Newest first, keyset pages: as fast on the last page as on the first. */
   async list(filters: MessageFilters): Promise<PageOf<typeof messageSchema>> {
-    const query = Message.query()
-    if (filters.direction) query.where('direction', filters.direction)
-    if (filters.status) query.where('status', filters.status)
-    if (filters.category) query.where('category', filters.category)
-    if (filters.conversationId !== undefined) query.where('conversation_id', Number(filters.conversationId))
-    if (filters.deviceId !== undefined) query.where('device_id', filters.deviceId)
-    if (filters.campaignId !== undefined) query.where('campaign_id', Number(filters.campaignId))
-    if (filters.phone) {
-      const { localPrefix } = await this.settings.get('reception')
-      query.where('phone', this.phoneNumbers.normalize(filters.phone, localPrefix))
-    }
-    if (filters.since) query.where('created_at', '>=', storedDateBound(filters.since, 'since'))
-    if (filters.until) query.where('created_at', '<', storedDateBound(filters.until, 'until'))
-    const page = await keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+    const phone = filters.phone && this.phoneNumbers.normalize(filters.phone, (await this.settings.get('reception')).localPrefix)
+    const page = await this.messages.page({ ...filters, phone })
     return { data: page.data.map((message) => message.toResource()), nextCursor: page.nextCursor }
   }
 
@@ -60,7 +37,7 @@ export class MessageQueries {
   }
 
   async find(id: number): Promise<Message> {
-    const message = await Message.find(id)
+    const message = await this.messages.find(id)
     if (!message) throw ApiError.notFound('Message')
     return message
   }
@@ -76,13 +53,16 @@ export class MessageQueries {
     const [retried] = await this.ledger.retryFailed([message.id], this.clock.now())
     // Changed since it was read (a retry at the same moment): answered as it is now.
     if (!retried) throw new ApiError('MESSAGE_NOT_FAILED', 'Only a failed message can be retried; this one changed meanwhile')
-    await message.refresh()
-    return message.toResource()
+    return (await this.messages.reload(message)).toResource()
   }
 
   async delete(id: number): Promise<void> {
     const message = await this.find(id)
-    await db.from('messages').where('id', message.id).delete()
+    await this.messages.delete(message.id)
+    // Handed to a phone and not reported yet: the phone is told to drop it, if its kind can be.
+    if (message.direction === 'out' && message.deviceId && message.orderedAt && (message.status === 'queued' || message.status === 'dispatched')) {
+      this.fleet.withdraw(Number(message.deviceId), [message.id])
+    }
     await emitter.emit('message.deleted', {
       id: String(message.id),
       conversationId: String(message.conversationId),

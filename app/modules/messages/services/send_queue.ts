@@ -5,15 +5,14 @@ import type { DateTime } from 'luxon'
 import { ApiError } from '#core/http/api_error'
 import { GroupCommit } from '#core/group_commit/group_commit'
 import { toIso } from '#core/database/utc_date_time'
-import { messageResource, type MessageCategory } from '#modules/messages/models/message'
-import type { AcceptedMessages } from '#modules/messages/schemas'
-import { countSegments } from '#core/sms/segment_counter'
+import type { MessageCategory } from '#modules/messages/message_values'
+import { messageResource, type AcceptedMessages } from '#modules/messages/schemas'
 import { shortenLinks } from '#modules/links/public'
 import { recordConversationActivity } from '#modules/conversations/public'
 import { IdempotentRequests, type IdempotencyClaim, type RecordedAnswer } from '#core/idempotency/idempotent_requests'
 import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
-import { forcedDeviceId, insertQueued } from '#modules/messages/services/message_inserts'
+import { insertQueued, sharedColumns } from '#modules/messages/stores/message_inserts'
 
 /** A send checked and normalised, waiting to be written. */
 export interface PreparedSend {
@@ -97,7 +96,17 @@ export class SendQueue {
     if (conversations.optedOut.length) throw new OptedOutFound(conversations.optedOut)
     const texts = new Map<PreparedSend, string>()
     for (const send of accepted) texts.set(send, send.shortenLinks ? await shortenLinks(send.body, trx, send.createdAt) : send.body)
-    const rowsPerSend = accepted.map((send) => messageRows(send, texts.get(send)!, conversations.ids))
+    const rowsPerSend = accepted.map((send) => {
+      const shared = sharedColumns({
+        ...send,
+        body: texts.get(send)!,
+        scheduledAt: send.scheduledAt ? toIso(send.scheduledAt) : null,
+        // Campaigns queue theirs through BulkSends; an API or dashboard send names none.
+        campaignId: null,
+        at: toIso(send.createdAt),
+      })
+      return send.numbers.map((phone) => ({ ...shared, conversation_id: conversations.ids.get(phone)!, phone }))
+    })
     const ids = await insertQueued(trx, rowsPerSend)
     const rows = rowsPerSend.flat()
 
@@ -106,7 +115,7 @@ export class SendQueue {
       if (answers[index] instanceof ApiError) continue
       const messages = send.numbers.map(() => {
         const row = rows[next]
-        return messageResource({ ...row, id: ids[next++] })
+        return messageResource({ ...AS_QUEUED, ...row, id: ids[next++] })
       })
       const body: AcceptedMessages = { accepted: messages }
       const answer: RecordedAnswer = { status: 202, body, replayed: false }
@@ -143,39 +152,19 @@ class OptedOutFound extends Error {
   }
 }
 
-/** The rows of a send exactly as SQLite stores them, so the answer needs no read back. */
-function messageRows(send: PreparedSend, text: string, conversations: Map<string, number>) {
-  const { encoding, segments } = countSegments(text)
-  const at = toIso(send.createdAt)
-  return send.numbers.map((phone) => ({
-    conversation_id: conversations.get(phone)!,
-    direction: 'out' as const,
-    category: send.category,
-    phone,
-    body: text,
-    encoding,
-    segments,
-    status: 'queued' as const,
-    attempts: 0,
-    error_code: null,
-    hold_reason: null,
-    held_until: null,
-    device_id: send.deviceId,
-    sim_slot: send.simSlot,
-    // deviceId/simSlot force the phone and SIM and bypass routing (docs/sending.md, How a message leaves).
-    forced_device_id: forcedDeviceId(send.deviceId),
-    forced_sim_slot: send.simSlot,
-    scheduled_at: send.scheduledAt ? toIso(send.scheduledAt) : null,
-    // Campaigns queue theirs through BulkSends; an API or dashboard send names none.
-    campaign_id: null,
-    created_at: at,
-    updated_at: at,
-    ordered_at: null,
-    sent_at: null,
-    delivered_at: null,
-    failed_at: null,
-  }))
-}
+/** The columns a queued message starts with, as SQLite stores them, so the answer needs no read back. */
+const AS_QUEUED = {
+  direction: 'out',
+  status: 'queued',
+  attempts: 0,
+  error_code: null,
+  hold_reason: null,
+  held_until: null,
+  ordered_at: null,
+  sent_at: null,
+  delivered_at: null,
+  failed_at: null,
+} as const
 
 /** The messages a batch queued, from its answers (the rows as written, not read again). */
 function queuedChanges(answers: Array<RecordedAnswer | ApiError>): MessageChange[] {

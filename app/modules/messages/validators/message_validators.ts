@@ -1,7 +1,7 @@
 import vine from '@vinejs/vine'
 import { pageQueryFields } from '#core/pagination/keyset_page'
 import { documentedAs, isoDateTimeSchema } from '#core/contract/schemas'
-import { messageCategories, messageStatuses } from '#modules/messages/models/message'
+import { messageCategories, messageStatuses } from '#modules/messages/message_values'
 
 const isoDate = () =>
   vine

@@ -8,7 +8,7 @@ import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { documentedAs, isoDateTimeSchema } from '#core/contract/schemas'
 import { refuse, withRefusals } from '#core/contract/refusals'
-import { messageCategories } from '#modules/messages/models/message'
+import { messageCategories } from '#modules/messages/message_values'
 import { assertShortLinksPossible } from '#modules/links/public'
 
 /** 1 to 500 recipients; more is a campaign (docs/sending.md, The request). */

@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
-import type { PhoneOrder } from '#modules/devices/public'
+import type { PhoneOrder, PhoneStatus } from '#modules/devices/public'
+import type { AppMessage } from '#modules/smsgate/schemas'
 
 /** Where the app's API URL points: `{GATEWAY_PUBLIC_URL}/api/mobile/v1` (docs/smsgate.md). */
 export const MOBILE_API_PATH = '/api/mobile/v1'
@@ -20,33 +21,43 @@ export function sseEvent(name: AppEvent, data: Record<string, string> | null = n
 
 export const SSE_KEEPALIVE = ':keepalive\n\n'
 
-/** An order as `GET /message` lists it, in the app's message JSON. */
-export interface AppMessage {
-  id: string
-  message: string
-  textMessage: { text: string }
-  phoneNumbers: string[]
-  simNumber: number
-  withDeliveryReport: boolean
-  state: 'Pending'
-  createdAt: string
+/**
+ * The id the app knows an order by: our message id and the hand-out's instant (base 36 ms), so
+ * each hand-out is a new id. The app keys its messages on `id` and never sends an id it already
+ * holds again (it only reports it again), so a retry or a message moved back to this phone needs
+ * a new one; digits, letters and `-` are safe where the app splits its intents at the first `|`.
+ */
+export function appMessageId(order: Pick<PhoneOrder, 'messageId' | 'orderedAt'>): string {
+  return `${order.messageId}-${order.orderedAt.getTime().toString(36)}`
 }
 
 /**
- * The app keys its messages on `id` and splits its intents at the first `|`: our message id as
- * a string (digits) is safe. `simNumber` is 1-based (slot 0 is SIM 1). Dates with exactly 3
- * fractional digits, which the app's date parser reads right.
+ * Our message and the hand-out named by an id the app reports; a bare message id (as ids were
+ * before they named the hand-out) names the message's current hand-out. Null: not one of ours.
  */
-export function appMessage(order: PhoneOrder, handedAt: number): AppMessage {
+export function parseAppMessageId(id: string): { messageId: number; orderedAt?: Date } | null {
+  const match = /^([1-9]\d{0,15})(?:-([0-9a-z]{1,11}))?$/.exec(id)
+  if (!match) return null
+  const messageId = Number(match[1])
+  if (match[2] === undefined) return { messageId }
+  const orderedAt = new Date(Number.parseInt(match[2], 36))
+  return Number.isNaN(orderedAt.getTime()) ? null : { messageId, orderedAt }
+}
+
+/**
+ * An order in the app's message JSON. `simNumber` is 1-based (slot 0 is SIM 1). Dates with
+ * exactly 3 fractional digits, which the app's date parser reads right.
+ */
+export function appMessage(order: PhoneOrder): AppMessage {
   return {
-    id: String(order.messageId),
+    id: appMessageId(order),
     message: order.text,
     textMessage: { text: order.text },
     phoneNumbers: [order.to],
     simNumber: order.simSlot + 1,
     withDeliveryReport: true,
     state: 'Pending',
-    createdAt: new Date(handedAt).toISOString(),
+    createdAt: order.orderedAt.toISOString(),
   }
 }
 
@@ -80,7 +91,8 @@ export function orderSteps(state: string, reason: string | undefined): OrderStep
 /**
  * A short code from the app's failure text: `Send result: RESULT_ERROR_NO_SERVICE (…)` gives
  * `NO_SIGNAL`, `RESULT_ERROR_RADIO_OFF` `RADIO_OFF`, another `RESULT_…` its name; a failed
- * delivery report `DELIVERY_FAILED`; an expired message `TTL_EXPIRED`; an exception while
+ * delivery report `DELIVERY_FAILED`; an expired message `TTL_EXPIRED`; a SIM the phone does
+ * not have `SIM_NOT_FOUND`; an exception while
  * sending `SEND_ERROR`; anything else `GENERIC_FAILURE`.
  */
 export function failureCode(reason: string | undefined): string {
@@ -92,17 +104,43 @@ export function failureCode(reason: string | undefined): string {
   }
   if (text.startsWith('Delivery result')) return 'DELIVERY_FAILED'
   if (text.startsWith('TTL expired')) return 'TTL_EXPIRED'
+  if (/^SIM \d+ not found/.test(text)) return 'SIM_NOT_FOUND'
   if (text.startsWith('sendSMS') || text.startsWith("Can't send message")) return 'SEND_ERROR'
   return 'GENERIC_FAILURE'
 }
 
 /**
  * The app's webhook events the gateway registers for each phone (`GET /webhooks`), all posted to
- * the phone's own URL: received SMS, and data SMS and MMS notices, which are acknowledged and
- * logged (docs/smsgate.md, Received SMS). The order reports (`sms:sent`, `sms:delivered`,
- * `sms:failed`) already come through `PATCH /message`, once per message rather than per part.
+ * the phone's own URL: received SMS, data SMS and MMS notices, which are acknowledged and logged
+ * (docs/smsgate.md, Received SMS), and its pings, which carry its battery. The order reports
+ * (`sms:sent`, `sms:delivered`, `sms:failed`) already come through `PATCH /message`, once per
+ * message rather than per part.
  */
-export const WEBHOOK_EVENTS = ['sms:received', 'sms:data-received', 'mms:received'] as const
+export const WEBHOOK_EVENTS = ['sms:received', 'sms:data-received', 'mms:received', 'system:ping'] as const
+
+/**
+ * How often the app pings (`ping.interval_seconds` in `GET /settings`): its `system:ping` is the
+ * only report of its battery, and each ping also fetches its orders.
+ */
+export const PING_INTERVAL_S = 300
+
+/**
+ * Battery from a `system:ping` payload (`health.checks`): `battery:level` in percent, and
+ * `battery:charging` as the charger's flags (0: not plugged in). The app has no signal strength
+ * to give (`connection:cellular` is the network type). A value missing or not a number is left
+ * out; null when there is neither.
+ */
+export function pingStatus(payload: unknown): PhoneStatus | null {
+  const checks = (payload as { health?: { checks?: Record<string, { observedValue?: unknown } | undefined> } } | null)?.health?.checks
+  if (!checks || typeof checks !== 'object') return null
+  const level = checks['battery:level']?.observedValue
+  const charging = checks['battery:charging']?.observedValue
+  const status: PhoneStatus = {}
+  if (typeof level === 'number' && Number.isFinite(level)) status.batteryLevel = level
+  if (typeof charging === 'number' && Number.isFinite(charging)) status.charging = charging > 0
+  else if (typeof charging === 'boolean') status.charging = charging
+  return Object.keys(status).length ? status : null
+}
 
 /** Every event the app knows (docs/smsgate-app-protocol.md, §2.6): any other one breaks its sync. */
 export const APP_WEBHOOK_EVENTS = [

@@ -2,11 +2,31 @@ import { PassThrough } from 'node:stream'
 import type { Logger } from '@adonisjs/core/logger'
 import type { Clock, Timer } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
-import type { InboundSms, LetGoReason, PhoneChannel, PhoneOrder, PhoneReports, Taken } from '#modules/devices/public'
-import { appMessage, orderSteps, sseEvent, KEEPALIVE_MS, SSE_KEEPALIVE, type AppMessage, type AppEvent } from '#modules/smsgate/channel/app_protocol'
+import { redactText } from '#core/logging/redaction'
+import type { InboundSms, LetGoReason, PhoneChannel, PhoneOrder, PhoneReports, PhoneStatus, Taken } from '#modules/devices/public'
+import {
+  appMessage,
+  appMessageId,
+  orderSteps,
+  parseAppMessageId,
+  sseEvent,
+  KEEPALIVE_MS,
+  SSE_KEEPALIVE,
+  type AppEvent,
+} from '#modules/smsgate/channel/app_protocol'
+import type { AppMessage } from '#modules/smsgate/schemas'
 
 const WITHDRAWN_KEPT_MS = 24 * 3_600_000
 const WITHDRAWN_KEPT = 1_000
+/** `GET /message` lists this many orders at most, as the app's own server does. */
+const LISTED_AT_MOST = 100
+
+/** An order held for a device until the phone reports it; `fetched`: listed to it, and accepted. */
+interface HeldOrder {
+  order: PhoneOrder
+  appId: string
+  fetched: boolean
+}
 
 interface Stream {
   out: PassThrough
@@ -26,20 +46,22 @@ export interface MessageReport {
  * (`GET /events`) is open: the app may hold two at once, and stays connected until the last
  * closes. Orders are kept in memory for the device and announced on its streams
  * (`MessageEnqueued`); the app fetches them with `GET /message` and reports them with
- * `PATCH /message`. When its last stream closes, the orders it never reported are forgotten
- * here: the gateway hands them again when it connects, or to another phone after 5 minutes.
+ * `PATCH /message`. An order listed to the app is accepted before the answer leaves: the app
+ * keeps what it fetched and sends it whenever it can, so it is the phone's from then on and
+ * never goes to another phone. Orders it has not fetched go to another phone when it has been
+ * away 5 minutes, and are cancelled on it.
  */
 export class SmsgateChannel implements PhoneChannel {
   readonly kind = 'smsgate'
   readonly #streams = new Map<number, Set<Stream>>()
-  /** Orders not yet reported by the phone, by device then message id, with when they were handed. */
-  readonly #orders = new Map<number, Map<number, { order: PhoneOrder; handedAt: number }>>()
+  /** Orders not yet reported by the phone, by device then message id. */
+  readonly #orders = new Map<number, Map<number, HeldOrder>>()
   /**
-   * Orders taken back from a device before it reported them, by device then message id, with
-   * when: `MessageCancelled` is pushed on each stream the device opens until it reports the
-   * message, or for a day at most (the phone may never have fetched it).
+   * Orders taken back from a device before it reported them, by device then the id the app
+   * knows them by, with when: `MessageCancelled` is pushed on each stream the device opens until
+   * it reports the message, or for a day at most (the phone may never have fetched it).
    */
-  readonly #withdrawn = new Map<number, Map<number, number>>()
+  readonly #withdrawn = new Map<number, Map<string, number>>()
   /** Each device's connected/disconnected reports, one after the other. */
   readonly #presence = new Map<number, Promise<unknown>>()
   readonly #inFlight = new Set<Promise<unknown>>()
@@ -82,7 +104,7 @@ export class SmsgateChannel implements PhoneChannel {
     // The answer's headers leave with the first bytes: the app counts the stream open then.
     stream.out.write(':connected\n\n')
     // Before the app's first fetch: what was taken back while it was away is dropped on the phone.
-    for (const messageId of this.#stillWithdrawn(deviceId)) stream.out.write(sseEvent('MessageCancelled', { messageId: String(messageId) }))
+    for (const appId of this.#stillWithdrawn(deviceId)) stream.out.write(sseEvent('MessageCancelled', { messageId: appId }))
     this.#keepAlive(deviceId, stream)
     stream.out.once('close', () => this.#closed(deviceId, stream))
     if (first) this.#presenceReport(deviceId, (reports) => reports.connected(deviceId))
@@ -91,28 +113,47 @@ export class SmsgateChannel implements PhoneChannel {
 
   sendOrders(deviceId: number, orders: PhoneOrder[]): boolean {
     if (!this.isConnected(deviceId)) return false
-    let waiting = this.#orders.get(deviceId)
-    if (!waiting) this.#orders.set(deviceId, (waiting = new Map()))
-    const handedAt = this.clock.nowMs()
+    let held = this.#orders.get(deviceId)
+    if (!held) this.#orders.set(deviceId, (held = new Map()))
     const withdrawn = this.#withdrawn.get(deviceId)
     for (const order of orders) {
-      waiting.set(order.messageId, { order, handedAt })
-      // Handed to this phone again: its report counts again.
-      withdrawn?.delete(order.messageId)
+      const appId = appMessageId(order)
+      // The same hand-out again (the phone reconnected): already listed to it or not, as it was.
+      if (held.get(order.messageId)?.appId !== appId) held.set(order.messageId, { order, appId, fetched: false })
+      withdrawn?.delete(appId)
     }
     this.#push(deviceId, 'MessageEnqueued')
     return true
   }
 
   /**
-   * The device's orders it has not reported yet, as `GET /message` answers them: `lifo` newest
-   * first (the app's default), `fifo` oldest first.
+   * `GET /message`: the device's orders it has not reported yet, in the app's format, `lifo`
+   * newest first (the app's default) or `fifo` oldest first, 100 at most. Those listed for the
+   * first time are reported accepted, and the answer waits until that is stored: from then on
+   * the message is the phone's (docs/smsgate.md, Orders). An order taken back meanwhile is not
+   * listed. Listed again until the phone reports it (an answer lost on the way costs nothing: the
+   * app does not send an id it already holds twice).
    */
-  waitingMessages(deviceId: number, order: 'lifo' | 'fifo'): AppMessage[] {
-    const waiting = [...(this.#orders.get(deviceId)?.values() ?? [])]
-    waiting.sort((a, b) => a.handedAt - b.handedAt || a.order.messageId - b.order.messageId)
+  async fetch(deviceId: number, order: 'lifo' | 'fifo'): Promise<AppMessage[]> {
+    const held = this.#orders.get(deviceId)
+    if (!held) return []
+    const waiting = [...held.values()].sort((a, b) => a.order.orderedAt.getTime() - b.order.orderedAt.getTime() || a.order.messageId - b.order.messageId)
     if (order === 'lifo') waiting.reverse()
-    return waiting.map(({ order: phoneOrder, handedAt }) => appMessage(phoneOrder, handedAt))
+    const listed = waiting.slice(0, LISTED_AT_MOST)
+    const accepting = listed.filter((entry) => !entry.fetched)
+    const stored: Array<Promise<void>> = []
+    for (const entry of accepting) {
+      entry.fetched = true
+      stored.push((await this.#reports!.accepted(deviceId, entry.order.messageId, entry.order.orderedAt)).stored)
+    }
+    try {
+      await this.#track(Promise.all(stored))
+    } catch (error) {
+      // Not stored: not the phone's yet; the app fetches again.
+      for (const entry of accepting) entry.fetched = false
+      throw error
+    }
+    return listed.filter((entry) => held.get(entry.order.messageId) === entry).map((entry) => appMessage(entry.order))
   }
 
   /**
@@ -124,21 +165,35 @@ export class SmsgateChannel implements PhoneChannel {
     const inlet = this.#reports!
     const stored: Array<Promise<void>> = []
     for (const report of reports) {
-      if (!/^[1-9]\d{0,15}$/.test(report.id)) continue
-      const messageId = Number(report.id)
+      const named = parseAppMessageId(report.id)
+      if (!named) continue
+      const { messageId, orderedAt } = named
       const withdrawn = this.#withdrawn.get(deviceId)
       // Still Pending on the phone: the cancel is still owed to it.
-      if (report.state !== 'Pending' && withdrawn?.delete(messageId) && report.state === 'Cancelled') continue
-      const steps = orderSteps(report.state, report.recipients.find((recipient) => recipient.error)?.error)
-      if (steps.length) this.#orders.get(deviceId)?.delete(messageId)
+      if (report.state !== 'Pending' && withdrawn?.delete(report.id) && report.state === 'Cancelled') continue
+      const reason = report.recipients.find((recipient) => recipient.error)?.error
+      const steps = orderSteps(report.state, reason)
+      const held = this.#orders.get(deviceId)
+      // Reported: listed no more (a report about an earlier hand-out leaves the current one listed).
+      if (steps.length && (held?.get(messageId)?.appId === report.id || !orderedAt)) held?.delete(messageId)
       for (const step of steps) {
         let taken: Taken
-        if (step.kind === 'failed') taken = await inlet.failed(deviceId, messageId, step.errorCode)
-        else taken = await inlet[step.kind](deviceId, messageId)
+        if (step.kind === 'failed') {
+          // The code is what the message keeps; the app's own words go to the log, numbers masked.
+          this.logger.info({ deviceId, messageId, errorCode: step.errorCode, reason: redactText(reason ?? '').slice(0, 300) }, 'smsgate: the phone failed a message')
+          taken = await inlet.failed(deviceId, messageId, step.errorCode, orderedAt)
+        }
+        else taken = await inlet[step.kind](deviceId, messageId, orderedAt)
         stored.push(taken.stored)
       }
     }
     await this.#track(Promise.all(stored))
+  }
+
+  /** The battery its `system:ping` carried; a ping proves it alive too. Resolves once stored. */
+  async pinged(deviceId: number, status: PhoneStatus | null): Promise<void> {
+    const taken = status ? await this.#reports!.status(deviceId, status) : await this.#reports!.heartbeat(deviceId)
+    await this.#track(taken.stored)
   }
 
   /** An SMS the phone received (its `sms:received` webhook): resolves once it is stored. */
@@ -148,37 +203,45 @@ export class SmsgateChannel implements PhoneChannel {
   }
 
   /**
-   * The gateway took these orders back before the phone reported them (away 5 minutes): they are
+   * The gateway took these orders back before the phone accepted them (away 5 minutes): they are
    * listed no more, and `MessageCancelled` is pushed on its streams now and on each it opens
    * later, until it reports them; the app cancels a message it still holds as Pending, and its
-   * `Cancelled` report of one is not handed on (the gateway asked for it).
+   * `Cancelled` report of one is not handed on (the gateway asked for it). An order this channel
+   * no longer holds (the gateway restarted since) was never listed here, and needs no cancel.
    */
   withdraw(deviceId: number, messageIds: number[]): void {
+    const held = this.#orders.get(deviceId)
     let withdrawn = this.#withdrawn.get(deviceId)
     if (!withdrawn) this.#withdrawn.set(deviceId, (withdrawn = new Map()))
     const now = this.clock.nowMs()
     for (const messageId of messageIds) {
-      this.#orders.get(deviceId)?.delete(messageId)
-      withdrawn.delete(messageId)
-      withdrawn.set(messageId, now)
-      this.#push(deviceId, 'MessageCancelled', { messageId: String(messageId) })
+      const entry = held?.get(messageId)
+      if (!entry) continue
+      held!.delete(messageId)
+      withdrawn.delete(entry.appId)
+      withdrawn.set(entry.appId, now)
+      this.#push(deviceId, 'MessageCancelled', { messageId: entry.appId })
     }
     this.#stillWithdrawn(deviceId)
   }
 
   async disconnect(deviceId: number, reason: LetGoReason): Promise<void> {
-    if (reason === 'unpaired') this.#withdrawn.delete(deviceId)
+    const held = this.#orders.get(deviceId)
+    if (reason === 'unpaired') {
+      this.#withdrawn.delete(deviceId)
+      this.#orders.delete(deviceId)
+    }
     const streams = this.#streams.get(deviceId)
     if (!streams) return
     this.#streams.delete(deviceId)
-    // Unpaired: the orders it has not reported go to another phone; it is told to drop them
-    // before its streams close (its token no longer works, so it could not be told later).
+    // Unpaired: what it never fetched goes to another phone, and what it fetched is given up
+    // as of unknown outcome; it is told to drop them all before its streams close (its token no
+    // longer works, so it could not be told later), and sends only what it had already started.
     if (reason === 'unpaired') {
-      for (const messageId of this.#orders.get(deviceId)?.keys() ?? []) {
-        for (const stream of streams) stream.out.write(sseEvent('MessageCancelled', { messageId: String(messageId) }))
+      for (const { appId } of held?.values() ?? []) {
+        for (const stream of streams) stream.out.write(sseEvent('MessageCancelled', { messageId: appId }))
       }
     }
-    this.#orders.delete(deviceId)
     for (const stream of streams) this.#end(stream)
     await this.#presenceReport(deviceId, (reports) => reports.disconnected(deviceId))
   }
@@ -199,7 +262,7 @@ export class SmsgateChannel implements PhoneChannel {
   }
 
   /** The device's withdrawn orders still to be cancelled on the phone: a day at most, the newest 1,000. */
-  #stillWithdrawn(deviceId: number): number[] {
+  #stillWithdrawn(deviceId: number): string[] {
     const withdrawn = this.#withdrawn.get(deviceId)
     if (!withdrawn) return []
     const oldest = this.clock.nowMs() - WITHDRAWN_KEPT_MS
@@ -234,8 +297,8 @@ export class SmsgateChannel implements PhoneChannel {
     const streams = this.#streams.get(deviceId)
     // Already let go of (`disconnect`), or another stream of the device is still open.
     if (!streams?.delete(stream) || streams.size) return
+    // Its orders stay held: listed when it comes back, or withdrawn if it stays away.
     this.#streams.delete(deviceId)
-    this.#orders.delete(deviceId)
     void this.#presenceReport(deviceId, (reports) => reports.disconnected(deviceId))
   }
 

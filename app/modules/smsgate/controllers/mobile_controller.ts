@@ -6,9 +6,10 @@ import { SmsgateChannel } from '#modules/smsgate/channel/smsgate_channel'
 import { SmsgateDevices } from '#modules/smsgate/services/smsgate_devices'
 import { publicBaseUrl } from '#core/http/public_url'
 import { Clock } from '#core/time/clock'
-import { checkSignature, receivedSmsRef } from '#modules/smsgate/channel/app_protocol'
+import { checkSignature, pingStatus, receivedSmsRef } from '#modules/smsgate/channel/app_protocol'
 import { receivedSmsValidator, webhookEnvelopeValidator } from '#modules/smsgate/validators/mobile_validators'
 import type { SmsgateRoutes } from '#modules/smsgate/routes'
+import type { DeviceAnswer } from '#modules/smsgate/schemas'
 
 const input = routeInputs<SmsgateRoutes>()
 
@@ -33,7 +34,7 @@ export default class MobileController {
     return answer
   }
 
-  async show(ctx: HttpContext) {
+  async show(ctx: HttpContext): Promise<DeviceAnswer> {
     const externalIp = ctx.request.ip()
     let deviceId: number | null = null
     try {
@@ -52,7 +53,7 @@ export default class MobileController {
 
   async messages(ctx: HttpContext) {
     const deviceId = await this.devices.authenticate(ctx.request.header('authorization'))
-    return this.channel.waitingMessages(deviceId, input(ctx, 'smsgateListMessages').query.order ?? 'lifo')
+    return this.channel.fetch(deviceId, input(ctx, 'smsgateListMessages').query.order ?? 'lifo')
   }
 
   async report(ctx: HttpContext) {
@@ -99,6 +100,9 @@ export default class MobileController {
         })
         break
       }
+      case 'system:ping':
+        await this.channel.pinged(deviceId, pingStatus(envelope.payload))
+        break
       case 'sms:data-received':
       case 'mms:received':
         // Not kept: said in the log, without what it carries.
@@ -108,6 +112,17 @@ export default class MobileController {
         // An event the gateway did not register: taken, so the app does not post it again.
         logger.debug({ deviceId, event: envelope.event.slice(0, 40) }, 'smsgate: webhook event not taken')
     }
+    ctx.response.status(204)
+  }
+
+  async loginCode(ctx: HttpContext) {
+    const { request, logger } = ctx
+    return this.devices.codeForAnotherPhone(request.header('authorization'), publicBaseUrl() ?? `${request.protocol()}://${request.host()}`, request.ip(), logger)
+  }
+
+  async changePassword(ctx: HttpContext) {
+    const deviceId = await this.devices.authenticate(ctx.request.header('authorization'))
+    await this.devices.changePassword(deviceId, input(ctx, 'smsgateChangePassword').body)
     ctx.response.status(204)
   }
 

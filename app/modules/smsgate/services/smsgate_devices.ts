@@ -1,27 +1,26 @@
 import { inject } from '@adonisjs/core'
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
-import db from '@adonisjs/lucid/services/db'
 import type { Logger } from '@adonisjs/core/logger'
 import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { ApiError } from '#core/http/api_error'
-import { PhonePairing, replaceSims, type ReportedSim } from '#modules/devices/public'
-import { MOBILE_API_PATH, WEBHOOK_EVENTS, webhookId } from '#modules/smsgate/channel/app_protocol'
+import { PhonePairing, phoneSummary, replaceSims, type ReportedSim } from '#modules/devices/public'
+import { SmsgateDeviceStore } from '#modules/smsgate/stores/smsgate_device_store'
+import type { AppDevice, AppSettings, AppSimCard, AppWebhook, LoginCode, Registered } from '#modules/smsgate/schemas'
+import { MOBILE_API_PATH, PING_INTERVAL_S, WEBHOOK_EVENTS, webhookId } from '#modules/smsgate/channel/app_protocol'
 
-const TABLE = 'smsgate_devices'
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 const LOWER = 'abcdefghijkmnopqrstuvwxyz23456789'
 
-/** A SIM as the app reports it (`simCards`): its numbers and names masked to their last 4 characters. */
-export interface AppSimCard {
-  slotIndex: number
-  simNumber?: number
-  phoneNumber?: string
-  carrierName?: string
-  iccid?: string
-}
 
 const fingerprint = (secret: string) => createHash('sha256').update(secret).digest('hex')
+
+/** Whether `secret` has this fingerprint, in constant time. */
+function sameFingerprint(stored: string, secret: string): boolean {
+  const given = Buffer.from(fingerprint(secret), 'hex')
+  const kept = Buffer.from(stored, 'hex')
+  return kept.length === given.length && timingSafeEqual(kept, given)
+}
 
 function randomText(alphabet: string, length: number): string {
   let text = ''
@@ -43,7 +42,8 @@ export class SmsgateDevices {
   constructor(
     private clock: Clock,
     private secrets: Secrets,
-    private pairing: PhonePairing
+    private pairing: PhonePairing,
+    private store: SmsgateDeviceStore
   ) {}
 
   /**
@@ -56,7 +56,7 @@ export class SmsgateDevices {
     input: { name?: string; pushToken?: string; simCards?: AppSimCard[]; appVersion?: string },
     ip: string,
     logger: Logger
-  ) {
+  ): Promise<Registered> {
     const name = (input.name?.trim() || 'SMSGate phone').slice(0, 80)
     // Registration nearly always comes without SIMs (they follow with PATCH /device): slot 0
     // stands in, so the phone can take orders on its default SIM.
@@ -71,20 +71,18 @@ export class SmsgateDevices {
         { kind: 'smsgate', code: code.trim(), name, model: input.name?.slice(0, 120), appVersion: input.appVersion, sims: sims.length ? sims : [{ slot: 0 }] },
         ip,
         // The app's credential is made with the device, in the same transaction.
-        async (trx, newDeviceId) => {
-          await trx.table(TABLE).insert({
-            device_id: newDeviceId,
-            token_sha256: fingerprint(token),
+        (trx, newDeviceId) =>
+          this.store.add(trx, {
+            deviceId: newDeviceId,
+            tokenSha256: fingerprint(token),
             login,
-            password_sha256: fingerprint(password),
-            push_token_set: input.pushToken ? 1 : 0,
-            webhook_path_sealed: this.secrets.seal(randomBytes(24).toString('base64url')),
-            signing_key_sealed: this.secrets.seal(randomBytes(24).toString('base64url')),
-            sim_cards: JSON.stringify(input.simCards ?? []),
-            created_at: now,
-            updated_at: now,
+            passwordSha256: fingerprint(password),
+            pushTokenSet: Boolean(input.pushToken),
+            webhookPathSealed: this.secrets.seal(randomBytes(24).toString('base64url')),
+            signingKeySealed: this.secrets.seal(randomBytes(24).toString('base64url')),
+            simCards: JSON.stringify(input.simCards ?? []),
+            at: now,
           })
-        }
       ))
     } catch (error) {
       if (error instanceof ApiError && (error.code === 'INVALID_PAIRING_CODE' || error.code === 'VALIDATION_ERROR')) {
@@ -100,26 +98,55 @@ export class SmsgateDevices {
   async authenticate(authorization: string | undefined): Promise<number> {
     const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')
     if (!match) throw new ApiError('SMSGATE_UNAUTHORIZED', 'Send the device token as Authorization: Bearer <token>')
-    const row = await db.from(TABLE).where('token_sha256', fingerprint(match[1])).select('device_id').first()
-    if (!row) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The device token is unknown or revoked: pair the phone again')
-    return Number(row.device_id)
+    const deviceId = await this.store.deviceOfToken(fingerprint(match[1]))
+    if (deviceId === null) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The device token is unknown or revoked: pair the phone again')
+    return deviceId
+  }
+
+  /**
+   * `GET /user/code`: a pairing code for another SMSGate phone, asked with the login and
+   * password a paired phone's app shows (`Authorization: Basic`). Wrong ones are throttled per
+   * address as wrong pairing codes are; the code is single use, 10 minutes.
+   */
+  async codeForAnotherPhone(authorization: string | undefined, gatewayUrl: string, ip: string, logger: Logger): Promise<LoginCode> {
+    const basic = /^\s*Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '')
+    if (!basic) throw new ApiError('SMSGATE_UNAUTHORIZED', 'Send the login and password the app shows: Authorization: Basic')
+    const decoded = Buffer.from(basic[1], 'base64').toString('utf8')
+    const colon = decoded.indexOf(':')
+    const [login, password] = colon < 0 ? [decoded, ''] : [decoded.slice(0, colon), decoded.slice(colon + 1)]
+    let deviceId: number | null = null
+    const answer = await this.pairing.codeForPhone('smsgate', gatewayUrl, ip, async () => {
+      const found = login ? await this.store.byLogin(login) : null
+      if (!found || !sameFingerprint(found.passwordSha256, password)) return false
+      deviceId = found.deviceId
+      return true
+    })
+    if (!answer) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The login or password is wrong')
+    logger.info({ deviceId }, 'smsgate: a paired phone made a pairing code for another phone')
+    return { code: answer.code, validUntil: answer.expiresAt }
+  }
+
+  /**
+   * `PATCH /user/password`: the password the app shows, changed when the current one is given
+   * right (SMSGATE_UNAUTHORIZED otherwise). Kept as a fingerprint, as at pairing.
+   */
+  async changePassword(deviceId: number, input: { currentPassword: string; newPassword: string }) {
+    const kept = await this.store.passwordOf(deviceId)
+    if (kept === null || !sameFingerprint(kept, input.currentPassword)) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The current password is wrong')
+    await this.store.change(deviceId, { passwordSha256: fingerprint(input.newPassword), at: this.clock.now().toISOString() })
   }
 
   /** The device as `GET /device` shows it to its own app. */
-  async describe(deviceId: number) {
-    const row = await db
-      .from(TABLE)
-      .join('devices', 'devices.id', `${TABLE}.device_id`)
-      .where('device_id', deviceId)
-      .select('devices.name', 'devices.created_at', 'devices.updated_at', 'devices.last_seen_at', `${TABLE}.sim_cards`)
-      .first()
+  async describe(deviceId: number): Promise<AppDevice> {
+    const [device, reported] = [await phoneSummary(deviceId), await this.store.reported(deviceId)]
+    if (!device || !reported) throw new ApiError('SMSGATE_UNAUTHORIZED', 'The device token is unknown or revoked: pair the phone again')
     return {
       id: String(deviceId),
-      name: row.name as string,
-      createdAt: row.created_at as string,
-      updatedAt: row.updated_at as string,
-      lastSeen: (row.last_seen_at ?? row.created_at) as string,
-      simCards: JSON.parse(row.sim_cards) as AppSimCard[],
+      name: device.name,
+      createdAt: device.createdAt,
+      updatedAt: device.updatedAt,
+      lastSeen: device.lastSeenAt ?? device.createdAt,
+      simCards: JSON.parse(reported.simCards) as AppSimCard[],
     }
   }
 
@@ -130,25 +157,29 @@ export class SmsgateDevices {
   async update(deviceId: number, input: { id: string; pushToken?: string; simCards?: AppSimCard[] }, logger: Logger) {
     if (input.id !== String(deviceId)) throw new ApiError('SMSGATE_OTHER_DEVICE', "The body's id is not this token's device")
     const pushToken = Boolean(input.pushToken)
-    const before = await db.from(TABLE).where('device_id', deviceId).select('push_token_set').first()
-    const change: Record<string, unknown> = { push_token_set: pushToken ? 1 : 0, updated_at: this.clock.now().toISOString() }
-    if (input.simCards) change.sim_cards = JSON.stringify(input.simCards)
-    await db.from(TABLE).where('device_id', deviceId).update(change)
+    const before = await this.store.reported(deviceId)
+    await this.store.change(deviceId, {
+      pushTokenSet: pushToken,
+      simCards: input.simCards ? JSON.stringify(input.simCards) : undefined,
+      at: this.clock.now().toISOString(),
+    })
     if (input.simCards) await replaceSims(deviceId, simsOf(input.simCards))
-    if (pushToken && !before?.push_token_set) this.#warnFirebase(deviceId, logger)
+    if (pushToken && !before?.pushTokenSet) this.#warnFirebase(deviceId, logger)
   }
 
   /**
    * What `GET /settings` gives the app: the event stream rather than Firebase (after the app's
-   * restart), and the key it signs its webhooks with. Every section is an object; the server's
-   * address is never sent (a null one would move the phone to the public cloud).
+   * restart), the key it signs its webhooks with, and its ping every 5 minutes (its battery).
+   * Every section is an object; the server's address is never sent (a null one would move the
+   * phone to the public cloud).
    */
-  async settingsFor(deviceId: number) {
-    const row = await db.from(TABLE).where('device_id', deviceId).select('signing_key_sealed').first()
-    const key = this.secrets.reveal(row.signing_key_sealed)
+  async settingsFor(deviceId: number): Promise<AppSettings> {
+    const row = await this.store.secretsOf(deviceId)
+    const key = row ? this.secrets.reveal(row.signingKeySealed) : { readable: false as const }
     return {
       gateway: { notification_channel: 'SSE_ONLY' },
       ...(key.readable ? { webhooks: { signing_key: key.value } } : {}),
+      ping: { interval_seconds: PING_INTERVAL_S },
     }
   }
 
@@ -156,9 +187,9 @@ export class SmsgateDevices {
    * What `GET /webhooks` gives the app: one webhook per event the gateway takes, each posting to
    * the phone's own URL (its device id and path secret), `{gatewayUrl}/api/mobile/v1/webhooks/…`.
    */
-  async webhooksFor(deviceId: number, gatewayUrl: string) {
-    const row = await db.from(TABLE).where('device_id', deviceId).select('webhook_path_sealed').first()
-    const secret = row ? this.secrets.reveal(row.webhook_path_sealed) : null
+  async webhooksFor(deviceId: number, gatewayUrl: string): Promise<AppWebhook[]> {
+    const row = await this.store.secretsOf(deviceId)
+    const secret = row ? this.secrets.reveal(row.webhookPathSealed) : null
     // A path secret the master key no longer opens: no webhook rather than one that is refused.
     if (!secret?.readable) return []
     const url = `${gatewayUrl}${MOBILE_API_PATH}/webhooks/${deviceId}/${secret.value}`
@@ -171,10 +202,10 @@ export class SmsgateDevices {
    */
   async webhookKey(device: string, pathSecret: string): Promise<{ deviceId: number; key: string } | null> {
     if (!/^[1-9]\d{0,15}$/.test(device)) return null
-    const row = await db.from(TABLE).where('device_id', Number(device)).select('webhook_path_sealed', 'signing_key_sealed').first()
+    const row = await this.store.secretsOf(Number(device))
     if (!row) return null
-    const secret = this.secrets.reveal(row.webhook_path_sealed)
-    const key = this.secrets.reveal(row.signing_key_sealed)
+    const secret = this.secrets.reveal(row.webhookPathSealed)
+    const key = this.secrets.reveal(row.signingKeySealed)
     if (!secret.readable || !key.readable) return null
     const same = timingSafeEqual(createHash('sha256').update(secret.value).digest(), createHash('sha256').update(pathSecret).digest())
     return same ? { deviceId: Number(device), key: key.value } : null

@@ -37,6 +37,16 @@ export const patchDeviceValidator = vine.compile(
 
 export const messagesQueryValidator = vine.compile(vine.object({ order: vine.enum(['lifo', 'fifo']).optional() }).allowUnknownProperties())
 
+/** The app itself refuses a new password under 14 characters. */
+export const changePasswordValidator = vine.compile(
+  vine
+    .object({
+      currentPassword: vine.string().minLength(1).maxLength(256),
+      newPassword: vine.string().minLength(14).maxLength(256),
+    })
+    .allowUnknownProperties()
+)
+
 /** A state the app does not know yet is taken and ignored, not refused. */
 export const patchMessagesValidator = vine.compile(
   vine

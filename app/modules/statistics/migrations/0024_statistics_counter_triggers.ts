@@ -23,7 +23,7 @@ const statuses = ['queued', 'dispatched', 'sent', 'delivered', 'failed', 'pendin
 /**
  * Upper bounds (seconds, excluded) of the latency buckets; bucket i holds [bounds[i-1], bounds[i]),
  * the last bucket (index = bounds.length) everything from one day up. Kept equal to
- * LATENCY_BOUNDS_SECONDS in app/modules/statistics/services/message_counters.ts.
+ * LATENCY_BOUNDS_SECONDS in app/modules/statistics/stores/message_counter_store.ts.
  */
 const latencyBounds = [1, 2, 3, 5, 7, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 450, 600, 900, 1200, 1800, 2700, 3600, 5400, 7200, 10800, 21600, 43200, 86400]
 

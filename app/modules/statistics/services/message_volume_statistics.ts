@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import { messageStatuses } from '#modules/messages/public'
 import type { StatisticsAnswers } from '#modules/statistics/schemas'
-import { MessageCounters, type CounterFilters, type VolumeGroupBy, type VolumeGroupKey } from '#modules/statistics/services/message_counters'
+import { MessageCounterStore, type CounterFilters, type VolumeGroupBy, type VolumeGroupKey } from '#modules/statistics/stores/message_counter_store'
 import { StatisticsRange, type RangeQuery } from '#modules/statistics/services/statistics_range'
 
 export { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, bucketBoundaries, type VolumeInterval } from '#modules/statistics/services/statistics_range'
@@ -58,13 +58,13 @@ export function deliveryOf(out: OutCounts): DeliveryCounts {
 /**
  * Message volume per local day or hour, its breakdown per phone, SIM, campaign or category, and
  * the delivery rate: the range rules are StatisticsRange's, the counting this module's own counters
- * (MessageCounters).
+ * (MessageCounterStore).
  */
 @inject()
 export class MessageVolumeStatistics {
   constructor(
     private range: StatisticsRange,
-    private statistics: MessageCounters
+    private statistics: MessageCounterStore
   ) {}
 
   async messages(query: VolumeQuery): Promise<VolumeAnswer> {

@@ -1,5 +1,5 @@
 import { inject } from '@adonisjs/core'
-import { LATENCY_BOUNDS_SECONDS, MessageCounters, type LatencyStage } from '#modules/statistics/services/message_counters'
+import { LATENCY_BOUNDS_SECONDS, MessageCounterStore, type LatencyStage } from '#modules/statistics/stores/message_counter_store'
 import { StatisticsRange, type RangeQuery } from '#modules/statistics/services/statistics_range'
 import { counterFilters, type FilterQuery } from '#modules/statistics/services/message_volume_statistics'
 import type { StatisticsAnswers } from '#modules/statistics/schemas'
@@ -47,7 +47,7 @@ function figuresOf(histogram: number[]): LatencyFigures {
 export class QualityStatistics {
   constructor(
     private range: StatisticsRange,
-    private statistics: MessageCounters
+    private statistics: MessageCounterStore
   ) {}
 
   async failures(query: RangeQuery & FilterQuery): Promise<FailuresAnswer> {

@@ -2,12 +2,9 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'
 import { toIso, utcDateTime } from '#core/database/utc_date_time'
 import { idColumn, referenceColumn } from '#core/database/columns'
-import type { WebhookDeliveryResource } from '#modules/webhooks/schemas'
+import { MAX_ATTEMPTS, type WebhookDeliveryResource } from '#modules/webhooks/schemas'
 
 export type DeliveryStatus = 'pending' | 'success' | 'failed'
-
-/** Attempts per delivery (docs/webhooks.md, Attempts, retries and giving up). */
-export const MAX_ATTEMPTS = 5
 
 /**
  * One delivery of an event to a webhook, or one call of a rule's URL: a row of the delivery log

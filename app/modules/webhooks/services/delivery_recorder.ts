@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import type { Database } from '@adonisjs/lucid/database'
 import type { Logger } from '@adonisjs/core/logger'
 import type { Clock } from '#core/time/clock'
 import type { PublicEvent, PublicEventName } from '#core/events/public_events'
@@ -7,6 +6,8 @@ import { logSafeError } from '#core/logging/redaction'
 import { GroupCommit } from '#core/group_commit/group_commit'
 import emitter from '@adonisjs/core/services/emitter'
 import type { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
+import type { DeliveryWake } from '#modules/webhooks/jobs/delivery_job'
+import type { DeliveryStore } from '#modules/webhooks/stores/delivery_store'
 import { transaction } from '#core/database/transaction'
 
 /** A delivery row about to be written. */
@@ -17,8 +18,6 @@ export interface NewDelivery {
   body: string
 }
 
-/** Rows per INSERT: 16 columns each stays far below SQLite's bound-parameter limit. */
-const ROWS_PER_STATEMENT = 200
 /** Rows written by one transaction at most (a burst larger than this takes several). */
 const ROWS_PER_BATCH = 10_000
 
@@ -33,12 +32,12 @@ export class DeliveryRecorder {
   readonly #commit: GroupCommit<Array<Record<string, unknown>>, void>
 
   constructor(
-    private db: Database,
     private clock: Clock,
     private subscriptions: WebhookSubscriptions,
     private logger: Logger,
     /** Tells the delivery worker there is something new to send. */
-    private wakeWorker: () => void
+    private wakeUp: DeliveryWake,
+    private deliveries: DeliveryStore
   ) {
     this.#commit = new GroupCommit<Array<Record<string, unknown>>, void>({
       write: (rowSets) => this.#write(rowSets),
@@ -83,11 +82,8 @@ export class DeliveryRecorder {
   async recordReturning(deliveries: NewDelivery[]): Promise<number[]> {
     const now = this.clock.now().toISOString()
     const ids: number[] = []
-    for (const delivery of deliveries) {
-      const [inserted] = await this.db.table('webhook_deliveries').insert(this.#row(delivery, now)).returning('id')
-      ids.push(typeof inserted === 'object' ? inserted.id : inserted)
-    }
-    this.wakeWorker()
+    for (const delivery of deliveries) ids.push(await this.deliveries.add(this.#row(delivery, now)))
+    this.wakeUp.wake()
     this.#announce(deliveries)
     return ids
   }
@@ -119,12 +115,8 @@ export class DeliveryRecorder {
   /** Events arriving together (a burst of `message.sent`) are written by one transaction. */
   async #write(rowSets: Array<Array<Record<string, unknown>>>) {
     const rows = rowSets.flat()
-    await transaction(async (trx) => {
-      for (let index = 0; index < rows.length; index += ROWS_PER_STATEMENT) {
-        await trx.table('webhook_deliveries').multiInsert(rows.slice(index, index + ROWS_PER_STATEMENT))
-      }
-    }, this.db)
-    this.wakeWorker()
+    await transaction((trx) => this.deliveries.addMany(trx, rows))
+    this.wakeUp.wake()
     this.#announce(rows.map((row) => ({ webhookId: row.webhook_id as number | null })))
     return { results: rowSets.map(() => undefined) }
   }

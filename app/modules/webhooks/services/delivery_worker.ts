@@ -1,18 +1,19 @@
 import { setMaxListeners } from 'node:events'
-import type { Database } from '@adonisjs/lucid/database'
 import type { Logger } from '@adonisjs/core/logger'
 import type { Clock } from '#core/time/clock'
 import type { Secrets } from '#core/secrets/secrets'
 import type { ActivityLog } from '#core/activity/activity_log'
 import emitter from '@adonisjs/core/services/emitter'
 import { logSafeError } from '#core/logging/redaction'
-import { affectedRows } from '#core/database/affected_rows'
 import { GroupCommit, type WrittenBatch } from '#core/group_commit/group_commit'
 import { signCall } from '#modules/webhooks/services/call_signature'
 import type { CallOutcome, DeliveryClient, OutgoingCall } from '#modules/webhooks/services/delivery_client'
 import type { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
-import { MAX_ATTEMPTS } from '#modules/webhooks/models/webhook_delivery'
+import { MAX_ATTEMPTS } from '#modules/webhooks/schemas'
 import type { CustomHeader } from '#modules/webhooks/models/webhook'
+import type { DeliveryWake } from '#modules/webhooks/jobs/delivery_job'
+import type { DeliveryStore, DueDelivery, StoredOutcome } from '#modules/webhooks/stores/delivery_store'
+import type { WebhookStore } from '#modules/webhooks/stores/webhook_store'
 import { transaction } from '#core/database/transaction'
 
 /** Waits before attempts 2, 3, 4 and 5 (docs/webhooks.md, Attempts, retries and giving up). */
@@ -29,32 +30,12 @@ export const CONCURRENCY = { perTarget: 8, total: 64 }
 export const DROPPED_PAUSED = 'dropped: the webhook was paused'
 export const DROPPED_SWITCHED_OFF = 'dropped: the webhook was switched off after repeated failures'
 
-/** A due delivery with what its attempt needs: the webhook's URL, headers and secret as of now. */
-interface DueDelivery {
-  id: number
-  target_key: string
-  delivery_id: string
-  webhook_id: number | null
-  rule_url: string | null
-  rule_secret_sealed: string | null
-  event: string
-  body: string
-  attempts: number
-  url: string | null
-  method: string | null
-  headers: string | null
-  secret_sealed: string | null
-  active: number | null
-}
-
 interface PendingOutcome {
   delivery: DueDelivery
   outcome: CallOutcome
   at: Date
 }
 
-/** Outcomes per statement: 9 values each, far below SQLite's bound-parameter limit. */
-const OUTCOMES_PER_STATEMENT = 200
 /** Outcomes stored by one transaction at most. */
 const OUTCOMES_PER_BATCH = 2000
 
@@ -74,17 +55,15 @@ export class DeliveryWorker {
   readonly #outcomes: GroupCommit<PendingOutcome, void>
 
   constructor(
-    private deps: {
-      db: Database
-      clock: Clock
-      secrets: Secrets
-      client: DeliveryClient
-      activity: ActivityLog
-      subscriptions: WebhookSubscriptions
-      logger: Logger
-      /** Makes the delivery job due (now, or at a given time). */
-      wake: (at?: Date) => void
-    }
+    private clock: Clock,
+    private secrets: Secrets,
+    private client: DeliveryClient,
+    private activity: ActivityLog,
+    private subscriptions: WebhookSubscriptions,
+    private logger: Logger,
+    private wakeUp: DeliveryWake,
+    private deliveries: DeliveryStore,
+    private webhooks: WebhookStore
   ) {
     // Every call in flight (up to CONCURRENCY.total) listens to the one stop signal; Node warns
     // past 10 listeners as if they leaked, and they do not (each is removed when its call ends).
@@ -92,7 +71,7 @@ export class DeliveryWorker {
     this.#outcomes = new GroupCommit<PendingOutcome, void>({
       write: (batch) => this.#write(batch),
       maxBatchWeight: OUTCOMES_PER_BATCH,
-      onAfterAnswersError: (error) => this.deps.logger.error({ err: logSafeError(error) }, 'could not count given-up webhook deliveries'),
+      onAfterAnswersError: (error) => this.logger.error({ err: logSafeError(error) }, 'could not count given-up webhook deliveries'),
     })
   }
 
@@ -113,7 +92,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.#stopping.abort()
     await this.settled()
-    this.deps.client.close()
+    this.client.close()
   }
 
   async pass(now: Date): Promise<Date | null> {
@@ -123,33 +102,7 @@ export class DeliveryWorker {
       const free = CONCURRENCY.total - this.#inFlight.size
       if (free <= 0) break
       const saturated = [...this.#perTarget].filter(([, count]) => count >= CONCURRENCY.perTarget).map(([key]) => key)
-      const query = this.deps.db
-        .from('webhook_deliveries as d')
-        .leftJoin('webhooks as w', 'w.id', 'd.webhook_id')
-        .where('d.status', 'pending')
-        .where('d.due_at', '<=', nowIso)
-        .orderBy('d.due_at')
-        .orderBy('d.id')
-        .limit(free + CONCURRENCY.perTarget)
-        .select(
-          'd.id',
-          'd.target_key',
-          'd.delivery_id',
-          'd.webhook_id',
-          'd.rule_url',
-          'd.rule_secret_sealed',
-          'd.event',
-          'd.body',
-          'd.attempts',
-          'w.url',
-          'w.method',
-          'w.headers',
-          'w.secret_sealed',
-          'w.active'
-        )
-      if (this.#inFlight.size) query.whereNotIn('d.id', [...this.#inFlight.keys()])
-      if (saturated.length) query.whereNotIn('d.target_key', saturated)
-      const due: DueDelivery[] = await query
+      const due = await this.deliveries.due(nowIso, free + CONCURRENCY.perTarget, { ids: [...this.#inFlight.keys()], targets: saturated })
       let started = 0
       for (const row of due) {
         if (this.#inFlight.size >= CONCURRENCY.total) break
@@ -160,13 +113,7 @@ export class DeliveryWorker {
       // Rows skipped because their target filled up may hide others behind them: look again.
       if (!started || due.length < free + CONCURRENCY.perTarget) break
     }
-    const next = await this.deps.db
-      .from('webhook_deliveries')
-      .where('status', 'pending')
-      .where('due_at', '>', nowIso)
-      .min('due_at as dueAt')
-      .first()
-    return next?.dueAt ? new Date(next.dueAt) : null
+    return this.deliveries.nextDueAfter(nowIso)
   }
 
   /**
@@ -174,14 +121,7 @@ export class DeliveryWorker {
    * states). Those in flight finish their attempt and are dropped then if it fails.
    */
   async dropWaiting(webhookId: number, reason: string): Promise<number> {
-    const now = this.deps.clock.now().toISOString()
-    const query = this.deps.db
-      .from('webhook_deliveries')
-      .where('webhook_id', webhookId)
-      .where('status', 'pending')
-    const inFlight = [...this.#inFlight.keys()]
-    if (inFlight.length) query.whereNotIn('id', inFlight)
-    const dropped = affectedRows(await query.update({ status: 'failed', due_at: null, error: reason, completed_at: now, updated_at: now }))
+    const dropped = await this.deliveries.dropWaiting(webhookId, [...this.#inFlight.keys()], reason, this.clock.now().toISOString())
     if (dropped) this.#announce([], [webhookId])
     return dropped
   }
@@ -193,26 +133,26 @@ export class DeliveryWorker {
       webhookIds: [...new Set(webhookIds.filter((id): id is number => id !== null).map(String))],
     }
     emitter.emit('webhooks:deliveries_changed', payload).catch((error) => {
-      this.deps.logger.warn({ err: logSafeError(error) }, 'could not announce webhook delivery outcomes')
+      this.logger.warn({ err: logSafeError(error) }, 'could not announce webhook delivery outcomes')
     })
   }
 
   #start(row: DueDelivery) {
     this.#perTarget.set(row.target_key, (this.#perTarget.get(row.target_key) ?? 0) + 1)
     const attempt = this.#attempt(row)
-      .catch((error) => this.deps.logger.error({ err: logSafeError(error), delivery: row.id }, 'webhook attempt failed to run'))
+      .catch((error) => this.logger.error({ err: logSafeError(error), delivery: row.id }, 'webhook attempt failed to run'))
       .finally(() => {
         this.#inFlight.delete(row.id)
         const left = (this.#perTarget.get(row.target_key) ?? 1) - 1
         if (left > 0) this.#perTarget.set(row.target_key, left)
         else this.#perTarget.delete(row.target_key)
-        this.deps.wake()
+        this.wakeUp.wake()
       })
     this.#inFlight.set(row.id, { targetKey: row.target_key, attempt })
   }
 
   async #attempt(row: DueDelivery): Promise<void> {
-    const { clock, secrets, client } = this.deps
+    const { clock, secrets, client } = this
     const isRuleCall = row.webhook_id === null
     if (!isRuleCall && !row.active) {
       // Deleted or paused since it was recorded.
@@ -255,15 +195,11 @@ export class DeliveryWorker {
    * batch written again one by one (after a fault) must not count them twice.
    */
   async #write(batch: PendingOutcome[]): Promise<WrittenBatch<void>> {
-    const { db } = this.deps
     const failedWebhooks = [...new Set(batch.filter((entry) => !entry.outcome.ok && entry.delivery.webhook_id !== null).map((entry) => entry.delivery.webhook_id!))]
-    const active = new Set<number>()
-    if (failedWebhooks.length) {
-      for (const row of await db.from('webhooks').whereIn('id', failedWebhooks).where('active', 1).select('id')) active.add(row.id)
-    }
+    const active = await this.webhooks.activeAmong(failedWebhooks)
 
     const givenUp: number[] = []
-    const rows = batch.map(({ delivery, outcome, at }) => {
+    const rows = batch.map(({ delivery, outcome, at }): StoredOutcome => {
       const attempts = delivery.attempts + 1
       const base = { id: delivery.id, attempts, httpStatus: outcome.httpStatus, durationMs: outcome.durationMs, answer: outcome.answer || null, error: outcome.error }
       const atIso = at.toISOString()
@@ -272,33 +208,19 @@ export class DeliveryWorker {
       if (!webhookActive) return { ...base, status: 'failed', dueAt: null, completedAt: atIso, error: outcome.error ?? DROPPED_PAUSED }
       if (attempts < MAX_ATTEMPTS) {
         const dueAt = new Date(at.getTime() + RETRY_WAITS_MS[attempts - 1])
-        this.deps.wake(dueAt)
+        this.wakeUp.wake(dueAt)
         return { ...base, status: 'pending', dueAt: dueAt.toISOString(), completedAt: null }
       }
       if (delivery.webhook_id !== null) givenUp.push(delivery.webhook_id)
       return { ...base, status: 'failed', dueAt: null, completedAt: atIso }
     })
 
-    const now = this.deps.clock.now().toISOString()
+    const now = this.clock.now().toISOString()
     const succeeded = [...new Set(batch.filter((entry) => entry.outcome.ok && entry.delivery.webhook_id !== null).map((entry) => entry.delivery.webhook_id!))]
     await transaction(async (trx) => {
-      for (let start = 0; start < rows.length; start += OUTCOMES_PER_STATEMENT) {
-        const chunk = rows.slice(start, start + OUTCOMES_PER_STATEMENT)
-        await trx.rawQuery(
-          `WITH outcome(id, status, attempts, due_at, http_status, duration_ms, answer, error, completed_at) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')})
-           UPDATE webhook_deliveries SET status = outcome.status, attempts = outcome.attempts, due_at = outcome.due_at,
-             http_status = outcome.http_status, duration_ms = outcome.duration_ms, answer = outcome.answer, error = outcome.error,
-             completed_at = outcome.completed_at, updated_at = ?
-           FROM outcome
-           WHERE webhook_deliveries.id = outcome.id AND webhook_deliveries.status = 'pending'`,
-          [
-            ...chunk.flatMap((row): any[] => [row.id, row.status, row.attempts, row.dueAt, row.httpStatus, row.durationMs, row.answer, row.error, row.completedAt]),
-            now,
-          ]
-        )
-      }
+      await this.deliveries.storeOutcomes(trx, rows, now)
       // A success resets the failure counter to 0 (docs/webhooks.md, Webhook states).
-      if (succeeded.length) await trx.from('webhooks').whereIn('id', succeeded).where('consecutive_failures', '>', 0).update({ consecutive_failures: 0 })
+      await this.webhooks.resetFailures(trx, succeeded)
     })
     this.#announce(
       batch.map((entry) => entry.delivery.id),
@@ -317,22 +239,14 @@ export class DeliveryWorker {
    * Webhook states).
    */
   async #countGivenUp(webhookId: number) {
-    const { db, clock } = this.deps
-    await db.from('webhooks').where('id', webhookId).increment('consecutive_failures', 1)
-    const webhook = await db.from('webhooks').where('id', webhookId).select('name', 'active', 'consecutive_failures').first()
+    const webhook = await this.webhooks.countGivenUp(webhookId)
     if (!webhook || !webhook.active || webhook.consecutive_failures < SWITCH_OFF_AFTER) return
-    const now = clock.now().toISOString()
-    const switched = await db
-      .from('webhooks')
-      .where('id', webhookId)
-      .where('active', 1)
-      .update({ active: 0, disabled_at: now, updated_at: now })
-    if (!affectedRows(switched)) return
-    this.deps.subscriptions.invalidate()
+    if (!(await this.webhooks.switchOff(webhookId, this.clock.now().toISOString()))) return
+    this.subscriptions.invalidate()
     const dropped = await this.dropWaiting(webhookId, DROPPED_SWITCHED_OFF)
     // The webhook's own state changed too (Disabled after failures), dropped deliveries or not.
     if (!dropped) this.#announce([], [webhookId])
-    await this.deps.activity.warning(
+    await this.activity.warning(
       'webhooks',
       'webhook.disabled',
       `Webhook "${webhook.name}" was switched off after ${webhook.consecutive_failures} deliveries in a row were given up`,

@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import { Clock } from '#core/time/clock'
+import { DeliveryStore } from '#modules/webhooks/stores/delivery_store'
+import { WebhookStore } from '#modules/webhooks/stores/webhook_store'
 import type { FailingDeliveriesAnswer } from '#modules/webhooks/schemas'
 
 /** The window the "failed recently" count looks back over. */
@@ -14,21 +15,20 @@ export const FAILING_WINDOW_MS = 24 * 60 * 60 * 1000
  */
 @inject()
 export class FailingDeliveries {
-  constructor(private clock: Clock) {}
+  constructor(
+    private clock: Clock,
+    private deliveries: DeliveryStore,
+    private webhooks: WebhookStore
+  ) {}
 
   async summary(): Promise<FailingDeliveriesAnswer> {
     const now = this.clock.now()
     const since = new Date(now.getTime() - FAILING_WINDOW_MS).toISOString()
-    const [retrying, failed, switchedOff] = await Promise.all([
-      db.from('webhook_deliveries').where('status', 'pending').where('attempts', '>', 0).count('* as count').first(),
-      db.from('webhook_deliveries').where('created_at', '>=', since).where('status', 'failed').count('* as count').first(),
-      db.from('webhooks').where('active', 0).whereNotNull('disabled_at').count('* as count').first(),
+    const [retrying, failedRecently, switchedOff] = await Promise.all([
+      this.deliveries.retryingCount(),
+      this.deliveries.failedSinceCount(since),
+      this.webhooks.switchedOffCount(),
     ])
-    return {
-      retrying: Number(retrying?.count ?? 0),
-      failedRecently: Number(failed?.count ?? 0),
-      switchedOff: Number(switchedOff?.count ?? 0),
-      since,
-    }
+    return { retrying, failedRecently, switchedOff, since }
   }
 }

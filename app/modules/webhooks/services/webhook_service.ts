@@ -4,10 +4,12 @@ import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { ApiError } from '#core/http/api_error'
 import { ActivityLog } from '#core/activity/activity_log'
-import { dateTimeOf, toIso } from '#core/database/utc_date_time'
-import { keysetPage, type PageRequest } from '#core/pagination/keyset_page'
+import { dateTimeOf } from '#core/database/utc_date_time'
+import type { PageRequest } from '#core/pagination/keyset_page'
 import type { PublicEventName } from '#core/events/public_events'
-import Webhook, { type CustomHeader, type WebhookMethod } from '#modules/webhooks/models/webhook'
+import type Webhook from '#modules/webhooks/models/webhook'
+import type { CustomHeader, WebhookMethod } from '#modules/webhooks/models/webhook'
+import { WebhookStore } from '#modules/webhooks/stores/webhook_store'
 import { drawSecret } from '#modules/webhooks/services/call_signature'
 import { DestinationPolicy } from '#modules/webhooks/services/destination_policy'
 import { WebhookSubscriptions } from '#modules/webhooks/services/webhook_subscriptions'
@@ -36,7 +38,8 @@ export class WebhookService {
     private policy: DestinationPolicy,
     private subscriptions: WebhookSubscriptions,
     private worker: DeliveryWorker,
-    private activity: ActivityLog
+    private activity: ActivityLog,
+    private webhooks: WebhookStore
   ) {}
 
   /** The secret is answered here only; it is stored sealed with the master key. */
@@ -45,7 +48,7 @@ export class WebhookService {
     this.#assertDestination(fields.url)
     const secret = fields.secret ? this.#checkedSecret(fields.secret) : drawSecret()
     const now = dateTimeOf(this.clock.now())
-    const webhook = await Webhook.create({
+    const webhook = await this.webhooks.add({
       name: fields.name,
       nameKey: fields.name.toLowerCase(),
       url: fields.url,
@@ -67,12 +70,12 @@ export class WebhookService {
 
   /** Newest first, in pages like every list. */
   async list(page: PageRequest) {
-    const result = await keysetPage(Webhook.query(), page, 'created_at', (row) => toIso(row.createdAt))
+    const result = await this.webhooks.page(page)
     return { data: result.data.map((webhook) => webhook.toResource()), nextCursor: result.nextCursor }
   }
 
   async find(id: number): Promise<Webhook> {
-    const webhook = await Webhook.find(id)
+    const webhook = await this.webhooks.find(id)
     if (!webhook) throw ApiError.notFound('Webhook')
     return webhook
   }
@@ -106,7 +109,7 @@ export class WebhookService {
       webhook.active = false
     }
     webhook.updatedAt = dateTimeOf(this.clock.now())
-    await webhook.save()
+    await this.webhooks.save(webhook)
     this.subscriptions.invalidate()
 
     if (wasActive && !webhook.active) {
@@ -122,15 +125,14 @@ export class WebhookService {
   /** Deletes the webhook and its delivery log (the rows cascade). */
   async delete(id: number): Promise<void> {
     const webhook = await this.find(id)
-    await webhook.delete()
+    await this.webhooks.remove(webhook)
     this.subscriptions.invalidate()
     await this.activity.info('webhooks', 'webhook.deleted', `Webhook "${webhook.name}" was deleted`, { webhookId: String(webhook.id) })
     await emitter.emit('webhooks:changed', { webhookIds: [String(webhook.id)] })
   }
 
   async #assertNameFree(name: string) {
-    const taken = await Webhook.query().where('name_key', name.toLowerCase()).first()
-    if (taken) throw new ApiError('NAME_TAKEN', 'Another webhook has this name', [{ field: 'name', rule: 'unique', message: 'Another webhook has this name' }])
+    if (await this.webhooks.nameTaken(name)) throw new ApiError('NAME_TAKEN', 'Another webhook has this name', [{ field: 'name', rule: 'unique', message: 'Another webhook has this name' }])
   }
 
   #checkedSecret(secret: string): string {

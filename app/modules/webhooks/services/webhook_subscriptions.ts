@@ -1,5 +1,5 @@
-import type { Database } from '@adonisjs/lucid/database'
 import type { PublicEventName } from '#core/events/public_events'
+import type { WebhookStore } from '#modules/webhooks/stores/webhook_store'
 
 export interface ActiveSubscription {
   webhookId: number
@@ -14,7 +14,7 @@ export interface ActiveSubscription {
 export class WebhookSubscriptions {
   #loading: Promise<ActiveSubscription[]> | null = null
 
-  constructor(private db: Database) {}
+  constructor(private webhooks: WebhookStore) {}
 
   async activeFor(event: PublicEventName): Promise<number[]> {
     const all = await (this.#loading ??= this.#load())
@@ -28,9 +28,8 @@ export class WebhookSubscriptions {
   }
 
   async #load(): Promise<ActiveSubscription[]> {
-    const loading = this.db.from('webhooks').where('active', 1).select('id', 'events')
     try {
-      const rows = await loading
+      const rows = await this.webhooks.activeSubscriptions()
       return rows.map((row) => ({ webhookId: row.id, events: new Set(JSON.parse(row.events) as string[]) }))
     } catch (error) {
       this.#loading = null

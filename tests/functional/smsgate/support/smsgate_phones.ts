@@ -12,6 +12,22 @@ import type { PhoneChannels } from '#modules/devices/public'
 import { testKeys } from '#tests/helpers/callers'
 import { settle, useDeviceJobs } from '#tests/helpers/phones'
 import { FakeSmsgateApp } from '#tests/functional/smsgate/support/fake_smsgate_app'
+import { parseAppMessageId } from '#modules/smsgate/channel/app_protocol'
+
+type AppCopy = FakeSmsgateApp['messages'] extends Map<string, infer Copy> ? Copy : never
+
+/**
+ * The app's copies of a gateway message, oldest first: the app knows each hand-out of it by
+ * another id (docs/smsgate.md, Orders).
+ */
+export function copiesOf(app: FakeSmsgateApp, messageId: string): AppCopy[] {
+  return [...app.messages.values()].filter((copy) => String(parseAppMessageId(copy.id)?.messageId) === messageId)
+}
+
+/** The gateway message an id the app knows names. */
+export function messageIdOf(appId: string): string {
+  return String(parseAppMessageId(appId)?.messageId)
+}
 
 /** A pairing code for the SMSGate app, and the API URL the operator types in the app. */
 export async function smsgateCode(client: ApiClient): Promise<{ code: string; apiUrl: string }> {

@@ -1,0 +1,394 @@
+import db from '@adonisjs/lucid/services/db'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { readConnection } from '#core/database/read_connection'
+import type { PhoneOrder } from '#modules/devices/public'
+import type { MessageStatus } from '#modules/messages/message_values'
+import type { MessageChange } from '#modules/messages/services/message_changes'
+import { eachChunk, marks, tuples } from '#modules/messages/stores/statement_chunks'
+
+/** A queued message due to be handed to a phone. */
+export interface DueMessage {
+  id: number
+  phone: string
+  body: string
+  /** The phone and SIM the send forced (-1: a phone id that cannot exist). */
+  forcedDeviceId: number | null
+  forcedSimSlot: number | null
+}
+
+/** An order as stored, read to be withdrawn from its phone (dates as stored). */
+export interface StoredOrder {
+  id: number
+  sim_slot: number | null
+  ordered_at: string
+}
+
+/** An order whose attempt a phone reported failed, as read before the guarded write. */
+export interface FailingOrder extends StoredOrder {
+  conversation_id: number
+  direction: 'in' | 'out'
+  status: 'queued' | 'dispatched'
+  attempts: number
+  device_id: string
+  forced_device_id: number | null
+  forced_sim_slot: number | null
+  campaign_id: number | null
+}
+
+/** A report's change of a message, guarded by the phone and, when it names one, the hand-out. */
+export interface ReportedChange {
+  messageId: number
+  deviceId: number
+  at: Date
+  orderedAt?: Date
+  target: 'dispatched' | 'sent' | 'delivered'
+}
+
+/** A failed attempt to write: queued again (with its wait) or failed, from the order as read. */
+export interface FailedAttempt {
+  order: FailingOrder
+  status: 'queued' | 'failed'
+  attempts: number
+  errorCode: string
+  retryAt: Date | null
+  at: Date
+}
+
+/** A row as the statements return it (`RETURNING ${CHANGED_COLUMNS}`). */
+interface ChangedRow {
+  id: number
+  conversation_id: number
+  direction: 'in' | 'out'
+  status: MessageStatus
+  campaign_id: number | null
+}
+
+/** The columns each write returns, so the batch knows what it changed without reading again. */
+const CHANGED_COLUMNS = 'id, conversation_id, direction, status, campaign_id'
+
+function changesOf(rows: ChangedRow[]): MessageChange[] {
+  return rows.map((row) => ({ id: row.id, conversationId: row.conversation_id, direction: row.direction, status: row.status, campaignId: row.campaign_id }))
+}
+
+/**
+ * Rows per multi-row statement: a dispatch pass (1,000 messages) or a batch of reports in one
+ * statement. At most 11 values a row here: 11,000, below SQLite's limit of 32,766.
+ */
+const CHUNK = 1000
+
+/** Not yet handed to a phone: a campaign may still pause, resume or cancel it. */
+const NOT_ORDERED = `((status = 'queued' AND ordered_at IS NULL) OR status = 'pending_quota_exceeded')`
+
+/**
+ * Can still be withdrawn (cancelled): not handed to a phone yet, or paused. An order a phone
+ * holds may be on its way and goes on.
+ */
+const WITHDRAWABLE = `(${NOT_ORDERED} OR status = 'paused')`
+
+/**
+ * A message's state after it is queued, in the `messages` table (docs/modules.md, Data access):
+ * SQL text, each change guarded by the state it moves from and answering what it changed (a
+ * repeated report or a race changes nothing twice); a batch is one `UPDATE … FROM (VALUES …)` or
+ * `UPDATE … WHERE id IN (…)` per chunk. The query builder for the reads of orders before a write
+ * guarded by what they read. The ledger announces what changed.
+ */
+export class MessageStateStore {
+  /**
+   * The due messages (queued, not ordered, scheduledAt and heldUntil passed), oldest first, and
+   * when the next one not due yet will be: one statement.
+   */
+  async dueForDispatch(now: Date, options: { limit: number; forcedOnly: boolean }): Promise<{ due: DueMessage[]; nextDueAt: Date | null }> {
+    const at = now.toISOString()
+    // On the read connection: the pass between a send and its order must not wait behind the
+    // phones' reports being written.
+    const rows = await readConnection().rawQuery(
+      `SELECT * FROM (
+         SELECT id, phone, body, forced_device_id, forced_sim_slot, NULL AS next FROM messages
+         WHERE status = 'queued' AND direction = 'out' AND ordered_at IS NULL
+           AND (scheduled_at IS NULL OR scheduled_at <= ?) AND (held_until IS NULL OR held_until <= ?)
+           ${options.forcedOnly ? 'AND forced_device_id IS NOT NULL' : ''}
+         ORDER BY created_at ASC, id ASC
+         LIMIT ${Number(options.limit)}
+       )
+       UNION ALL
+       SELECT NULL, NULL, NULL, NULL, NULL, MIN(MAX(COALESCE(scheduled_at, ''), COALESCE(held_until, ''))) FROM messages
+       WHERE status = 'queued' AND direction = 'out' AND ordered_at IS NULL AND (scheduled_at > ? OR held_until > ?)`,
+      [at, at, at, at]
+    )
+    const last = rows.pop()
+    return {
+      due: rows.map((row: any) => ({ id: row.id, phone: row.phone, body: row.body, forcedDeviceId: row.forced_device_id, forcedSimSlot: row.forced_sim_slot })),
+      nextDueAt: last?.next ? new Date(last.next) : null,
+    }
+  }
+
+  /** Stores orders (the text as it leaves, counted) on messages still queued and not ordered. */
+  async storeOrders(
+    orders: Array<{ messageId: number; deviceId: number; simSlot: number; text: string; encoding: string; segments: number }>,
+    at: Date
+  ): Promise<MessageChange[]> {
+    const now = at.toISOString()
+    const rows = orders.map((order) => [order.messageId, String(order.deviceId), order.simSlot, order.text, order.encoding, order.segments])
+    return this.#changed(rows, CHUNK, (chunk) =>
+      db.rawQuery(
+        `WITH chosen(id, device_id, sim_slot, body, encoding, segments) AS (VALUES ${tuples(chunk)})
+         UPDATE messages SET ordered_at = ?, device_id = chosen.device_id, sim_slot = chosen.sim_slot, body = chosen.body,
+           encoding = chosen.encoding, segments = chosen.segments, hold_reason = NULL, held_until = NULL, updated_at = ?
+         FROM chosen
+         WHERE messages.id = chosen.id AND messages.status = 'queued' AND messages.ordered_at IS NULL
+         RETURNING ${CHANGED_COLUMNS}`,
+        [...chunk.flat(), now, now]
+      )
+    )
+  }
+
+  async waitForQuota(messageIds: number[], at: Date): Promise<MessageChange[]> {
+    return this.#changed(messageIds, CHUNK, (chunk) =>
+      db.rawQuery(
+        `UPDATE messages SET status = 'pending_quota_exceeded', hold_reason = NULL, held_until = NULL, updated_at = ?
+         WHERE id IN (${marks(chunk)}) AND status = 'queued'
+         RETURNING ${CHANGED_COLUMNS}`,
+        [at.toISOString(), ...chunk]
+      )
+    )
+  }
+
+  async hold(holds: Array<{ messageId: number; reason: 'sim_cadence' | 'sim_rate'; until: Date }>, at: Date): Promise<MessageChange[]> {
+    return this.#changed(
+      holds.map((entry) => [entry.messageId, entry.reason, entry.until.toISOString()]),
+      CHUNK,
+      (chunk) =>
+        db.rawQuery(
+          `WITH held(id, reason, until) AS (VALUES ${tuples(chunk)})
+           UPDATE messages SET hold_reason = held.reason, held_until = held.until, updated_at = ?
+           FROM held
+           WHERE messages.id = held.id AND messages.status = 'queued'
+           RETURNING ${CHANGED_COLUMNS}`,
+          [...chunk.flat(), at.toISOString()]
+        )
+    )
+  }
+
+  async failUnsendable(failures: Array<{ messageId: number; errorCode: string }>, at: Date): Promise<MessageChange[]> {
+    return this.#changed(
+      failures.map((entry) => [entry.messageId, entry.errorCode]),
+      CHUNK,
+      (chunk) =>
+        db.rawQuery(
+          `WITH unsendable(id, error_code) AS (VALUES ${tuples(chunk)})
+           UPDATE messages SET status = 'failed', error_code = unsendable.error_code, failed_at = ?, updated_at = ?
+           FROM unsendable
+           WHERE messages.id = unsendable.id AND messages.status = 'queued'
+           RETURNING ${CHANGED_COLUMNS}`,
+          [...chunk.flat(), at.toISOString(), at.toISOString()]
+        )
+    )
+  }
+
+  /** The orders a phone has not accepted yet, oldest first, as they were handed to it. */
+  async waitingOrdersOf(deviceId: number): Promise<PhoneOrder[]> {
+    const rows = await db
+      .from('messages')
+      .where('device_id', String(deviceId))
+      .where('status', 'queued')
+      .whereNotNull('ordered_at')
+      .orderBy('id', 'asc')
+      .select('id', 'phone', 'body', 'sim_slot', 'ordered_at')
+    return rows.map((row) => ({ messageId: row.id, to: row.phone, text: row.body, simSlot: row.sim_slot ?? 0, orderedAt: new Date(row.ordered_at) }))
+  }
+
+  /** The orders a phone has not accepted yet (ordered up to `orderedUpTo` when given). */
+  async unacceptedOrdersOf(deviceId: number, orderedUpTo?: Date): Promise<StoredOrder[]> {
+    const query = db.from('messages').where('device_id', String(deviceId)).where('status', 'queued').whereNotNull('ordered_at')
+    if (orderedUpTo) query.where('ordered_at', '<=', orderedUpTo.toISOString())
+    return query.select('id', 'sim_slot', 'ordered_at')
+  }
+
+  /**
+   * These orders go back to the queue: to any phone, or to wait for the one the send forced.
+   * Guarded by the order as read: a report may have come in between, or the message may have
+   * gone back to the queue and out to another phone.
+   */
+  async requeue(deviceId: number, orders: StoredOrder[]): Promise<MessageChange[]> {
+    return this.#changed(
+      orders.map((order) => [order.id, order.ordered_at]),
+      CHUNK,
+      (chunk) =>
+        db.rawQuery(
+          `WITH r(id, ordered_at) AS (VALUES ${tuples(chunk)})
+           UPDATE messages SET ordered_at = NULL, sim_slot = forced_sim_slot,
+             device_id = CASE WHEN forced_device_id IS NULL THEN NULL ELSE device_id END
+           FROM r
+           WHERE messages.id = r.id AND messages.ordered_at = r.ordered_at AND messages.device_id = ? AND messages.status = 'queued'
+           RETURNING ${CHANGED_COLUMNS}`,
+          [...chunk.flat(), String(deviceId)]
+        )
+    )
+  }
+
+  /** The orders a phone took (dispatched) fail with `errorCode`. */
+  async failTakenOrdersOf(deviceId: number, errorCode: string, at: Date): Promise<MessageChange[]> {
+    return changesOf(
+      await db.rawQuery(
+        `UPDATE messages SET status = 'failed', error_code = ?, failed_at = ?, ordered_at = NULL, updated_at = ?
+         WHERE device_id = ? AND status = 'dispatched' RETURNING ${CHANGED_COLUMNS}`,
+        [errorCode, at.toISOString(), at.toISOString(), String(deviceId)]
+      )
+    )
+  }
+
+  async releaseHolds(at: Date): Promise<MessageChange[]> {
+    return changesOf(
+      await db.rawQuery(
+        `UPDATE messages SET hold_reason = NULL, held_until = NULL, updated_at = ?
+         WHERE status = 'queued' AND hold_reason IS NOT NULL RETURNING ${CHANGED_COLUMNS}`,
+        [at.toISOString()]
+      )
+    )
+  }
+
+  async releaseQuotaWaits(at: Date): Promise<MessageChange[]> {
+    return changesOf(
+      await db.rawQuery(
+        `UPDATE messages SET status = 'queued', updated_at = ? WHERE status = 'pending_quota_exceeded' RETURNING ${CHANGED_COLUMNS}`,
+        [at.toISOString()]
+      )
+    )
+  }
+
+  /**
+   * Accepted and sent: the order is taken (dispatched) or sent, from queued and ordered or, to
+   * sent, from dispatched.
+   */
+  async recordTaken(changes: ReportedChange[]): Promise<MessageChange[]> {
+    return this.#applyReports(
+      changes,
+      // One attempt is spent when the phone takes the order, whichever report says so first.
+      `status = r.target, attempts = attempts + (CASE WHEN messages.status = 'queued' THEN 1 ELSE 0 END),
+       sent_at = CASE WHEN r.target = 'sent' THEN r.at ELSE messages.sent_at END, updated_at = r.at`,
+      `((messages.status = 'queued' AND messages.ordered_at IS NOT NULL) OR (r.target = 'sent' AND messages.status = 'dispatched'))`
+    )
+  }
+
+  /** Delivery receipts, from sent or dispatched. */
+  async recordDelivered(changes: ReportedChange[]): Promise<MessageChange[]> {
+    return this.#applyReports(changes, `status = 'delivered', delivered_at = r.at, updated_at = r.at`, `messages.status IN ('sent', 'dispatched')`)
+  }
+
+  /**
+   * One guarded multi-row update per chunk of reported changes. A change naming its hand-out
+   * (`ordered_at`) changes the message only while that is its current one.
+   */
+  async #applyReports(changes: ReportedChange[], set: string, guard: string): Promise<MessageChange[]> {
+    const rows = changes.map((change) => [change.messageId, String(change.deviceId), change.at.toISOString(), change.target, change.orderedAt?.toISOString() ?? null])
+    return this.#changed(rows, CHUNK, (chunk) =>
+      db.rawQuery(
+        `WITH r(id, device_id, at, target, ordered_at) AS (VALUES ${tuples(chunk)})
+         UPDATE messages SET ${set}
+         FROM r
+         WHERE messages.id = r.id AND messages.device_id = r.device_id AND (r.ordered_at IS NULL OR messages.ordered_at = r.ordered_at) AND ${guard}
+         RETURNING ${CHANGED_COLUMNS}`,
+        chunk.flat()
+      )
+    )
+  }
+
+  /** The orders among these messages a phone holds (dispatched, or queued and ordered). */
+  async failingOrders(messageIds: number[]): Promise<FailingOrder[]> {
+    return eachChunk(messageIds, CHUNK, (chunk) =>
+      db
+        .from('messages')
+        .whereIn('id', chunk)
+        .where((query) => query.where('status', 'dispatched').orWhere((queued) => queued.where('status', 'queued').whereNotNull('ordered_at')))
+        .select('id', 'conversation_id', 'direction', 'status', 'attempts', 'device_id', 'forced_device_id', 'forced_sim_slot', 'sim_slot', 'ordered_at', 'campaign_id')
+    )
+  }
+
+  /**
+   * Failed attempts, each guarded by its order as read (a message that moved in between is left
+   * alone); answers the ids changed.
+   */
+  async failAttempts(attempts: FailedAttempt[]): Promise<Set<number>> {
+    const rows = attempts.map(({ order, status, attempts: count, errorCode, retryAt, at }) => [
+      order.id,
+      order.status,
+      order.device_id,
+      order.ordered_at,
+      status,
+      count,
+      errorCode,
+      retryAt?.toISOString() ?? null,
+      order.forced_device_id === null ? null : String(order.forced_device_id),
+      order.forced_sim_slot,
+      at.toISOString(),
+    ])
+    const changed = await eachChunk(rows, CHUNK, (chunk): Promise<Array<{ id: number }>> =>
+      db.rawQuery(
+        `WITH f(id, from_status, from_device_id, from_ordered_at, status, attempts, error_code, held_until, device_id, sim_slot, at)
+           AS (VALUES ${tuples(chunk)})
+         UPDATE messages SET status = f.status, attempts = f.attempts, error_code = f.error_code, ordered_at = NULL,
+           held_until = CASE WHEN f.status = 'queued' THEN f.held_until ELSE messages.held_until END,
+           hold_reason = CASE WHEN f.status = 'queued' THEN NULL ELSE messages.hold_reason END,
+           device_id = CASE WHEN f.status = 'queued' THEN f.device_id ELSE messages.device_id END,
+           sim_slot = CASE WHEN f.status = 'queued' THEN f.sim_slot ELSE messages.sim_slot END,
+           failed_at = CASE WHEN f.status = 'failed' THEN f.at ELSE messages.failed_at END,
+           updated_at = f.at
+         FROM f
+         WHERE messages.id = f.id AND messages.status = f.from_status AND messages.device_id = f.from_device_id
+           AND messages.ordered_at = f.from_ordered_at
+         RETURNING messages.id`,
+        chunk.flat()
+      )
+    )
+    return new Set(changed.map((row) => row.id))
+  }
+
+  /** Failed messages go back to the queue with their attempts restarted. */
+  async retryFailed(messageIds: number[], at: Date): Promise<MessageChange[]> {
+    const now = at.toISOString()
+    const change = { status: 'queued', attempts: 0, error_code: null, failed_at: null, hold_reason: null, held_until: null, updated_at: now }
+    return this.#move(messageIds, `status = 'failed'`, change)
+  }
+
+  async pause(messageIds: number[], at: Date): Promise<MessageChange[]> {
+    return this.#move(messageIds, NOT_ORDERED, { status: 'paused', updated_at: at.toISOString() })
+  }
+
+  async resume(messageIds: number[], at: Date): Promise<MessageChange[]> {
+    return this.#move(messageIds, `status = 'paused'`, { status: 'queued', updated_at: at.toISOString() })
+  }
+
+  async cancel(messageIds: number[], errorCode: string, at: Date): Promise<MessageChange[]> {
+    return this.#move(messageIds, WITHDRAWABLE, { status: 'cancelled', error_code: errorCode, updated_at: at.toISOString() })
+  }
+
+  /** What still waits for a number is cancelled, on the caller's client (its transaction). */
+  async cancelWaitingTo(client: QueryClientContract, phone: string, errorCode: string, at: Date): Promise<MessageChange[]> {
+    return changesOf(
+      await client.rawQuery(
+        `UPDATE messages SET status = 'cancelled', error_code = ?, updated_at = ?
+         WHERE phone = ? AND direction = 'out' AND ${WITHDRAWABLE}
+         RETURNING ${CHANGED_COLUMNS}`,
+        [errorCode, at.toISOString(), phone]
+      )
+    )
+  }
+
+  /** Outbound messages among `messageIds` in the state `from` take `change`. */
+  async #move(messageIds: number[], from: string, change: Record<string, string | number | null>): Promise<MessageChange[]> {
+    const columns = Object.keys(change)
+    return this.#changed(messageIds, CHUNK * 2, (chunk) =>
+      db.rawQuery(
+        `UPDATE messages SET ${columns.map((column) => `${column} = ?`).join(', ')}
+         WHERE id IN (${marks(chunk)}) AND direction = 'out' AND ${from}
+         RETURNING ${CHANGED_COLUMNS}`,
+        [...columns.map((column) => change[column]), ...chunk]
+      )
+    )
+  }
+
+  /** A statement per chunk; answers what they all changed. */
+  async #changed<T>(items: T[], size: number, statement: (chunk: T[]) => Promise<ChangedRow[]>): Promise<MessageChange[]> {
+    return changesOf(await eachChunk(items, size, statement))
+  }
+}

@@ -1,0 +1,86 @@
+import db from '@adonisjs/lucid/services/db'
+import { storedDateBound, toIso } from '#core/database/utc_date_time'
+import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
+import Message from '#modules/messages/models/message'
+import type { MessageCategory, MessageStatus } from '#modules/messages/message_values'
+import { eachChunk } from '#modules/messages/stores/statement_chunks'
+
+export interface MessageFilters extends PageRequest {
+  direction?: 'in' | 'out'
+  status?: MessageStatus
+  category?: MessageCategory
+  /** E.164, as stored. */
+  phone?: string
+  conversationId?: string | number
+  deviceId?: string
+  campaignId?: string
+  since?: string
+  until?: string
+}
+
+/**
+ * The messages as they are read and deleted (docs/modules.md, Data access): the Message model
+ * for what the API lists, reads and deletes, the query builder and SQL text for the reads of a
+ * campaign's messages and for a received SMS already stored. A message's state changes are
+ * MessageStateStore's, its inserts message_inserts.ts's.
+ */
+export class MessageStore {
+  /** Newest first, keyset pages: as fast on the last page as on the first. */
+  async page(filters: MessageFilters): Promise<Page<Message>> {
+    const query = Message.query()
+    if (filters.direction) query.where('direction', filters.direction)
+    if (filters.status) query.where('status', filters.status)
+    if (filters.category) query.where('category', filters.category)
+    if (filters.conversationId !== undefined) query.where('conversation_id', Number(filters.conversationId))
+    if (filters.deviceId !== undefined) query.where('device_id', filters.deviceId)
+    if (filters.campaignId !== undefined) query.where('campaign_id', Number(filters.campaignId))
+    if (filters.phone) query.where('phone', filters.phone)
+    if (filters.since) query.where('created_at', '>=', storedDateBound(filters.since, 'since'))
+    if (filters.until) query.where('created_at', '<', storedDateBound(filters.until, 'until'))
+    return keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+  }
+
+  async find(id: number): Promise<Message | null> {
+    return Message.find(id)
+  }
+
+  /** The message as it is now (after a change made by a statement). */
+  async reload(message: Message): Promise<Message> {
+    await message.refresh()
+    return message
+  }
+
+  async delete(id: number): Promise<void> {
+    await db.from('messages').where('id', id).delete()
+  }
+
+  /** Whether a phone's received SMS with this reference is stored already. */
+  async hasInbound(deviceId: number, ref: string): Promise<boolean> {
+    return Boolean(await db.from('messages').where('device_id', String(deviceId)).where('inbound_ref', ref).first())
+  }
+
+  /** The current status of each of these messages; a deleted one is absent. */
+  async statusesOf(messageIds: number[]): Promise<Map<number, { status: string; errorCode: string | null }>> {
+    const rows = await eachChunk(messageIds, 5000, (chunk): Promise<Array<{ id: number; status: string; error_code: string | null }>> =>
+      db.rawQuery(`SELECT id, status, error_code FROM messages WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(chunk)])
+    )
+    return new Map(rows.map((row) => [row.id, { status: row.status, errorCode: row.error_code }]))
+  }
+
+  /** A campaign's messages in these statuses, not handed to a phone. */
+  async waitingOf(campaignId: number, statuses: Array<'queued' | 'pending_quota_exceeded' | 'paused'>): Promise<number[]> {
+    const rows = await db
+      .from('messages')
+      .where('campaign_id', campaignId)
+      .whereIn('status', statuses)
+      .whereNull('ordered_at')
+      .select('id')
+    return rows.map((row) => row.id)
+  }
+
+  /** How many of a campaign's messages are queued or waiting for a quota. */
+  async backlogOf(campaignId: number): Promise<number> {
+    const [row] = await db.rawQuery(`SELECT COUNT(*) AS n FROM messages WHERE campaign_id = ? AND status IN ('queued', 'pending_quota_exceeded')`, [campaignId])
+    return Number(row.n)
+  }
+}
