@@ -126,7 +126,7 @@ export class SmsgateApp {
   }
 
   /** What the app sends at every start: its SIMs, masked, and no push token in "SSE only". */
-  patchDevice(simCards: SimCard[] = [{ slotIndex: 0, simNumber: 1, carrierName: '**ange', phoneNumber: '********5678' }]) {
+  patchDevice(simCards: Array<SimCard | Record<string, unknown>> = [{ slotIndex: 0, simNumber: 1, carrierName: '**ange', phoneNumber: '********5678' }]) {
     return this.call('PATCH', '/device', { body: { id: this.id, simCards } })
   }
 

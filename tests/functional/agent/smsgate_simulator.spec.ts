@@ -10,6 +10,7 @@ import { testKeys } from '#tests/helpers/callers'
 import { sendAs } from '#tests/helpers/messages'
 import { eventually } from '#tests/helpers/phones'
 import { SmsgateChannel } from '#modules/smsgate/channel/smsgate_channel'
+import { parseAppMessageId } from '#modules/smsgate/channel/app_protocol'
 import { smsgateCode, useSmsgateGateway } from '#tests/functional/smsgate/support/smsgate_phones'
 import { AppStopped, SimulatedSmsgateApp } from '../../../agent/src/smsgate/simulated_app.js'
 import { runSmsgatePhone } from '../../../agent/src/smsgate/run_smsgate_phone.js'
@@ -36,6 +37,13 @@ test.group('SMSGate simulator (phone:simulate --app smsgate)', (group) => {
   const gateway = () => process.env.GATEWAY_PUBLIC_URL!
   const message = async (client: ApiClient, id: string) => (await client.get(`/api/v1/messages/${id}`).header('x-api-key', testKeys.read)).body()
   const devices = async (client: ApiClient) => (await client.get('/api/v1/devices').header('x-api-key', testKeys.read)).body().data
+  /** The ids the app holds for a gateway message (one per hand-out), as the gateway made them. */
+  const appIds = (phone: SimulatedSmsgateApp, messageId: string) => [...phone.messages.keys()].filter((id) => String(parseAppMessageId(id)?.messageId) === messageId)
+  /** Where the app's copy of a gateway message stands (its only hand-out). */
+  const stateOf = (phone: SimulatedSmsgateApp, messageId: string) => {
+    const [id] = appIds(phone, messageId)
+    return id === undefined ? undefined : phone.messages.get(id)?.state
+  }
   /** Waits for a condition while the gateway's jobs run (they run on the test's manual clock). */
   const until = (condition: () => Promise<boolean> | boolean) =>
     eventually(async () => {
@@ -93,7 +101,9 @@ test.group('SMSGate simulator (phone:simulate --app smsgate)', (group) => {
     const kept = JSON.parse(readFileSync(stateFile, 'utf8'))
     assert.equal(statSync(stateFile).mode & 0o777, 0o600)
     assert.equal(kept.id, device.id)
-    assert.deepEqual(kept.messages[id]?.[0], 'Delivered')
+    const keptIds = Object.keys(kept.messages).filter((appId) => String(parseAppMessageId(appId)?.messageId) === id)
+    assert.lengthOf(keptIds, 1)
+    assert.equal(kept.messages[keptIds[0]][0], 'Delivered')
     assert.notInclude(first.output(), kept.token)
     assert.notInclude(readFileSync(stateFile, 'utf8'), '+33612345678')
 
@@ -129,20 +139,20 @@ test.group('SMSGate simulator (phone:simulate --app smsgate)', (group) => {
     await until(() => channel.isConnected(Number(phone.app.id)))
     // The first goes to the radio (60 s), the second waits behind it, Pending, unreported.
     const sending = (await sendAs(client, { to: '+33612345678', body: 'On the radio' })).body().accepted[0].id
-    await until(() => phone.app.messages.get(sending)?.state === 'Processed')
+    await until(() => stateOf(phone.app, sending) === 'Processed')
     const waiting = (await sendAs(client, { to: '+33698765432', body: 'Behind it' })).body().accepted[0].id
-    await until(() => phone.app.messages.get(waiting)?.state === 'Pending')
+    await until(() => stateOf(phone.app, waiting) === 'Pending')
     await until(async () => (await message(client, sending)).status === 'dispatched')
 
     // Unpaired: the gateway pushes MessageCancelled for what it has not heard of, then closes.
     ;(await client.delete(`/api/v1/devices/${phone.app.id}`).header('x-api-key', testKeys.admin)).assertStatus(204)
     await assert.rejects(() => phone.ended, /401/)
     await phone.ended.catch((error) => assert.instanceOf(error, AppStopped))
-    assert.equal(phone.app.messages.get(waiting)?.state, 'Cancelled')
-    assert.equal(phone.app.messages.get(sending)?.state, 'Processed')
+    assert.equal(stateOf(phone.app, waiting), 'Cancelled')
+    assert.equal(stateOf(phone.app, sending), 'Processed')
     await phone.stop()
     assert.equal(phone.app.sentCount, 0)
-    assert.isTrue(lines.some((line) => line.includes(`SMS ${waiting} cancelled`)), lines.join('\n'))
+    assert.isTrue(lines.some((line) => line.includes(`SMS ${appIds(phone.app, waiting)[0]} cancelled`)), lines.join('\n'))
   }).timeout(60_000)
 
   test('a closed stream is opened again after the wait, the counter back to 0 once open', async ({ client, assert }) => {
@@ -168,14 +178,15 @@ test.group('SMSGate simulator (phone:simulate --app smsgate)', (group) => {
     await ended
   }).timeout(60_000)
 
-  test('an id it already holds is never sent again: a retry on the same phone is reported failed as it stands', async ({ client, assert }) => {
+  test('ids are opaque: a retry on the same phone is a new id and is sent; an id listed again before its report is not sent twice', async ({ client, assert }) => {
     const { code, apiUrl } = await smsgateCode(client)
     const lines: string[] = []
-    // The first send fails on the radio; any later one would go.
+    // The first send fails on the radio; any later one goes. Each send takes a second, so the
+    // orders behind it are still unreported when the next MessageEnqueued lists them again.
     const draws = [0]
     const simulated = new SimulatedSmsgateApp({
       apiUrl,
-      settings: simulatorSettings({ 'latency': '0', 'failure-rate': '0.5' }),
+      settings: simulatorSettings({ 'latency': '1000', 'failure-rate': '0.5' }),
       random: () => draws.shift() ?? 0.99,
       log: (line) => lines.push(line),
     })
@@ -184,18 +195,29 @@ test.group('SMSGate simulator (phone:simulate --app smsgate)', (group) => {
     const ended = simulated.start()
     const channel = await app.container.make(SmsgateChannel)
     await until(() => channel.isConnected(Number(simulated.id)))
-    const id = (await sendAs(client, { to: '+33612345678', body: 'Fails once' })).body().accepted[0].id
+    // One at a time: each is held (the radio busy with the one before) when the next is listed.
+    const ids: string[] = []
+    for (const body of ['Fails once', 'Second', 'Third']) {
+      const id = (await sendAs(client, { to: '+33612345678', body })).body().accepted[0].id
+      ids.push(id)
+      await until(() => appIds(simulated, id).length > 0)
+    }
     await until(async () => {
       await world.clock.advance(60_000)
-      return (await message(client, id)).status === 'failed'
+      return (await Promise.all(ids.map(async (id) => (await message(client, id)).status))).every((status) => status === 'delivered')
     })
-    const stored = await message(client, id)
-    assert.isAbove(stored.attempts, 1)
-    assert.equal(stored.deviceId, simulated.id)
-    // One radio attempt; every later hand-over of the same id only re-reported its Failed state.
-    assert.lengthOf(lines.filter((line) => line.startsWith(`SMS ${id} to`)), 1, lines.join('\n'))
-    assert.equal(simulated.messages.get(id)?.state, 'Failed')
-    assert.equal(simulated.sentCount, 0)
+    // The one that failed was tried twice, under two ids.
+    const stored = await Promise.all(ids.map((id) => message(client, id)))
+    assert.deepEqual(stored.map((entry) => entry.attempts).sort(), [1, 1, 2])
+    const retried = stored.find((entry) => entry.attempts === 2).id
+    const handOuts = appIds(simulated, retried)
+    assert.lengthOf(handOuts, 2)
+    assert.deepEqual(handOuts.map((id) => simulated.messages.get(id)?.state), ['Failed', 'Delivered'])
+    // Each id went to the radio once, however often it was listed before its first report.
+    for (const id of simulated.messages.keys()) {
+      assert.lengthOf(lines.filter((line) => line.startsWith(`SMS ${id} to`)), 1, lines.join('\n'))
+    }
+    assert.equal(simulated.sentCount, 3)
     await simulated.stop()
     await ended
   }).timeout(60_000)
