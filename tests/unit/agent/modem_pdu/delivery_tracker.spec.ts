@@ -1,0 +1,40 @@
+import { test } from '@japa/runner'
+import { DeliveryTracker, deliveryStatus } from '../../../../agent/src/modem/pdu/index.js'
+
+const DELIVERED = deliveryStatus(0x00)
+const BUSY = deliveryStatus(0x21)
+const EXPIRED = deliveryStatus(0x46)
+
+test.group('PDU codec / delivery of a multi-part SMS', () => {
+  test('delivered only once every part was reported delivered, in any order', ({ assert }) => {
+    const tracker = new DeliveryTracker()
+    tracker.track('m1', [10, 11, 12])
+    assert.deepEqual(tracker.report(12, DELIVERED), { messageId: 'm1', outcome: 'pending', code: 'DELIVERED', delivered: 1, parts: 3 })
+    assert.deepInclude(tracker.report(12, DELIVERED), { outcome: 'pending', delivered: 1 })
+    assert.deepInclude(tracker.report(10, BUSY), { outcome: 'pending', code: 'RECIPIENT_BUSY', delivered: 1 })
+    assert.deepInclude(tracker.report(10, DELIVERED), { outcome: 'pending', delivered: 2 })
+    assert.deepEqual(tracker.report(11, DELIVERED), { messageId: 'm1', outcome: 'delivered', code: 'DELIVERED', delivered: 3, parts: 3 })
+    assert.equal(tracker.waiting, 0)
+    assert.isNull(tracker.report(11, DELIVERED))
+  })
+
+  test('one part failed for good fails the message with its code; later reports answer null', ({ assert }) => {
+    const tracker = new DeliveryTracker()
+    tracker.track('m1', [200, 201])
+    assert.deepInclude(tracker.report(200, DELIVERED), { outcome: 'pending' })
+    assert.deepEqual(tracker.report(201, EXPIRED), { messageId: 'm1', outcome: 'failed', code: 'VALIDITY_PERIOD_EXPIRED', delivered: 1, parts: 2 })
+    assert.isNull(tracker.report(200, DELIVERED))
+  })
+
+  test('a one-part message; unknown references; a reference taken by a newer message', ({ assert }) => {
+    const tracker = new DeliveryTracker()
+    assert.isNull(tracker.report(5, DELIVERED))
+    tracker.track('old', [254, 255])
+    tracker.track('new', [255])
+    assert.deepInclude(tracker.report(255, DELIVERED), { messageId: 'new', outcome: 'delivered' })
+    assert.deepInclude(tracker.report(254, DELIVERED), { messageId: 'old', outcome: 'pending', delivered: 1, parts: 2 })
+    tracker.forget('old')
+    assert.equal(tracker.waiting, 0)
+    assert.isNull(tracker.report(254, DELIVERED))
+  })
+})
