@@ -147,6 +147,27 @@ test.group('SMSGate app: messages over its event stream', (group) => {
     world.events.assertEmittedCount('message.failed', 0)
   })
 
+  test('a failed delivery report after Sent fails the message at once, never sent again; its SIM count stays', async ({ client, assert }) => {
+    const smsgate = await phone(client)
+    smsgate.behaviour = 'send'
+    const id = (await sendAs(client, { to: '+33612345678', body: 'Sent, never delivered' })).body().accepted[0].id
+    await flush()
+    assert.deepInclude(await message(client, id), { status: 'sent', attempts: 1 })
+    const [copy] = copiesOf(smsgate, id)
+    const failed = [{ id: copy.id, state: 'Failed', recipients: [{ phoneNumber: '+33612345678', state: 'Failed', error: 'Delivery result: 1' }] }]
+    assert.equal((await smsgate.call('PATCH', '/message', { body: failed })).status, 204)
+    await flush()
+    assert.deepInclude(await message(client, id), { status: 'failed', errorCode: 'DELIVERY_FAILED', attempts: 1 })
+    world.events.assertEmittedCount('message.failed', 1)
+    const sims = (await device(client, smsgate.id)).sims
+    assert.equal(sims[0].sentToday, 1)
+    // Nothing goes out again, however long the wait.
+    await world.clock.advance(60 * 60_000)
+    await flush()
+    assert.lengthOf(copiesOf(smsgate, id), 1)
+    assert.deepInclude(await message(client, id), { status: 'failed' })
+  })
+
   test('two streams at once: online until the last closes; a keepalive comment every 15 s keeps an idle phone online', async ({ client, assert }) => {
     const smsgate = await phone(client)
     const channel = await app.container.make(SmsgateChannel)

@@ -247,7 +247,9 @@ export class MessageLedger {
       if (report.orderedAt && order.ordered_at !== report.orderedAt.toISOString()) continue
       handled.add(report.messageId)
       const attempts = order.attempts + (order.status === 'queued' ? 1 : 0)
-      const retry = report.retryable && attempts < report.maxAttempts
+      // Already sent: the carrier says it will never arrive. Another attempt would send the SMS
+      // a second time, so the message fails as it is.
+      const retry = order.status !== 'sent' && report.retryable && attempts < report.maxAttempts
       const due = retry ? new Date(report.at.getTime() + RETRY_WAITS_MS[Math.min(attempts - 1, RETRY_WAITS_MS.length - 1)]) : null
       changes.push({ report, order, status: retry ? 'queued' : 'failed', attempts, errorCode: report.errorCode, retryAt: due, at: report.at })
     }
@@ -256,7 +258,8 @@ export class MessageLedger {
     for (const change of changes) {
       if (!changed.has(change.order.id)) continue
       const { order, status, errorCode } = change
-      failedAttempts.push({ messageId: order.id, deviceId: change.report.deviceId, simSlot: order.sim_slot, orderedAt: order.ordered_at, errorCode })
+      // An SMS that left keeps its SIM's count of the day.
+      if (order.status !== 'sent') failedAttempts.push({ messageId: order.id, deviceId: change.report.deviceId, simSlot: order.sim_slot, orderedAt: order.ordered_at, errorCode })
       failedChanges.push({ id: order.id, conversationId: order.conversation_id, direction: order.direction, status, campaignId: order.campaign_id })
       if (change.retryAt && (!retryAt || change.retryAt < retryAt)) retryAt = change.retryAt
       if (status === 'failed') finalFailures.push({ messageId: order.id, at: change.at })

@@ -27,7 +27,7 @@ export interface StoredOrder {
 export interface FailingOrder extends StoredOrder {
   conversation_id: number
   direction: 'in' | 'out'
-  status: 'queued' | 'dispatched'
+  status: 'queued' | 'dispatched' | 'sent'
   attempts: number
   device_id: string
   forced_device_id: number | null
@@ -299,7 +299,9 @@ export class MessageStateStore {
       db
         .from('messages')
         .whereIn('id', chunk)
-        .where((query) => query.where('status', 'dispatched').orWhere((queued) => queued.where('status', 'queued').whereNotNull('ordered_at')))
+        .where((query) =>
+          query.whereIn('status', ['dispatched', 'sent']).orWhere((queued) => queued.where('status', 'queued').whereNotNull('ordered_at'))
+        )
         .select('id', 'conversation_id', 'direction', 'status', 'attempts', 'device_id', 'forced_device_id', 'forced_sim_slot', 'sim_slot', 'ordered_at', 'campaign_id')
     )
   }
