@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createConnection, createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import type { ModemPort } from '../../agent/src/modem/serial_port.js'
 import { decodeSubmit, encodeDeliver, encodeStatusReport, type DeliverFields, type SmsSubmit, type StatusReportFields } from '../../agent/src/modem/pdu/index.js'
 
@@ -52,6 +54,7 @@ export class FakeModem {
   readonly #folder: string
   readonly #server: Server
   #socket: Socket | null = null
+  #relay: import('node:child_process').ChildProcess | null = null
   #buffer = ''
   /** The AT+CMGS length while its PDU is being typed. */
   #awaitingPdu: number | null = null
@@ -115,6 +118,23 @@ export class FakeModem {
     })
   }
 
+  /**
+   * A serial device for this modem: a pseudo-terminal whose other end a small Python program
+   * joins to the modem's socket, byte for byte. The agent opens it as it opens /dev/ttyUSB2
+   * (stty, then the device), so the documented command runs as it does with a real modem.
+   */
+  async serialDevice(): Promise<string> {
+    const script = join(this.#folder, 'pty_relay.py')
+    writeFileSync(script, PTY_RELAY)
+    const relay = spawn('python3', [script, this.socketPath], { stdio: ['ignore', 'pipe', 'inherit'] })
+    this.#relay = relay
+    const path = await new Promise<string>((resolve, reject) => {
+      relay.once('error', reject)
+      createInterface({ input: relay.stdout! }).once('line', resolve)
+    })
+    return path
+  }
+
   /** Resolves once `predicate` holds, checked after each thing the modem reads. */
   async until(predicate: () => boolean): Promise<void> {
     while (!predicate()) await new Promise<void>((resolve) => this.#waiters.push(resolve))
@@ -164,6 +184,7 @@ export class FakeModem {
   }
 
   async stop() {
+    this.#relay?.kill()
     this.#socket?.destroy()
     await new Promise<void>((resolve) => this.#server.close(() => resolve()))
     rmSync(this.#folder, { recursive: true, force: true })
@@ -300,6 +321,31 @@ export class FakeModem {
     this.#answer('ERROR')
   }
 }
+
+/** Joins a pseudo-terminal to the modem's socket; prints the terminal's path, then relays until either side ends. */
+const PTY_RELAY = String.raw`
+import os, socket, sys, tty, select
+master, slave = os.openpty()
+tty.setraw(slave)
+link = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+link.connect(sys.argv[1])
+print(os.ttyname(slave), flush=True)
+while True:
+    ready, _, _ = select.select([master, link], [], [])
+    if master in ready:
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            data = b""
+        if not data:
+            break
+        link.sendall(data)
+    if link in ready:
+        data = link.recv(4096)
+        if not data:
+            break
+        os.write(master, data)
+`
 
 /** The TPDU's octets: the PDU without its service centre prefix. */
 function tpduLength(pdu: string): number {
