@@ -54,7 +54,8 @@ export class FakeModem {
   readonly #folder: string
   readonly #server: Server
   #socket: Socket | null = null
-  #relay: import('node:child_process').ChildProcess | null = null
+  readonly #relays: Array<import('node:child_process').ChildProcess> = []
+  readonly #connections = new Set<Socket>()
   #buffer = ''
   /** The AT+CMGS length while its PDU is being typed. */
   #awaitingPdu: number | null = null
@@ -86,7 +87,10 @@ export class FakeModem {
     this.#registration = [...(options.registration ?? [1])]
     for (const store of options.stores ?? ['SM', 'ME', 'SR']) this.stores.set(store, new Map())
     this.#server = createServer((socket) => {
+      // The newest connection is the modem's line (an agent restarted opens the device again).
       this.#socket = socket
+      this.#connections.add(socket)
+      socket.on('close', () => this.#connections.delete(socket))
       socket.setEncoding('latin1')
       socket.on('data', (text: string) => this.#onData(text))
       socket.on('error', () => {})
@@ -127,7 +131,7 @@ export class FakeModem {
     const script = join(this.#folder, 'pty_relay.py')
     writeFileSync(script, PTY_RELAY)
     const relay = spawn('python3', [script, this.socketPath], { stdio: ['ignore', 'pipe', 'inherit'] })
-    this.#relay = relay
+    this.#relays.push(relay)
     const path = await new Promise<string>((resolve, reject) => {
       relay.once('error', reject)
       createInterface({ input: relay.stdout! }).once('line', resolve)
@@ -184,8 +188,8 @@ export class FakeModem {
   }
 
   async stop() {
-    this.#relay?.kill()
-    this.#socket?.destroy()
+    for (const relay of this.#relays) relay.kill()
+    for (const connection of this.#connections) connection.destroy()
     await new Promise<void>((resolve) => this.#server.close(() => resolve()))
     rmSync(this.#folder, { recursive: true, force: true })
   }

@@ -1,4 +1,8 @@
 import { test } from '@japa/runner'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runPhone } from '../../../agent/src/run_phone.js'
 import { ManualClock } from '#core/time/clock'
 import { PhoneAgent } from '../../../agent/src/phone_agent.js'
 import { AtModemDriver } from '../../../agent/src/drivers/at_modem.js'
@@ -59,4 +63,32 @@ test.group('Phone agent with the modem driver (fake gateway, fake modem)', (grou
     assert.equal(modem.stores.get('SM')!.size, 0)
     assert.equal(framesOf('inbound')[1].ref, framesOf('inbound')[0].ref)
   })
+})
+
+test.group('Phone agent with the modem driver: the state file', () => {
+  test('the concatenation reference of long SMS is kept in --state: after a restart the next one takes another', async ({ assert }) => {
+    const folder = mkdtempSync(join(tmpdir(), 'modem-state-'))
+    const stateFile = join(folder, 'modem.json')
+    const gateway = await fakeGateway()
+    const modem = await FakeModem.start()
+    const long = 'z'.repeat(200)
+    const referenceOf = (index: number) => modem.submitted[index].submit.userData.header!.concatenation!.reference
+    try {
+      for (const [run, messageId] of [[0, '401'], [1, '402']] as const) {
+        const phone = await runPhone({ gateway: gateway.url, credential: CREDENTIAL, driver: 'modem', modemPath: await modem.serialDevice(), stateFile }, () => {})
+        await eventually(() => phone.agent.connected)
+        gateway.order(messageId, '+33612345678', long)
+        await eventually(() => modem.submitted.length === 2 * (run + 1))
+        await phone.agent.idle()
+        await phone.stop()
+      }
+      assert.equal(referenceOf(0), referenceOf(1))
+      assert.equal(referenceOf(2), (referenceOf(0) + 1) & 0xff)
+      assert.equal(JSON.parse(readFileSync(stateFile, 'utf8')).concatenationReference, referenceOf(2))
+    } finally {
+      await gateway.stop()
+      await modem.stop()
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }).timeout(20_000)
 })
