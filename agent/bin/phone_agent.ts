@@ -15,6 +15,8 @@ const USAGE = `Usage: phone_agent.js --gateway URL (--pair CODE | --credential C
   --driver NAME          simulator (default), termux (Android phone under Termux) or modem
   --device PATH          modem: the serial device, e.g. /dev/ttyUSB2
   --baud RATE            modem: the serial speed, e.g. 115200
+  --pin PIN              modem: the SIM's PIN, entered when the SIM asks for it (or the
+                         MODEM_PIN environment variable, which other users cannot read)
   --state FILE           Keep the credential and handled orders in FILE (mode 0600): a restart
                          needs only --state FILE and never sends an order twice
 ${Object.entries(SIMULATOR_FLAGS)
@@ -32,6 +34,7 @@ try {
       'driver': { type: 'string', default: 'simulator' },
       'device': { type: 'string' },
       'baud': { type: 'string' },
+      'pin': { type: 'string' },
       'pair': { type: 'string' },
       'credential': { type: 'string' },
       'name': { type: 'string' },
@@ -54,6 +57,7 @@ try {
       driver: values.driver,
       modemPath: values.device,
       modemBaudRate: values.baud ? Number(values.baud) : undefined,
+      modemPin: values.pin ?? (process.env.MODEM_PIN || undefined),
       pairingCode: values.pair,
       credential: values.credential,
       name: values.name,

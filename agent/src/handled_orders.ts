@@ -17,6 +17,8 @@ export const KEEP_HANDLED_MS = 24 * 60 * 60_000
 interface StateFile {
   /** The phone's device credential, so a restart needs only the file (mode 0600). */
   credential?: string
+  /** The modem driver's last concatenation reference (0-255), so a restart does not reuse it at once. */
+  concatenationReference?: number
   /**
    * messageId → [outcome, epoch ms, failure reason, reported]. No phone number or text: the
    * file only says what was done, and whether the gateway acknowledged the report of it.
@@ -44,6 +46,8 @@ export class HandledOrders {
   readonly #orders = new Map<string, Entry>()
   /** The device credential kept in the state file (null: none kept). */
   credential: string | null = null
+  /** The modem driver's last concatenation reference (null: none used yet). */
+  concatenationReference: number | null = null
   #queued: Promise<void> | null = null
   #last: Promise<void> = Promise.resolve()
 
@@ -60,6 +64,7 @@ export class HandledOrders {
       throw new Error(`cannot read the state file ${file}: ${(error as Error).message}`)
     }
     if (typeof state.credential === 'string') this.credential = state.credential
+    if (Number.isInteger(state.concatenationReference)) this.concatenationReference = state.concatenationReference! & 0xff
     const entries = Object.entries(state.orders ?? {}).sort((a, b) => a[1][1] - b[1][1])
     for (const [messageId, [outcome, at, reason, reported]] of entries) {
       // A send under way when the agent stopped may or may not have left the phone: the gateway
@@ -112,7 +117,11 @@ export class HandledOrders {
     if (!this.#queued) {
       const write = this.#last.then(async () => {
         this.#queued = null
-        const state: StateFile = { ...(this.credential ? { credential: this.credential } : {}), orders: {} }
+        const state: StateFile = {
+          ...(this.credential ? { credential: this.credential } : {}),
+          ...(this.concatenationReference !== null ? { concatenationReference: this.concatenationReference } : {}),
+          orders: {},
+        }
         for (const [messageId, { outcome, at, reason, reported }] of this.#orders) state.orders[messageId] = [outcome, at, reason ?? null, reported]
         // Its own name per write: another copy of the agent (a restart in the same process, or a
         // second agent pointed at the same file by mistake) must not rename this one away.

@@ -43,6 +43,8 @@ export class PhoneAgent {
   readonly #handled: HandledOrders
   /** Frames reporting an order's outcome, by frame id: their ack is remembered. */
   readonly #outcomeFrames = new Map<string, string>()
+  /** Frames whose sender waits for the gateway's ack, by frame id. */
+  readonly #ackWaiters = new Map<string, () => void>()
   #timers: NodeJS.Timeout[] = []
   #idleWaiters: Array<() => void> = []
   #closeWaiters: Array<(code: number) => void> = []
@@ -50,8 +52,11 @@ export class PhoneAgent {
 
   constructor(private options: AgentOptions) {
     this.#handled = options.handled ?? new HandledOrders()
-    options.driver.onInbound((sms) => this.#report({ type: 'inbound', ...sms }))
+    // Resolves once the gateway stored it: a modem deletes the SMS from its SIM only then.
+    options.driver.onInbound((sms) => new Promise<void>((stored) => this.#ackWaiters.set(this.#report({ type: 'inbound', ...sms }), stored)))
     options.driver.onDelivered((messageId) => this.#report({ type: 'delivered', messageId }))
+    // A status report saying the SMS will never arrive: the failed frame with its meaning.
+    options.driver.onDeliveryFailed?.((messageId, reason) => this.#report({ type: 'failed', messageId, reason }))
     // Outcomes a stop kept from the gateway: it holds those messages as taken (dispatched) and
     // would wait for a report forever. One cut mid-send may or may not have left: it is
     // reported OUTCOME_UNKNOWN and never sent again.
@@ -177,6 +182,8 @@ export class PhoneAgent {
       welcomed()
     } else if (frame.type === 'ack') {
       this.#unacked.delete(frame.of)
+      this.#ackWaiters.get(frame.of)?.()
+      this.#ackWaiters.delete(frame.of)
       const messageId = this.#outcomeFrames.get(frame.of)
       if (messageId !== undefined) {
         this.#outcomeFrames.delete(frame.of)

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto'
 import { AGENT_VERSION, PhoneAgent, SocketRefused } from './phone_agent.js'
 import { HandledOrders } from './handled_orders.js'
 import { SimulatorDriver } from './drivers/simulator.js'
@@ -15,6 +16,8 @@ export interface PhoneOptions {
   driver?: 'simulator' | 'termux' | 'modem'
   modemPath?: string
   modemBaudRate?: number
+  /** The modem SIM's PIN, entered when the SIM asks for it. */
+  modemPin?: string
   /** A pairing code (first run) or the credential of an earlier run. */
   pairingCode?: string
   credential?: string
@@ -45,13 +48,25 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
     throw new Error(`--sims, --latency, --failure-rate, --delivery-rate and --inbound-every are for the simulator driver, not ${kind}`)
   }
   if (kind === 'modem' && !options.modemPath) throw new Error('the modem driver needs the serial device (--device /dev/ttyUSB2)')
+  const handled = new HandledOrders(options.stateFile)
   const driver: SmsDriver & { start?(): unknown; stop?(): void } =
     kind === 'termux'
       ? new TermuxDriver()
       : kind === 'modem'
-        ? new AtModemDriver({ path: options.modemPath!, baudRate: options.modemBaudRate })
+        ? new AtModemDriver({
+            path: options.modemPath!,
+            baudRate: options.modemBaudRate,
+            pin: options.modemPin,
+            // Kept in the state file: a long SMS sent just after a restart must not take the
+            // reference of one sent just before to the same number (the phone would mix their parts).
+            nextReference: () => {
+              handled.concatenationReference = ((handled.concatenationReference ?? randomInt(256)) + 1) & 0xff
+              handled.save().catch((error: Error) => log(`cannot write the state file (${error.message})`))
+              return handled.concatenationReference
+            },
+            log: (line) => log(`modem: ${line}`),
+          })
         : new SimulatorDriver(simulatorSettings(options.simulator ?? {}))
-  const handled = new HandledOrders(options.stateFile)
   // Fails now, with a clear line, if the state file cannot be written.
   await handled.save().catch((error: Error) => {
     throw new Error(`cannot write the state file ${options.stateFile}: ${error.message}`)

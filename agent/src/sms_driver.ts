@@ -29,8 +29,17 @@ export interface SmsDriver {
   sims(): Array<{ slot: number; label?: string; operator?: string; number?: string }>
   send(order: SendOrder): Promise<SendOutcome>
   status(): Promise<DeviceStatus>
-  /** Called with every SMS that arrives. */
-  onInbound(listener: (sms: InboundSms) => void): void
+  /**
+   * Called with every SMS that arrives. A listener may answer a promise that resolves once the
+   * SMS is safe (the agent's: the gateway acknowledged it); a driver that can keep the SMS
+   * until then (a modem's SIM store) deletes it only after every listener's promise resolved.
+   */
+  onInbound(listener: (sms: InboundSms) => unknown): void
   /** Called when a carrier delivery receipt arrives for a message sent earlier. */
   onDelivered(listener: (messageId: string) => void): void
+  /**
+   * Called when a carrier report says a message sent earlier will never be delivered (reason:
+   * a short code such as `REJECTED_BY_RECIPIENT`). Drivers without such reports omit it.
+   */
+  onDeliveryFailed?(listener: (messageId: string, reason: string) => void): void
 }

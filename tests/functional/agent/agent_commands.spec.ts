@@ -1,12 +1,16 @@
 import { test } from '@japa/runner'
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices, pairingCode, pairPhone } from '#tests/helpers/devices'
-import { eventually } from '#tests/helpers/phones'
+import { eventually, settle, useDeviceJobs } from '#tests/helpers/phones'
+import { useManualClock } from '#tests/helpers/clock'
+import { clearMessaging, sendAs } from '#tests/helpers/messages'
+import { FakeModem } from '#tests/helpers/fake_modem'
 
 type Program = 'bin' | 'ace'
 
@@ -26,8 +30,8 @@ test.group('Phone agent commands (real processes against the gateway)', (group) 
 
   const gateway = () => process.env.GATEWAY_PUBLIC_URL!
 
-  /** Runs one of the two commands; `until` lets a long-running one be stopped with SIGTERM. */
-  function run(program: Program, args: string[], until?: (output: string) => boolean) {
+  /** Runs one of the two commands; `until` lets a long-running one be stopped with SIGTERM, `spawned` hands the process over. */
+  function run(program: Program, args: string[], until?: (output: string) => boolean, spawned?: (child: ChildProcess) => void) {
     const command =
       program === 'bin' ? ['--import=ts-node-maintained/register/esm', 'agent/bin/phone_agent.ts', ...args] : ['ace.js', 'phone:simulate', ...args]
     const child = spawn(process.execPath, command, {
@@ -35,6 +39,7 @@ test.group('Phone agent commands (real processes against the gateway)', (group) 
       env: { ...process.env, GATEWAY_DATA_DIR: dataDir, NODE_ENV: 'development' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
+    spawned?.(child)
     let output = ''
     const collect = (chunk: Buffer) => {
       output += chunk
@@ -86,6 +91,52 @@ test.group('Phone agent commands (real processes against the gateway)', (group) 
     const devices = (await client.get('/api/v1/devices').header('x-api-key', testKeys.read)).body().data
     assert.lengthOf(devices, 1)
   }).timeout(90_000)
+
+  test('--driver modem: the documented command sets a modem up on its serial device, sends, gets its reports and what it receives', async ({ client, assert }) => {
+    await clearMessaging()
+    const modem = await FakeModem.start({ pin: '4821', operator: 'Test Mobile' })
+    // The gateway's jobs (dispatch among them) on a manual clock, moved while the test waits.
+    const manual = useManualClock(new Date())
+    const jobs = await useDeviceJobs(manual.clock)
+    const until = (condition: () => boolean | Promise<boolean>) =>
+      eventually(async () => {
+        await settle(manual.clock, jobs.runner, jobs.hub, [])
+        return condition()
+      }, 30_000)
+    try {
+      const device = await modem.serialDevice()
+      const stateFile = join(dataDir, 'modem.json')
+      const args = ['--gateway', gateway(), '--pair', await pairingCode(client), '--driver', 'modem', '--device', device, '--baud', '115200', '--state', stateFile]
+      let agent: ChildProcess | null = null
+      let connected = false
+      const running = run('bin', [...args, '--pin', '4821'], (output) => (connected ||= output.includes('connected')) && false, (child) => (agent = child))
+      await eventually(() => connected, 30_000)
+
+      const id = (await sendAs(client, { to: '+33612345678', body: 'Through a serial modem' })).body().accepted[0].id
+      modem.deliver({ from: '+447911123456', text: 'An answer through the modem' })
+      await until(() => modem.submitted.length === 1 && modem.sentCommands('AT+CMGD=').length === 1)
+      assert.equal(modem.submitted[0].submit.userData.text, 'Through a serial modem')
+      modem.report({ messageReference: modem.submitted[0].mr, status: 0 })
+      const status = async () => (await db.from('messages').where('id', id).first()).status
+      await until(async () => (await status()) === 'delivered')
+      agent!.kill('SIGTERM')
+      const { status: exit, lines } = await running
+
+      assert.equal(exit, 0, lines.join('\n'))
+      assert.isTrue(modem.pinEntered)
+      const received = await db.from('messages').where('direction', 'in').select('body')
+      assert.deepEqual(received.map((row) => row.body), ['An answer through the modem'])
+      const sims = await db.from('device_sims').select('operator')
+      assert.deepEqual(sims.map((row) => row.operator), ['Test Mobile'])
+      // Neither the PIN nor a full number in what it printed.
+      assert.isFalse(lines.some((line) => /4821|33612345678|447911123456/.test(line)), lines.join('\n'))
+      assert.isTrue(lines.some((line) => line.includes('sent')), lines.join('\n'))
+    } finally {
+      await jobs.stop()
+      manual.restore()
+      await modem.stop()
+    }
+  }).timeout(120_000)
 
   test('bad simulator flag values: one clear line and a non-zero exit', async ({ assert }) => {
     const cases: Array<[Program, string[], RegExp]> = [

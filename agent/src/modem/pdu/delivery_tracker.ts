@@ -15,6 +15,19 @@ export interface TrackedDelivery {
 interface Tracked {
   references: number[]
   delivered: Set<number>
+  recipient: string | null
+}
+
+/**
+ * Whether a report's recipient is the number a message went to. The service centre may write
+ * it in another form (national with its trunk 0, international with its country code), so the
+ * last nine digits are compared, or all of them in a shorter number.
+ */
+export function sameRecipient(a: string, b: string): boolean {
+  const digitsA = a.replace(/\D/g, '')
+  const digitsB = b.replace(/\D/g, '')
+  const compared = Math.min(9, digitsA.length, digitsB.length)
+  return compared > 0 && digitsA.slice(-compared) === digitsB.slice(-compared)
 }
 
 /**
@@ -31,19 +44,24 @@ export class DeliveryTracker {
   #byReference = new Map<number, string>()
   #messages = new Map<string, Tracked>()
 
-  /** The TP-MRs the modem answered for a message's parts, in any order. */
-  track(messageId: string, references: number[]): void {
+  /**
+   * The TP-MRs the modem answered for a message's parts, in any order, and the number it went
+   * to: given, a report must name the same recipient to count (a reference come round again
+   * from another modem's message, or a report about an SMS sent before a restart, does not).
+   */
+  track(messageId: string, references: number[], recipient?: string): void {
     this.forget(messageId)
-    const tracked: Tracked = { references: [...new Set(references)], delivered: new Set() }
+    const tracked: Tracked = { references: [...new Set(references)], delivered: new Set(), recipient: recipient ?? null }
     this.#messages.set(messageId, tracked)
     for (const reference of tracked.references) this.#byReference.set(reference, messageId)
   }
 
-  /** A status report's TP-MR and status: where its message now stands, or null for a reference no message waits on. */
-  report(reference: number, status: DeliveryStatus): TrackedDelivery | null {
+  /** A status report's TP-MR, status and recipient: where its message now stands, or null for a reference no message waits on. */
+  report(reference: number, status: DeliveryStatus, recipient?: string): TrackedDelivery | null {
     const messageId = this.#byReference.get(reference)
     if (messageId === undefined) return null
     const tracked = this.#messages.get(messageId)!
+    if (tracked.recipient !== null && recipient !== undefined && !sameRecipient(tracked.recipient, recipient)) return null
     const parts = tracked.references.length
     if (status.outcome === 'failed') {
       this.forget(messageId)

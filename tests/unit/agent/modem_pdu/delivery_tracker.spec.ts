@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { DeliveryTracker, deliveryStatus } from '../../../../agent/src/modem/pdu/index.js'
+import { DeliveryTracker, deliveryStatus, sameRecipient } from '../../../../agent/src/modem/pdu/index.js'
 
 const DELIVERED = deliveryStatus(0x00)
 const BUSY = deliveryStatus(0x21)
@@ -36,5 +36,20 @@ test.group('PDU codec / delivery of a multi-part SMS', () => {
     tracker.forget('old')
     assert.equal(tracker.waiting, 0)
     assert.isNull(tracker.report(254, DELIVERED))
+  })
+})
+
+test.group('PDU codec / delivery reports matched by recipient', () => {
+  test('a report about another number does not count; the same number written nationally does', ({ assert }) => {
+    const tracker = new DeliveryTracker()
+    tracker.track('m1', [30], '+33612345678')
+    assert.isNull(tracker.report(30, DELIVERED, '+447911123456'))
+    assert.deepInclude(tracker.report(30, DELIVERED, '0612345678'), { messageId: 'm1', outcome: 'delivered' })
+  })
+
+  test('short codes are compared whole', ({ assert }) => {
+    assert.isTrue(sameRecipient('36179', '36179'))
+    assert.isFalse(sameRecipient('36179', '6179'.padStart(5, '0')))
+    assert.isFalse(sameRecipient('', '+33612345678'))
   })
 })
