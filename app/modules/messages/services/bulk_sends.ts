@@ -3,7 +3,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { recordConversationActivity } from '#modules/conversations/public'
 import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
-import { insertQueued, sharedColumns } from '#modules/messages/stores/message_inserts'
+import { insertQueued, recipientRow, sharedColumns } from '#modules/messages/stores/message_inserts'
 import type { MessageStore } from '#modules/messages/stores/message_store'
 
 /** One message of a bulk send: a number and its text, already rendered. */
@@ -51,7 +51,7 @@ export class BulkSends {
         accepted.map(({ send }) => {
           const { deviceId, simSlot, campaignId } = batch
           const shared = sharedColumns({ category: 'campaign', body: send.body, deviceId, simSlot, scheduledAt: null, campaignId, at })
-          return [{ ...shared, conversation_id: conversations.get(send.phone)!.id, phone: send.phone }]
+          return [recipientRow(shared, conversations.get(send.phone)!.id, send.phone)]
         })
       )
       accepted.forEach(({ send, index }, position) => {

@@ -12,7 +12,7 @@ import { recordConversationActivity } from '#modules/conversations/public'
 import { IdempotentRequests, type IdempotencyClaim, type RecordedAnswer } from '#core/idempotency/idempotent_requests'
 import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
-import { insertQueued, sharedColumns } from '#modules/messages/stores/message_inserts'
+import { insertQueued, queuedRow, recipientRow, sharedColumns } from '#modules/messages/stores/message_inserts'
 
 /** A send checked and normalised, waiting to be written. */
 export interface PreparedSend {
@@ -105,7 +105,7 @@ export class SendQueue {
         campaignId: null,
         at: toIso(send.createdAt),
       })
-      return send.numbers.map((phone) => ({ ...shared, conversation_id: conversations.ids.get(phone)!, phone }))
+      return send.numbers.map((phone) => recipientRow(shared, conversations.ids.get(phone)!, phone))
     })
     const ids = await insertQueued(trx, rowsPerSend)
     const rows = rowsPerSend.flat()
@@ -115,7 +115,7 @@ export class SendQueue {
       if (answers[index] instanceof ApiError) continue
       const messages = send.numbers.map(() => {
         const row = rows[next]
-        return messageResource({ ...AS_QUEUED, ...row, id: ids[next++] })
+        return messageResource(queuedRow(row, ids[next++]))
       })
       const body: AcceptedMessages = { accepted: messages }
       const answer: RecordedAnswer = { status: 202, body, replayed: false }
@@ -151,20 +151,6 @@ class OptedOutFound extends Error {
     super('opted-out numbers in the batch')
   }
 }
-
-/** The columns a queued message starts with, as SQLite stores them, so the answer needs no read back. */
-const AS_QUEUED = {
-  direction: 'out',
-  status: 'queued',
-  attempts: 0,
-  error_code: null,
-  hold_reason: null,
-  held_until: null,
-  ordered_at: null,
-  sent_at: null,
-  delivered_at: null,
-  failed_at: null,
-} as const
 
 /** The messages a batch queued, from its answers (the rows as written, not read again). */
 function queuedChanges(answers: Array<RecordedAnswer | ApiError>): MessageChange[] {
