@@ -80,6 +80,10 @@ export class FakeModem {
   silent = false
   /** No `> ` prompt after AT+CMGS (a modem stuck before the PDU). */
   noPrompt = false
+  /** false while unplugged: the device cannot be opened. */
+  present = true
+  /** How many times ATZ was received. */
+  resets = 0
 
   constructor(readonly options: FakeModemOptions = {}) {
     this.#folder = mkdtempSync(join(tmpdir(), 'fake-modem-'))
@@ -105,6 +109,7 @@ export class FakeModem {
 
   /** A port to this modem, for the driver's `open` option. */
   connect(): Promise<ModemPort> {
+    if (!this.present) return Promise.reject(new Error('ENOENT: no such file or directory'))
     return new Promise((resolve, reject) => {
       const socket = createConnection(this.socketPath)
       socket.once('error', reject)
@@ -182,9 +187,34 @@ export class FakeModem {
     return index
   }
 
-  /** Ends the connection as an unplugged modem would. */
+  /** Writes to the driver as the modem (a late answer). */
+  say(text: string) {
+    this.#write(text)
+  }
+
+  /** Answers now the last command received (one it was silent to). */
+  answerLast() {
+    this.#onCommand(this.commands.at(-1)!)
+  }
+
+  /** Ends the connection as an unplugged modem would; it cannot be opened until plugIn(). */
   unplug() {
+    this.present = false
     this.#socket?.destroy()
+  }
+
+  /** Plugged back: a modem just powered, echo on and settings lost. */
+  plugIn() {
+    this.present = true
+    this.#powerOn()
+  }
+
+  #powerOn() {
+    this.echo = true
+    this.numericErrors = false
+    this.pduMode = false
+    this.silent = false
+    this.#awaitingPdu = null
   }
 
   async stop() {
@@ -261,7 +291,13 @@ export class FakeModem {
     const ok = () => this.#answer('OK')
     const locked = () => this.options.pin && !this.pinEntered
     const upper = line.toUpperCase()
-    if (upper === 'AT' || upper === 'ATZ' || upper === 'AT+COPS=3,0') return ok()
+    if (upper === 'ATZ') {
+      this.resets++
+      this.#powerOn()
+      return ok()
+    }
+    if (upper === 'AT' || upper === 'AT+COPS=3,0') return ok()
+    if (line === 'AT+CMEE?') return this.#answer(`+CMEE: ${this.numericErrors ? 1 : 0}`, 'OK')
     if (upper === 'ATE0' || upper === 'ATE1') {
       this.echo = upper === 'ATE1'
       return ok()

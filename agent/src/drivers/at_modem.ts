@@ -1,7 +1,7 @@
 import { createHash, randomInt } from 'node:crypto'
 import type { DeviceStatus, InboundSms, SendOrder, SendOutcome, SmsDriver } from '../sms_driver.js'
 import { AtChannel, AtError, type Unsolicited } from '../modem/at_channel.js'
-import { pause, systemClock, type ModemClock } from '../modem/clock.js'
+import { pause, systemClock, type ModemClock, type ModemTimer } from '../modem/clock.js'
 import { openSerialPort, type ModemPort } from '../modem/serial_port.js'
 import { sendFailureReason } from '../modem/send_failures.js'
 import {
@@ -32,7 +32,16 @@ export interface ModemTimeouts {
   simReadyMs: number
   /** The missing parts of a long SMS received. */
   reassemblyMs: number
+  /** Between two `AT` probes of an idle modem. */
+  probeMs: number
+  /** Between two attempts to set a modem up again after a reset failed. */
+  resetRetryMs: number
+  /** Between two attempts to open a serial device that went away. */
+  reopenMs: number
 }
+
+/** Commands left unanswered in a row (the resynchronisation marker after a timeout counts) before the modem is reset. */
+export const SILENT_LIMIT = 2
 
 export const MODEM_TIMEOUTS: ModemTimeouts = {
   commandMs: 10_000,
@@ -42,6 +51,9 @@ export const MODEM_TIMEOUTS: ModemTimeouts = {
   registrationPollMs: 2_000,
   simReadyMs: 20_000,
   reassemblyMs: REASSEMBLY_TIMEOUT_MS,
+  probeMs: 60_000,
+  resetRetryMs: 30_000,
+  reopenMs: 5_000,
 }
 
 export interface ModemOptions {
@@ -115,6 +127,10 @@ export class AtModemDriver implements SmsDriver {
   #sending: Promise<unknown> = Promise.resolve()
   #reference = randomInt(256)
   #stopped = false
+  /** Set while the modem is reset: the channel is held, orders wait in it. */
+  #resetting: Promise<void> | null = null
+  #probe: ModemTimer | null = null
+  #reopening = false
 
   constructor(options: ModemOptions) {
     this.#options = options
@@ -129,11 +145,8 @@ export class AtModemDriver implements SmsDriver {
 
   /** Opens the port and sets the modem up, step by step; then hands on what the SIM holds. */
   async start() {
-    const port = await (this.#options.open ?? (() => openSerialPort(this.#options.path, this.#options.baudRate)))()
-    this.#at = new AtChannel(port, this.#clock)
-    this.#at.onUnsolicited((message) => this.#onUnsolicited(message))
     try {
-      await this.#setUp()
+      await this.#connect()
     } catch (error) {
       this.stop()
       throw error
@@ -143,7 +156,94 @@ export class AtModemDriver implements SmsDriver {
 
   stop() {
     this.#stopped = true
+    this.#probe?.cancel()
     this.#at?.close()
+  }
+
+  async #connect() {
+    const port = await (this.#options.open ?? (() => openSerialPort(this.#options.path, this.#options.baudRate)))()
+    const at = new AtChannel(port, this.#clock, this.#timeouts.commandMs)
+    this.#at = at
+    at.onUnsolicited((message) => this.#onUnsolicited(message))
+    at.onTimeout((consecutive) => {
+      if (consecutive >= SILENT_LIMIT) void this.#reset(at)
+    })
+    at.onClose(() => void this.#reopen(at))
+    try {
+      await this.#setUp()
+    } catch (error) {
+      at.close()
+      throw error
+    }
+    this.#armProbe(at)
+  }
+
+  /**
+   * A hung modem says nothing: an `AT` now and then while idle finds out (a busy channel is
+   * checked by its own commands' bounds).
+   */
+  #armProbe(at: AtChannel) {
+    this.#probe?.cancel()
+    this.#probe = this.#clock.setTimer(this.#timeouts.probeMs, () => {
+      if (this.#stopped || at !== this.#at || at.closed) return
+      if (at.idle && !this.#resetting) void at.command('AT', { timeoutMs: this.#timeouts.commandMs }).catch(() => {})
+      this.#armProbe(at)
+    })
+  }
+
+  /**
+   * ATZ and the set-up again, the channel held meanwhile: orders given during it wait and go
+   * after. A failed attempt fails what waits (nothing of it was written: retryable) and is tried
+   * again later; the order that was under way when the modem fell silent was already answered.
+   */
+  #reset(at: AtChannel): Promise<void> {
+    if (this.#resetting || this.#stopped || at !== this.#at) return this.#resetting ?? Promise.resolve()
+    this.#log('the modem stopped answering: resetting it (ATZ, then the set-up)')
+    at.hold()
+    this.#resetting = (async () => {
+      while (!this.#stopped && !at.closed) {
+        try {
+          await at.command('ATZ', { timeoutMs: this.#timeouts.commandMs, whileHeld: true })
+          await this.#setUp()
+          this.#log('the modem answers again')
+          break
+        } catch (error) {
+          this.#log(`reset failed (${(error as Error).message}); trying again in ${this.#timeouts.resetRetryMs / 1000} s`)
+          at.failQueued('no answer')
+          await pause(this.#clock, this.#timeouts.resetRetryMs)
+        }
+      }
+      this.#resetting = null
+      at.release()
+      if (!at.closed && !this.#stopped) void this.#readStoredAtStart()
+    })()
+    return this.#resetting
+  }
+
+  /** The serial device went away (a USB modem unplugged): opened again until it is back. */
+  async #reopen(at: AtChannel) {
+    // A port that closes again during the set-up of a reopening is this loop's to retry.
+    if (this.#stopped || at !== this.#at || this.#reopening) return
+    this.#reopening = true
+    this.#probe?.cancel()
+    this.#log(`the serial device went away; opening it again every ${this.#timeouts.reopenMs / 1000} s`)
+    let last = ''
+    for (;;) {
+      await pause(this.#clock, this.#timeouts.reopenMs)
+      if (this.#stopped) return
+      try {
+        await this.#connect()
+        this.#reopening = false
+        this.#log('the serial device is back and the modem set up')
+        void this.#readStoredAtStart()
+        return
+      } catch (error) {
+        // Once per kind of failure: a device away for hours must not fill the log.
+        const message = (error as Error).message
+        if (message !== last) this.#log(`cannot open the modem yet (${message})`)
+        last = message
+      }
+    }
   }
 
   onInbound(listener: (sms: InboundSms) => unknown) {
@@ -171,7 +271,7 @@ export class AtModemDriver implements SmsDriver {
     const at = this.#at!
     const step = async (command: string, what: string, options: { step?: string; timeoutMs?: number } = {}) => {
       try {
-        return await at.command(command, { timeoutMs: this.#timeouts.commandMs, ...options })
+        return await at.command(command, { timeoutMs: this.#timeouts.commandMs, whileHeld: true, ...options })
       } catch (error) {
         throw error instanceof AtError ? new ModemStartError(`${error.step} (${what})`, error.result) : error
       }
@@ -182,7 +282,7 @@ export class AtModemDriver implements SmsDriver {
     await this.#unlockSim(step)
     await step('AT+CMGF=0', 'PDU mode')
     this.#acknowledge = await at
-      .command('AT+CSMS?', { timeoutMs: this.#timeouts.commandMs })
+      .command('AT+CSMS?', { timeoutMs: this.#timeouts.commandMs, whileHeld: true })
       .then((lines) => /^\+CSMS:\s*1\b/.test(lines.find((line) => line.startsWith('+CSMS:')) ?? ''))
       .catch(() => false)
     await this.#awaitRegistration()
@@ -191,8 +291,8 @@ export class AtModemDriver implements SmsDriver {
     await this.#firstAccepted(['AT+CNMI=2,1,0,1,0', 'AT+CNMI=2,1,0,2,0', 'AT+CNMI=1,1,0,2,0'], 'new SMS and status report notices')
     const store = await this.#firstAccepted(['AT+CPMS="SM","SM","SM"', 'AT+CPMS="ME","ME","ME"', 'AT+CPMS="MT","MT","MT"'], 'message storage')
     this.#readStore = /"(\w+)"/.exec(store)![1]
-    await at.command('AT+COPS=3,0', { timeoutMs: this.#timeouts.commandMs }).catch(() => {})
-    this.#operator = await this.#readOperator()
+    await at.command('AT+COPS=3,0', { timeoutMs: this.#timeouts.commandMs, whileHeld: true }).catch(() => {})
+    this.#operator = await this.#readOperator(true)
   }
 
   async #unlockSim(step: (command: string, what: string, options?: { step?: string }) => Promise<string[]>) {
@@ -221,7 +321,7 @@ export class AtModemDriver implements SmsDriver {
       const states: number[] = []
       for (const query of ['AT+CREG?', 'AT+CEREG?']) {
         // A modem without LTE answers ERROR to AT+CEREG?: the other query decides.
-        const lines = await this.#at!.command(query, { timeoutMs: this.#timeouts.commandMs }).catch(() => [] as string[])
+        const lines = await this.#at!.command(query, { timeoutMs: this.#timeouts.commandMs, whileHeld: true }).catch(() => [] as string[])
         const match = /^\+C(?:E)?REG:\s*\d+\s*,\s*(\d+)/.exec(lines.find((line) => /^\+C(E)?REG:/.test(line)) ?? '')
         if (match) states.push(Number(match[1]))
       }
@@ -240,7 +340,7 @@ export class AtModemDriver implements SmsDriver {
     let last: AtError | null = null
     for (const command of commands) {
       try {
-        await this.#at!.command(command, { timeoutMs: this.#timeouts.commandMs })
+        await this.#at!.command(command, { timeoutMs: this.#timeouts.commandMs, whileHeld: true })
         return command
       } catch (error) {
         if (!(error instanceof AtError) || error.timedOut || error.result === 'port closed') {
@@ -252,8 +352,8 @@ export class AtModemDriver implements SmsDriver {
     throw new ModemStartError(`${last!.step} (${what})`, `${last!.result} to each of ${commands.join(', ')}`)
   }
 
-  async #readOperator(): Promise<string | undefined> {
-    const lines = await this.#at!.command('AT+COPS?', { timeoutMs: this.#timeouts.commandMs }).catch(() => [] as string[])
+  async #readOperator(whileHeld = false): Promise<string | undefined> {
+    const lines = await this.#at!.command('AT+COPS?', { timeoutMs: this.#timeouts.commandMs, whileHeld }).catch(() => [] as string[])
     // +COPS: <mode>[,<format>,"<operator>"[,<act>]]
     return /^\+COPS:\s*\d+\s*,\s*\d+\s*,\s*"([^"]*)"/.exec(lines.find((line) => line.startsWith('+COPS:')) ?? '')?.[1] || undefined
   }

@@ -50,6 +50,8 @@ export interface CommandOptions {
   promptTimeoutMs?: number
   /** Goes before the commands waiting (AT+CNMA, which the network awaits within seconds). */
   urgent?: boolean
+  /** Written even while the channel is held (the reset's own commands). */
+  whileHeld?: boolean
 }
 
 interface Pending {
@@ -62,7 +64,16 @@ interface Pending {
   timer: ModemTimer | null
   /** AT+CMGS: the prompt came and the PDU was written. */
   pduWritten: boolean
+  /** The resynchronisation marker: its answer is told from a late one by its +CMEE: line. */
+  marker?: { seen: boolean }
 }
+
+/**
+ * After a command timed out, the answer may still come and would be taken as the next
+ * command's. AT+CMEE? answers a line no other command the driver sends does: everything up to
+ * that line and the OK after it is the past.
+ */
+const MARKER = 'AT+CMEE?'
 
 /** A line the modem sent of its own accord; `pdu` is the line that follows `+CMT:` and `+CDS:` in PDU mode. */
 export interface Unsolicited {
@@ -84,13 +95,50 @@ export class AtChannel {
   #pduOf: string | null = null
   #closed = false
   #unsolicited: Array<(message: Unsolicited) => void> = []
+  #timeoutListeners: Array<(consecutive: number) => void> = []
+  #closeListeners: Array<() => void> = []
+  /** Commands unanswered in a row (the marker included); any final result sets it back to 0. */
+  #consecutiveTimeouts = 0
+  #resync = false
+  #held = false
 
   constructor(
     private port: ModemPort,
-    private clock: ModemClock
+    private clock: ModemClock,
+    private markerTimeoutMs = COMMAND_TIMEOUT_MS
   ) {
     port.onData((text) => this.#onData(text))
     port.onClose(() => this.#onClose())
+  }
+
+  /** Called after each command left unanswered, with how many were in a row. */
+  onTimeout(listener: (consecutive: number) => void) {
+    this.#timeoutListeners.push(listener)
+  }
+
+  /** Called once when the port goes away by itself (not after close()). */
+  onClose(listener: () => void) {
+    this.#closeListeners.push(listener)
+  }
+
+  /** No command under way nor waiting. */
+  get idle(): boolean {
+    return !this.#current && !this.#queue.length
+  }
+
+  /** Only `whileHeld` commands are written until release(); the others wait their turn. */
+  hold() {
+    this.#held = true
+  }
+
+  release() {
+    this.#held = false
+    this.#next()
+  }
+
+  /** Fails the commands waiting (not the one under way): nothing of theirs was written. */
+  failQueued(result: string) {
+    for (const each of this.#queue.splice(0)) each.reject(new AtError(each.step, result))
   }
 
   onUnsolicited(listener: (message: Unsolicited) => void) {
@@ -120,8 +168,18 @@ export class AtChannel {
   }
 
   #next() {
-    if (this.#current || !this.#queue.length || this.#closed) return
-    const pending = this.#queue.shift()!
+    if (this.#current || this.#closed) return
+    if (this.#resync) {
+      this.#resync = false
+      const marker: Pending = { command: MARKER, step: `${MARKER} (resync)`, options: { timeoutMs: this.markerTimeoutMs }, lines: [], resolve: () => {}, reject: () => {}, timer: null, pduWritten: false, marker: { seen: false } }
+      this.#current = marker
+      this.#arm(marker, this.markerTimeoutMs)
+      this.port.write(`${MARKER}\r`)
+      return
+    }
+    const at = this.#held ? this.#queue.findIndex((each) => each.options.whileHeld) : 0
+    if (at === -1 || !this.#queue.length) return
+    const pending = this.#queue.splice(at, 1)[0]
     this.#current = pending
     const waitsForPrompt = pending.options.pdu !== undefined
     this.#arm(pending, waitsForPrompt ? (pending.options.promptTimeoutMs ?? COMMAND_TIMEOUT_MS) : (pending.options.timeoutMs ?? COMMAND_TIMEOUT_MS))
@@ -135,7 +193,12 @@ export class AtChannel {
       // A modem still showing the prompt would take the next command as PDU text: ESC ends it
       // without sending (TS 27.005 clause 3.5.1).
       if (pending.options.pdu !== undefined && !pending.pduWritten) this.port.write(ESC)
+      // One marker per command unanswered: a marker unanswered leaves the way to what the
+      // driver does next (ATZ), which a marker after each marker would starve.
+      if (!pending.marker) this.#resync = true
+      const consecutive = ++this.#consecutiveTimeouts
       this.#finish(pending, new AtError(pending.step, 'no answer', pending.pduWritten))
+      for (const listener of this.#timeoutListeners) listener(consecutive)
     })
   }
 
@@ -151,6 +214,7 @@ export class AtChannel {
     if (this.#closed) return
     this.#closed = true
     this.#failAll('port closed')
+    for (const listener of this.#closeListeners) listener()
   }
 
   #failAll(result: string) {
@@ -196,7 +260,16 @@ export class AtChannel {
     const current = this.#current
     if (!current) return this.#emit({ line })
     // The modem's echo of what was written (before ATE0 takes effect, or a modem that ignores it).
+    if (current.marker) {
+      if (/^\+CMEE:/.test(line)) current.marker.seen = true
+      else if (line === 'OK' && current.marker.seen) {
+        this.#consecutiveTimeouts = 0
+        this.#finish(current, null)
+      }
+      return
+    }
     if (line === current.command || (current.options.pdu !== undefined && line.replace(CTRL_Z, '') === current.options.pdu)) return
+    if (line === 'OK' || line === 'ERROR' || /^\+CM[SE] ERROR:/.test(line)) this.#consecutiveTimeouts = 0
     if (line === 'OK') return this.#finish(current, null)
     if (line === 'ERROR' || /^\+CM[SE] ERROR:/.test(line)) return this.#finish(current, new AtError(current.step, line, current.pduWritten))
     current.lines.push(line)
