@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { randomBytes } from 'node:crypto'
-import { rename, writeFile } from 'node:fs/promises'
+import { StateFileWriter } from './state_file_writer.js'
 
 /**
  * What became of each send order, by messageId. docs/device-protocol.md §5: the agent remembers
@@ -48,13 +47,13 @@ export class HandledOrders {
   credential: string | null = null
   /** The modem driver's last concatenation reference (null: none used yet). */
   concatenationReference: number | null = null
-  #queued: Promise<void> | null = null
-  #last: Promise<void> = Promise.resolve()
+  readonly #writer: StateFileWriter | null
 
   constructor(
-    private file?: string,
+    file?: string,
     private now: () => number = Date.now
   ) {
+    this.#writer = file ? new StateFileWriter(file, () => this.#content()) : null
     if (!file) return
     let state: StateFile
     try {
@@ -107,37 +106,25 @@ export class HandledOrders {
     return this.save()
   }
 
-  /**
-   * Writes the file whole: a temporary file renamed over it, so a crash mid-write leaves the old
-   * state, never half of one. One write at a time; changes made during a write share the next.
-   */
+  /** Writes the file whole (StateFileWriter); at once without one. */
   save(): Promise<void> {
-    const file = this.file
-    if (!file) return Promise.resolve()
-    if (!this.#queued) {
-      const write = this.#last.then(async () => {
-        this.#queued = null
-        const state: StateFile = {
-          ...(this.credential ? { credential: this.credential } : {}),
-          ...(this.concatenationReference !== null ? { concatenationReference: this.concatenationReference } : {}),
-          orders: {},
-        }
-        for (const [messageId, { outcome, at, reason, reported }] of this.#orders) state.orders[messageId] = [outcome, at, reason ?? null, reported]
-        // Its own name per write: another copy of the agent (a restart in the same process, or a
-        // second agent pointed at the same file by mistake) must not rename this one away.
-        const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
-        await writeFile(temporary, JSON.stringify(state), { mode: 0o600 })
-        await rename(temporary, file)
-      })
-      this.#queued = write
-      this.#last = write.catch(() => {})
+    return this.#writer?.save() ?? Promise.resolve()
+  }
+
+  /** What the state file holds now. */
+  #content(): StateFile {
+    const state: StateFile = {
+      ...(this.credential ? { credential: this.credential } : {}),
+      ...(this.concatenationReference !== null ? { concatenationReference: this.concatenationReference } : {}),
+      orders: {},
     }
-    return this.#queued
+    for (const [messageId, { outcome, at, reason, reported }] of this.#orders) state.orders[messageId] = [outcome, at, reason ?? null, reported]
+    return state
   }
 
   /** Resolves once every change made so far is in the file (failures were reported already). */
   written(): Promise<void> {
-    return this.#last
+    return this.#writer?.written() ?? Promise.resolve()
   }
 
   #prune() {

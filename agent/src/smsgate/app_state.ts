@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { randomBytes } from 'node:crypto'
-import { rename, writeFile } from 'node:fs/promises'
 import type { AppState } from './app_protocol.js'
+import { StateFileWriter } from '../state_file_writer.js'
 
 /** A message is remembered this long after its last change, as our agent remembers its orders. */
 export const KEEP_MESSAGES_MS = 24 * 60 * 60_000
@@ -25,13 +24,13 @@ export interface AppStateFile {
  */
 export class AppStateStore {
   state: AppStateFile = { messages: {} }
-  #queued: Promise<void> | null = null
-  #last: Promise<void> = Promise.resolve()
+  readonly #writer: StateFileWriter | null
 
   constructor(
     readonly file?: string,
     private now: () => number = Date.now
   ) {
+    this.#writer = file ? new StateFileWriter(file, () => this.state) : null
     if (!file) return
     try {
       const read = JSON.parse(readFileSync(file, 'utf8')) as AppStateFile
@@ -49,28 +48,13 @@ export class AppStateStore {
     for (const [id, [, at]] of Object.entries(this.state.messages)) if (at < cutoff) delete this.state.messages[id]
   }
 
-  /**
-   * Writes the file whole: a temporary file renamed over it, so a crash mid-write leaves the old
-   * state. One write at a time; changes made during a write share the next.
-   */
+  /** Writes the file whole (StateFileWriter); at once without one. */
   save(): Promise<void> {
-    const file = this.file
-    if (!file) return Promise.resolve()
-    if (!this.#queued) {
-      const write = this.#last.then(async () => {
-        this.#queued = null
-        const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
-        await writeFile(temporary, JSON.stringify(this.state), { mode: 0o600 })
-        await rename(temporary, file)
-      })
-      this.#queued = write
-      this.#last = write.catch(() => {})
-    }
-    return this.#queued
+    return this.#writer?.save() ?? Promise.resolve()
   }
 
   /** Resolves once every change made so far is in the file. */
   written(): Promise<void> {
-    return this.#last
+    return this.#writer?.written() ?? Promise.resolve()
   }
 }
