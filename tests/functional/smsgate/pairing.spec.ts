@@ -57,7 +57,7 @@ test.group('SMSGate app: pairing and its device calls', (group) => {
     const device = await db.from('devices').where('id', Number(answer.json.id)).first()
     assert.equal(device.kind, 'smsgate')
     assert.equal(device.name, 'samsung/a52qnsxx')
-    assert.equal(device.app_version, 'SMSGate 1.68.0')
+    assert.equal(device.app_version, '1.68.0')
     // Registered without SIMs: slot 0 stands in for its default SIM.
     assert.deepEqual((await db.from('device_sims').where('device_id', device.id).select('slot')).map((sim) => sim.slot), [0])
     const row = await db.from('smsgate_devices').where('device_id', device.id).first()

@@ -29,7 +29,7 @@ export default class MobileController {
     if (!match) throw new ApiError('SMSGATE_UNAUTHORIZED', 'Pair with a code: Authorization: Code <code>')
     const body = input(ctx, 'smsgateRegisterDevice').body
     const appVersion = /me\.capcom\.smsgateway\/(\S+)/.exec(request.header('user-agent') ?? '')?.[1]
-    const answer = await this.devices.register(match[1], { ...body, appVersion: appVersion ? `SMSGate ${appVersion}`.slice(0, 40) : undefined }, request.ip(), ctx.logger)
+    const answer = await this.devices.register(match[1], { ...body, appVersion: appVersion?.slice(0, 40) }, request.ip(), ctx.logger)
     response.status(201)
     return answer
   }
