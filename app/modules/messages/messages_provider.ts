@@ -37,7 +37,7 @@ export default class MessagesProvider {
     registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings })
     this.app.container.singleton(SendQueue, async (resolver) => new SendQueue(await resolver.make(IdempotentRequests)))
     // Stateless; one instance spares a construction per phone frame and dispatch pass.
-    this.app.container.singleton(MessageLedger, () => new MessageLedger(new MessageStateStore(), new MessageStore()))
+    this.app.container.singleton(MessageLedger, async (resolver) => new MessageLedger(new MessageStateStore(), new MessageStore(), await resolver.make(PhoneFleet)))
     this.app.container.singleton(BulkSends, () => new BulkSends(new MessageStore()))
     const { container } = this.app
     container.singleton(RoutingCursor, () => new RoutingCursor())

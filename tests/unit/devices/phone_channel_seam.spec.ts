@@ -51,4 +51,11 @@ test.group('The phone channel seam', () => {
     const crossing = moduleFiles().flatMap((file) => importsOf(file).filter((path) => path.startsWith('#modules/messages/')).map((path) => `${file} imports ${path}`))
     assert.deepEqual(crossing, [])
   })
+
+  test('the messages module asks what a channel can do, never which kind it is: no file of it names a kind of phone', ({ assert }) => {
+    const files = moduleFiles(join(MODULE, '../messages'))
+    assert.include(files, '../messages/services/message_ledger.ts')
+    const naming = files.filter((file) => /smsgate|#modules\/agent\//i.test(readFileSync(join(MODULE, file), 'utf8')))
+    assert.deepEqual(naming, [])
+  })
 })

@@ -28,6 +28,8 @@ const LET_GO: Record<LetGoReason, { code: number; reason: string }> = {
  */
 export class AgentSocketChannel implements PhoneChannel {
   readonly kind = 'agent'
+  // The agent may be sending an order before its `accepted` arrives: once handed out, it goes on.
+  readonly takesBackUnaccepted = false
   readonly #server = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
   readonly #sockets = new Map<number, WebSocket>()
   /** Each phone's TCP socket under its WebSocket, to write a turn's frames together. */

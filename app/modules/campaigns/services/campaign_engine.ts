@@ -27,7 +27,8 @@ export const PASS_EVERY_MS = 1000
  * resolves newly launched audiences, then per running campaign turns pending recipients into
  * messages, at most what the throttle allowed since the last pass and never more than a small
  * backlog, only while the send window is open; pause, resume and cancel act on the campaign's
- * messages not yet with a phone through the messages module's ledger. Resolved for each use:
+ * messages not yet with a phone through the messages module's ledger (a cancel also takes back
+ * the orders a phone has not accepted, where its kind can: docs/modules.md, A cancel). Resolved for each use:
  * it keeps nothing between them (the live channel, told of each change, is the singleton).
  */
 @inject()
@@ -313,7 +314,8 @@ export class CampaignEngine {
   }
 
   async #settleCancel(id: number, now: Date) {
-    const cancelled = await this.ledger.cancel(await this.sends.waitingOf(id, ['queued', 'pending_quota_exceeded', 'paused']), 'CAMPAIGN_CANCELLED', now)
+    const waiting = await this.sends.waitingOf(id, ['queued', 'pending_quota_exceeded', 'paused'], { handedOut: true })
+    const cancelled = await this.ledger.cancel(waiting, 'CAMPAIGN_CANCELLED', now)
     await this.campaigns.settleCancel(id, cancelled, now.toISOString())
   }
 

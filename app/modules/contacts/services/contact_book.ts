@@ -28,8 +28,8 @@ export interface ContactFields {
 
 /**
  * Contacts: one per number. Blacklisting (opting out) a number withdraws what is still waiting
- * for it and not yet with a phone: those messages end `cancelled` with errorCode
- * CONTACT_BLACKLISTED. The messages module withdraws them and the conversations module links the
+ * for it and not yet taken by a phone (docs/modules.md, A cancel): those messages end `cancelled`
+ * with errorCode CONTACT_BLACKLISTED. The messages module withdraws them and the conversations module links the
  * number's conversation to its contact, each writing its own table in the contact's transaction.
  */
 @inject()

@@ -36,8 +36,20 @@ export type LetGoReason = 'unpaired' | 'silent'
  * not accepted yet may be told when the gateway takes them back (`withdraw`).
  */
 export interface PhoneChannel {
-  /** A short stable name ('agent'), shown in logs and used to register the channel once. */
+  /**
+   * A short stable name ('agent'), shown in logs and used to register the channel once; a kind
+   * with its own pairing records it on its devices (`devices.kind`).
+   */
   readonly kind: string
+
+  /**
+   * Whether an order handed to a device and not accepted yet can be taken back safely: the phone
+   * starts nothing of it before it accepts it (the SMSGate app accepts by fetching). A message
+   * cancelled while it waits (a campaign cancelled, a number opting out) then takes such an
+   * order back too, and `withdraw` tells the phone; without it (our agent, which may be sending
+   * an order before it says `accepted`) an order handed out goes on.
+   */
+  readonly takesBackUnaccepted: boolean
 
   /**
    * Starts taking this kind's devices and their reports. Called once, by `PhoneChannels.register`,
@@ -70,10 +82,11 @@ export interface PhoneChannel {
   disconnect(deviceId: number, reason: LetGoReason): Promise<void>
 
   /**
-   * Optional. The gateway took these orders back from the device before it accepted them (it was
-   * away 5 minutes: they go to another phone). A channel whose phone may still hold them, and can
-   * be told to drop them, tells it, now or when it comes back; a report about them changes nothing
-   * here. Without it (our agent) the orders are simply forgotten, as before.
+   * Optional. The gateway took these orders back from the device: before it accepted them (it was
+   * away 5 minutes: they go to another phone; or their message was cancelled, on a channel that
+   * `takesBackUnaccepted`), or their message was deleted. A channel whose phone may still hold
+   * them, and can be told to drop them, tells it, now or when it comes back; a report about them
+   * changes nothing here. Without it (our agent) the orders are simply forgotten, as before.
    */
   withdraw?(deviceId: number, messageIds: number[]): void
 

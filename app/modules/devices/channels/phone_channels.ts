@@ -59,9 +59,14 @@ export class PhoneChannels {
     return this.channelOf(deviceId)?.sendOrders(deviceId, orders) ?? false
   }
 
+  /** The kinds of phone that can take back an order their device has not accepted yet. */
+  kindsTakingBackUnaccepted(): string[] {
+    return this.#channels.filter((channel) => channel.takesBackUnaccepted).map((channel) => channel.kind)
+  }
+
   /**
-   * Orders taken back from a device before it accepted them: told to every channel that can tell
-   * its phone (the device is away, so none may have it connected now).
+   * Orders taken back from a device: told to every channel that can tell its phone (the device
+   * may be away, so none may have it connected now).
    */
   withdraw(deviceId: number, messageIds: number[]): void {
     if (!messageIds.length) return

@@ -1,5 +1,6 @@
 import { inject } from '@adonisjs/core'
 import emitter from '@adonisjs/core/services/emitter'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { SettingsStore } from '#core/settings/settings_store'
 import { PhoneChannels } from '#modules/devices/channels/phone_channels'
 import type { PhoneOrder } from '#modules/devices/channels/phone_channel'
@@ -102,12 +103,23 @@ export class PhoneFleet {
   }
 
   /**
-   * Messages handed to this phone that are gone (deleted) before it reported them: a channel
-   * whose phone keeps its orders tells it to drop them (the SMSGate app cancels what it has not
-   * started); the others have nothing to tell.
+   * Messages handed to this phone that are gone before it reported them (deleted, or cancelled
+   * before it accepted them): a channel whose phone keeps its orders tells it to drop them (the
+   * SMSGate app cancels what it has not started); the others have nothing to tell.
    */
   withdraw(deviceId: number, messageIds: number[]): void {
     this.phones.withdraw(deviceId, messageIds)
+  }
+
+  /**
+   * The paired phones whose kind can take back an order they have not accepted yet
+   * (`PhoneChannel.takesBackUnaccepted`): a message cancelled while it waits is taken back from
+   * them too, and `withdraw` tells them. On the caller's client when it holds a transaction; no
+   * statement when no kind can.
+   */
+  async phonesTakingBackUnaccepted(client?: QueryClientContract): Promise<number[]> {
+    const kinds = this.phones.kindsTakingBackUnaccepted()
+    return kinds.length ? this.devices.idsOfKinds(kinds, client) : []
   }
 
   /** Sends a phone again the orders it has not accepted yet (it reconnected). */

@@ -1,5 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { DateTime } from 'luxon'
 import { readConnection } from '#core/database/read_connection'
 import { affectedRows } from '#core/database/affected_rows'
@@ -162,6 +162,12 @@ export class DeviceStore {
 
   async exists(id: number): Promise<boolean> {
     return Boolean(await db.from('devices').where('id', id).first())
+  }
+
+  /** The phones paired as one of these kinds, on the caller's client when it holds a transaction. */
+  async idsOfKinds(kinds: string[], client?: QueryClientContract): Promise<number[]> {
+    const rows = await (client ?? db).from('devices').whereIn('kind', kinds).select('id')
+    return rows.map((row) => Number(row.id))
   }
 
   /** Whether a paired phone's SIM has this number. */

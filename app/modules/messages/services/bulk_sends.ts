@@ -73,9 +73,13 @@ export class BulkSends {
     return this.messages.statusesOf(messageIds)
   }
 
-  /** A campaign's messages not handed to a phone yet, and those it paused: what pause, resume and cancel act on. */
-  waitingOf(campaignId: number, statuses: Array<'queued' | 'pending_quota_exceeded' | 'paused'>) {
-    return this.messages.waitingOf(campaignId, statuses)
+  /**
+   * A campaign's messages not handed to a phone yet, and those it paused: what pause, resume and
+   * cancel act on; `handedOut` adds its queued ones already handed to a phone, of which a cancel
+   * takes back those the phone has not accepted where its kind can (`MessageLedger.cancel`).
+   */
+  waitingOf(campaignId: number, statuses: Array<'queued' | 'pending_quota_exceeded' | 'paused'>, options: { handedOut?: boolean } = {}) {
+    return this.messages.waitingOf(campaignId, statuses, options)
   }
 
   /** Messages of the campaign still to be sent (queued or waiting for a quota): the backlog the throttle bounds. */

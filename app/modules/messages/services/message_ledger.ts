@@ -4,10 +4,10 @@ import { countSegments } from '#core/sms/segment_counter'
 import { recordConversationActivity } from '#modules/conversations/public'
 import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
-import type { InboundReport } from '#modules/devices/public'
+import type { InboundReport, PhoneFleet } from '#modules/devices/public'
 import { insertReceived } from '#modules/messages/stores/message_inserts'
 import type { MessageStore } from '#modules/messages/stores/message_store'
-import type { MessageStateStore, FailedAttempt, FailingOrder } from '#modules/messages/stores/message_state_store'
+import type { MessageStateStore, FailedAttempt, FailingOrder, TakenBackOrder } from '#modules/messages/stores/message_state_store'
 
 export type { DueMessage } from '#modules/messages/stores/message_state_store'
 
@@ -80,7 +80,8 @@ type Announcement =
 export class MessageLedger {
   constructor(
     private states: MessageStateStore,
-    private messages: MessageStore
+    private messages: MessageStore,
+    private fleet: PhoneFleet
   ) {}
 
   /**
@@ -309,20 +310,61 @@ export class MessageLedger {
 
   /**
    * Cancels messages not handed to a phone yet (queued, waiting for a quota, or paused), with
-   * the reason's code; an order already with a phone goes on. Answers those cancelled.
+   * the reason's code, and the orders their phone has not accepted where its kind can take them
+   * back (`PhoneFleet.phonesTakingBackUnaccepted`); another order already with a phone goes on.
+   * Answers those cancelled.
    */
   async cancel(messageIds: number[], errorCode: string, at: Date): Promise<number[]> {
-    return this.#moved(await this.states.cancel(messageIds, errorCode, at))
+    const takenBack: TakenBackOrder[] = []
+    const phones = await this.fleet.phonesTakingBackUnaccepted()
+    const changed = await this.states.cancel(messageIds, errorCode, at, phones, (orders) => {
+      this.#tellPhones(orders)
+      takenBack.push(...orders)
+    })
+    await this.#giveBackCounts(takenBack)
+    return this.#moved(changed)
   }
 
   /**
-   * Cancels what still waits for a number (not handed to a phone yet, or paused) with the
-   * reason's code, on the caller's client: a contact opting out withdraws its messages in the
-   * transaction that changes the contact. `announce` (after the commit) tells the live stream.
+   * Cancels what still waits for a number (not handed to a phone yet, or paused, and the orders
+   * taken back as `cancel` does) with the reason's code, on the caller's client: a contact
+   * opting out withdraws its messages in the transaction that changes the contact. Call
+   * `announce` as soon as that commits: it tells the phones first, then the live stream.
    */
   async cancelWaitingTo(client: QueryClientContract, phone: string, errorCode: string, at: Date): Promise<{ cancelled: number; announce(): Promise<void> }> {
-    const changed = await this.states.cancelWaitingTo(client, phone, errorCode, at)
-    return { cancelled: changed.length, announce: () => announceChanges(changed) }
+    let takenBack: TakenBackOrder[] = []
+    const phones = await this.fleet.phonesTakingBackUnaccepted(client)
+    const changed = await this.states.cancelWaitingTo(client, phone, errorCode, at, phones, (orders) => (takenBack = orders))
+    return {
+      cancelled: changed.length,
+      announce: async () => {
+        this.#tellPhones(takenBack)
+        await this.#giveBackCounts(takenBack)
+        await announceChanges(changed)
+      },
+    }
+  }
+
+  /**
+   * Orders a cancel took back: their phones are told as soon as the cancel is written, before
+   * anything else is awaited. A phone's fetch racing the cancel lists an order only once its
+   * acceptance is stored, which waits behind the cancel's statement (one writer), so the channel
+   * has dropped the order by then.
+   */
+  #tellPhones(orders: TakenBackOrder[]): void {
+    const perPhone = new Map<number, number[]>()
+    for (const order of orders) {
+      if (!perPhone.has(order.deviceId)) perPhone.set(order.deviceId, [])
+      perPhone.get(order.deviceId)!.push(order.messageId)
+    }
+    for (const [deviceId, messageIds] of perPhone) this.fleet.withdraw(deviceId, messageIds)
+  }
+
+  /** Their SMS never left: their SIMs' counts of the day are given back (a crash before leaves a count high, never low). */
+  async #giveBackCounts(orders: TakenBackOrder[]): Promise<void> {
+    if (!orders.length) return
+    const unsent = orders.flatMap((order) => (order.simSlot === null ? [] : [{ deviceId: order.deviceId, slot: order.simSlot, orderedAt: order.orderedAt }]))
+    await (await this.fleet.giveBack(unsent)).announce()
   }
 
   /** Announces a batch's changes; answers how many there were. */

@@ -81,9 +81,29 @@ const NOT_ORDERED = `((status = 'queued' AND ordered_at IS NULL) OR status = 'pe
 
 /**
  * Can still be withdrawn (cancelled): not handed to a phone yet, or paused. An order a phone
- * holds may be on its way and goes on.
+ * holds may be on its way and goes on, unless `cancellable` names its phone.
  */
 const WITHDRAWABLE = `(${NOT_ORDERED} OR status = 'paused')`
+
+/**
+ * What a cancel moves: what can still be withdrawn, and the orders the phones named have not
+ * accepted yet (their kind can take such an order back: PhoneFleet.phonesTakingBackUnaccepted).
+ */
+function cancellable(phonesTakingBack: number[]): string {
+  if (!phonesTakingBack.length) return WITHDRAWABLE
+  const phones = phonesTakingBack.map((id) => `'${Number(id)}'`).join(', ')
+  return `(${WITHDRAWABLE} OR (status = 'queued' AND ordered_at IS NOT NULL AND device_id IN (${phones})))`
+}
+
+/** An order a cancel took back from its phone: which SIM it was counted on, and when (ISO 8601, as stored). */
+export type TakenBackOrder = { messageId: number; deviceId: number; simSlot: number | null; orderedAt: string }
+
+/** A cancel's changes; the orders among them it took back from their phones go to `tookBack` first. */
+function cancelledOf(rows: Array<ChangedRow & { device_id: string | null; sim_slot: number | null; ordered_at: string | null }>, tookBack: (orders: TakenBackOrder[]) => void): MessageChange[] {
+  const taken = rows.filter((row) => row.ordered_at && row.device_id)
+  tookBack(taken.map((row) => ({ messageId: row.id, deviceId: Number(row.device_id), simSlot: row.sim_slot, orderedAt: row.ordered_at! })))
+  return changesOf(rows)
+}
 
 /**
  * A message's state after it is queued, in the `messages` table (docs/modules.md, Data access):
@@ -360,19 +380,38 @@ export class MessageStateStore {
     return this.#move(messageIds, `status = 'paused'`, { status: 'queued', updated_at: at.toISOString() })
   }
 
-  async cancel(messageIds: number[], errorCode: string, at: Date): Promise<MessageChange[]> {
-    return this.#move(messageIds, WITHDRAWABLE, { status: 'cancelled', error_code: errorCode, updated_at: at.toISOString() })
+  /** These messages are cancelled if they still can be (`cancellable`); `tookBack` hears each statement's orders as it returns. */
+  async cancel(messageIds: number[], errorCode: string, at: Date, phonesTakingBack: number[], tookBack: (orders: TakenBackOrder[]) => void): Promise<MessageChange[]> {
+    return eachChunk(messageIds, CHUNK * 2, async (chunk) =>
+      cancelledOf(
+        await db.rawQuery(
+          `UPDATE messages SET status = 'cancelled', error_code = ?, updated_at = ?
+           WHERE id IN (${marks(chunk)}) AND direction = 'out' AND ${cancellable(phonesTakingBack)}
+           RETURNING ${CHANGED_COLUMNS}, device_id, sim_slot, ordered_at`,
+          [errorCode, at.toISOString(), ...chunk]
+        ),
+        tookBack
+      )
+    )
   }
 
-  /** What still waits for a number is cancelled, on the caller's client (its transaction). */
-  async cancelWaitingTo(client: QueryClientContract, phone: string, errorCode: string, at: Date): Promise<MessageChange[]> {
-    return changesOf(
+  /** What still waits for a number is cancelled (`cancellable`), on the caller's client (its transaction). */
+  async cancelWaitingTo(
+    client: QueryClientContract,
+    phone: string,
+    errorCode: string,
+    at: Date,
+    phonesTakingBack: number[],
+    tookBack: (orders: TakenBackOrder[]) => void
+  ): Promise<MessageChange[]> {
+    return cancelledOf(
       await client.rawQuery(
         `UPDATE messages SET status = 'cancelled', error_code = ?, updated_at = ?
-         WHERE phone = ? AND direction = 'out' AND ${WITHDRAWABLE}
-         RETURNING ${CHANGED_COLUMNS}`,
+         WHERE phone = ? AND direction = 'out' AND ${cancellable(phonesTakingBack)}
+         RETURNING ${CHANGED_COLUMNS}, device_id, sim_slot, ordered_at`,
         [errorCode, at.toISOString(), phone]
-      )
+      ),
+      tookBack
     )
   }
 

@@ -67,14 +67,11 @@ export class MessageStore {
     return new Map(rows.map((row) => [row.id, { status: row.status, errorCode: row.error_code }]))
   }
 
-  /** A campaign's messages in these statuses, not handed to a phone. */
-  async waitingOf(campaignId: number, statuses: Array<'queued' | 'pending_quota_exceeded' | 'paused'>): Promise<number[]> {
-    const rows = await db
-      .from('messages')
-      .where('campaign_id', campaignId)
-      .whereIn('status', statuses)
-      .whereNull('ordered_at')
-      .select('id')
+  /** A campaign's messages in these statuses, not handed to a phone (`handedOut`: handed out too). */
+  async waitingOf(campaignId: number, statuses: Array<'queued' | 'pending_quota_exceeded' | 'paused'>, options: { handedOut?: boolean } = {}): Promise<number[]> {
+    const query = db.from('messages').where('campaign_id', campaignId).whereIn('status', statuses)
+    if (!options.handedOut) query.whereNull('ordered_at')
+    const rows = await query.select('id')
     return rows.map((row) => row.id)
   }
 

@@ -53,6 +53,8 @@ export interface MessageReport {
  */
 export class SmsgateChannel implements PhoneChannel {
   readonly kind = 'smsgate'
+  // Nothing of an order reaches the phone before `GET /message` lists it, which is its acceptance.
+  readonly takesBackUnaccepted = true
   readonly #streams = new Map<number, Set<Stream>>()
   /** Orders not yet reported by the phone, by device then message id. */
   readonly #orders = new Map<number, Map<number, HeldOrder>>()
@@ -203,11 +205,12 @@ export class SmsgateChannel implements PhoneChannel {
   }
 
   /**
-   * The gateway took these orders back before the phone accepted them (away 5 minutes): they are
-   * listed no more, and `MessageCancelled` is pushed on its streams now and on each it opens
-   * later, until it reports them; the app cancels a message it still holds as Pending, and its
-   * `Cancelled` report of one is not handed on (the gateway asked for it). An order this channel
-   * no longer holds (the gateway restarted since) was never listed here, and needs no cancel.
+   * The gateway took these orders back: before the phone accepted them (away 5 minutes, or their
+   * message cancelled), or their message was deleted. They are listed no more, and
+   * `MessageCancelled` is pushed on its streams now and on each it opens later, until it reports
+   * them; the app cancels a message it still holds as Pending, and its `Cancelled` report of one
+   * is not handed on (the gateway asked for it). An order this channel no longer holds (the
+   * gateway restarted since) was never listed here, and needs no cancel.
    */
   withdraw(deviceId: number, messageIds: number[]): void {
     const held = this.#orders.get(deviceId)

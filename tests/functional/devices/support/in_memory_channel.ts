@@ -13,6 +13,7 @@ export type Answer = { kind: 'deliver' } | { kind: 'send' } | { kind: 'accept' }
  */
 export class InMemoryChannel implements PhoneChannel {
   readonly kind = 'memory'
+  readonly takesBackUnaccepted = false
   readonly orders: Array<PhoneOrder & { deviceId: number }> = []
   readonly letGo: Array<{ deviceId: number; reason: LetGoReason }> = []
   answer: Answer = { kind: 'deliver' }
