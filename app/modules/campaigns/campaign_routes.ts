@@ -125,7 +125,7 @@ export function campaignRoutes(registry: RouteRegistry) {
       'cancelCampaign',
       'Cancel: pending recipients and messages not yet with a phone are cancelled (CAMPAIGN_CANCELLED)',
       'cancel',
-      'Messages already handed to a phone go on and are counted.'
+      'Messages a phone has accepted go on and are counted; an order an SMSGate app phone has not fetched yet is taken back and cancelled too.'
     ),
     {
       ...action(

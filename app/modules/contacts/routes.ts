@@ -69,7 +69,7 @@ export function contactRoutes(registry: RouteRegistry) {
       path: '/api/v1/contacts/:id',
       operationId: 'updateContact',
       summary: 'Change a contact',
-      description: 'Partial. Setting blacklisted: true cancels its messages not sent yet (errorCode CONTACT_BLACKLISTED).',
+      description: 'Partial. Setting blacklisted: true cancels its messages no phone has accepted yet (errorCode CONTACT_BLACKLISTED): waiting ones, and orders an SMSGate app phone has not fetched.',
       tag: 'Contacts',
       access: contactPermissions['contacts.change'],
       body: updateContactValidator,
