@@ -7,6 +7,16 @@ import type { OperationId } from './api/operations'
 export const pageGroups = ['overview', 'messaging', 'phones', 'integrations', 'data', 'administration'] as const
 export type PageGroup = (typeof pageGroups)[number]
 
+/** Each group's heading in the menu; the overview's pages stand on top without one. */
+export const pageGroupTitles: Record<PageGroup, string | null> = {
+  overview: null,
+  messaging: 'Messaging',
+  phones: 'Phones',
+  integrations: 'Integrations',
+  data: 'Data',
+  administration: 'Administration',
+}
+
 /**
  * One page of the signed-in dashboard. It is listed (and reachable) only for the roles that may
  * call the operation it reads (`needs`), from the gateway's own OpenAPI document. `menu: false`:
@@ -33,6 +43,17 @@ export interface PageEntry {
  */
 export function definePages<const Entries extends ReadonlyArray<PageEntry>>(entries: Entries): Entries {
   return entries
+}
+
+/**
+ * The menu entry a page stands under: itself when it is in the menu, else the menu page of its
+ * group whose path is its first segment (`campaigns/:id` under Campaigns, `contacts/import`
+ * under Contacts).
+ */
+export function menuEntryOf(entry: PageEntry, entries: ReadonlyArray<PageEntry>): PageEntry | undefined {
+  if (entry.menu !== false) return entry
+  const first = entry.path.split('/')[0]
+  return entries.find((candidate) => candidate.menu !== false && candidate.group === entry.group && candidate.path.split('/')[0] === first)
 }
 
 /** Every folder's pages in menu order: by group, then order. Two pages of one name or path are a mistake. */
