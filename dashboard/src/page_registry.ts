@@ -45,17 +45,6 @@ export function definePages<const Entries extends ReadonlyArray<PageEntry>>(entr
   return entries
 }
 
-/**
- * The menu entry a page stands under: itself when it is in the menu, else the menu page of its
- * group whose path is its first segment (`campaigns/:id` under Campaigns, `contacts/import`
- * under Contacts).
- */
-export function menuEntryOf(entry: PageEntry, entries: ReadonlyArray<PageEntry>): PageEntry | undefined {
-  if (entry.menu !== false) return entry
-  const first = entry.path.split('/')[0]
-  return entries.find((candidate) => candidate.menu !== false && candidate.group === entry.group && candidate.path.split('/')[0] === first)
-}
-
 /** Every folder's pages in menu order: by group, then order. Two pages of one name or path are a mistake. */
 export function inMenuOrder(entries: ReadonlyArray<PageEntry>): PageEntry[] {
   const seen = new Map<string, string>()

@@ -80,7 +80,6 @@ test.group('Links: the menu and the rows that open something', (group) => {
       const sider = page.locator('.n-layout-sider-scroll-container')
       assert.isFalse(await sider.evaluate((element) => element.scrollHeight > element.clientHeight))
       if (role === 'superadmin') console.log(`  superadmin's menu at 1280×800 ends at ${Math.round(bottom)} px`)
-      if (process.env.LINKS_SCREENSHOTS) await page.screenshot({ path: `${process.env.LINKS_SCREENSHOTS}/menu-${role}-1280.png` })
 
       // A modified click opens the page in a new tab, signed in, and leaves this one where it was.
       const tab = await openInNewTab(context, menuOf(page).getByRole('link', { name: 'Activity', exact: true }))
@@ -138,13 +137,24 @@ test.group('Links: the menu and the rows that open something', (group) => {
     assert.equal(await link.getAttribute('aria-current'), 'true')
   })
 
+  test('a conversation row is a link: a new tab opens its thread', async ({ assert }) => {
+    await clearMessaging()
+    await queueThroughApi({ to: '+33633333333' })
+    await signInAs(page, 'operator')
+    await menuOf(page).getByRole('link', { name: 'Conversations', exact: true }).click()
+    const row = page.locator('a[data-conversation="+33633333333"]')
+    assert.match((await row.getAttribute('href'))!, /^\/conversations\?c=\d+$/)
+    const tab = await openInNewTab(context, row)
+    await tab.getByRole('region', { name: 'Conversation with +33633333333' }).waitFor()
+    assert.equal(new URL(page.url()).searchParams.get('c'), null, 'this tab stays on the inbox')
+  })
+
   test('at 360×640 Sign out is on screen in the drawer without scrolling, a link closes the drawer', async ({ assert }) => {
     await page.setViewportSize(PHONE_640)
     await signInAs(page, 'superadmin')
     await page.getByRole('button', { name: 'Menu' }).click()
     const signOut = page.getByRole('button', { name: 'Sign out' })
     await signOut.waitFor()
-    if (process.env.LINKS_SCREENSHOTS) await page.waitForTimeout(500), await page.screenshot({ path: `${process.env.LINKS_SCREENSHOTS}/drawer-360.png` })
     const box = (await signOut.boundingBox())!
     assert.isAtMost(box.y + box.height, PHONE_640.height, 'Sign out sits inside the screen')
     assert.isAtLeast(box.y, 0)
