@@ -214,7 +214,7 @@ test.group('Dashboard in a real browser', (group) => {
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
     assert.equal(await page.getByRole('navigation', { name: 'Pages' }).count(), 0)
     await page.getByRole('button', { name: 'Menu' }).click()
-    await page.getByRole('navigation', { name: 'Pages' }).getByText('Phones').click()
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Phones', exact: true }).click()
     await page.getByRole('heading', { name: 'Phones', level: 1 }).waitFor()
     assert.equal(new URL(page.url()).pathname, '/phones')
   })
