@@ -1,0 +1,144 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import app from '@adonisjs/core/services/app'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Assert } from '@japa/assert'
+import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import { testKeys, useTestKeys } from '#tests/helpers/callers'
+import { clearDevices } from '#tests/helpers/devices'
+import { clearMessaging } from '#tests/helpers/messages'
+import { useManualClock } from '#tests/helpers/clock'
+import { settle, useDeviceJobs } from '#tests/helpers/phones'
+import { clearCampaigns } from '#tests/functional/campaigns/campaign_helpers'
+import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
+import { campaignJob } from '#modules/campaigns/jobs/campaign_job'
+import { DESKTOP, gatewayUrl, launchChromium, signInAs } from './browser.js'
+import { connectedSimulatedPhone } from './helpers_conversations.js'
+import { queueThroughApi, rowOf } from './helpers_messages.js'
+
+const ADA = '+33612345678'
+const BOB = '+447911123456'
+const CAROL = '+33698765432'
+
+/** The texts of a select's options, the "any" choice left out. */
+const optionTexts = async (page: Page, selector: string) => {
+  await page.locator(selector).locator('option').last().waitFor({ state: 'attached' })
+  return page.locator(selector).locator('option').evaluateAll((options) => options.filter((option) => (option as HTMLOptionElement).value !== '').map((option) => option.textContent!.trim()))
+}
+
+test.group('Words and the small things that cost clicks, in a real browser', (group) => {
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+
+  group.setup(async () => {
+    await useTestKeys()
+    browser = await launchChromium()
+    return () => browser.close()
+  })
+  group.each.setup(async () => {
+    await db.from('sessions').delete()
+    await (await app.container.make(SignInAttempts)).clear()
+    await clearMessaging()
+    await clearDevices()
+    context = await browser.newContext({ viewport: DESKTOP })
+    page = await context.newPage()
+    return () => context.close()
+  })
+
+  test('one set of labels: an incoming SMS reads Received, a status and a category read the same on every page', async ({ assert }) => {
+    // The campaign's pass and the dispatcher run on a ManualClock: the campaign's message is
+    // made when the test lets a second pass, and with no phone online it stays queued.
+    await clearCampaigns()
+    const manual = useManualClock(new Date())
+    const jobs = await useDeviceJobs(manual.clock)
+    jobs.runner.register(campaignJob(() => app.container.make(CampaignEngine), manual.clock.now()))
+    try {
+      await labelsEverywhere(assert, jobs, manual.clock)
+    } finally {
+      await jobs.hub.settled()
+      await jobs.stop()
+      manual.restore()
+    }
+  })
+
+  async function labelsEverywhere(
+    assert: Assert,
+    jobs: Awaited<ReturnType<typeof useDeviceJobs>>,
+    clock: ReturnType<typeof useManualClock>['clock']
+  ) {
+    // An SMS received, then the phone gone: what is queued afterwards stays queued while the test reads it.
+    const phone = await connectedSimulatedPhone()
+    await phone.receive(ADA, 'Is my table ready?')
+    await phone.agent.disconnect()
+    const inbound = String((await db.from('messages').where('direction', 'in').first()).id)
+    const reply = await queueThroughApi({ to: ADA, category: 'conversation', body: 'Yes, table 4' })
+    const info = await queueThroughApi({ to: BOB, category: 'info' })
+    const created = await fetch(gatewayUrl('/api/v1/campaigns'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': testKeys.admin },
+      body: JSON.stringify({ name: 'Labels', body: 'Hello', audience: { numbers: [CAROL] } }),
+    })
+    const campaignId = ((await created.json()) as { id: string }).id
+    assert.equal((await fetch(gatewayUrl(`/api/v1/campaigns/${campaignId}/launch`), { method: 'POST', headers: { 'x-api-key': testKeys.admin } })).status, 200)
+    for (let tick = 0; tick < 10 && !(await db.from('messages').where('phone', CAROL).first()); tick++) {
+      await clock.advance(1000)
+      await settle(clock, jobs.runner, jobs.hub, [])
+    }
+    const campaignMessage = String((await db.from('messages').where('phone', CAROL).first()).id)
+
+    await signInAs(page, 'operator')
+
+    // Overview: the tiles' statuses in the shared words.
+    const tiles = await page.locator('.n-statistic .n-statistic__label').allInnerTexts()
+    for (const word of ['Sent', 'Delivered', 'Failed']) assert.include(tiles.map((text) => text.trim()), word)
+
+    // Messages: the incoming SMS reads Received (the API keeps delivered), the others Queued, categories capitalised.
+    await page.goto(gatewayUrl('/messages'))
+    await rowOf(page, inbound).waitFor()
+    const inboundTag = rowOf(page, inbound).locator('[data-status]')
+    assert.equal(await inboundTag.getAttribute('data-status'), 'delivered')
+    assert.equal((await inboundTag.innerText()).trim(), 'Received')
+    const queuedWord = (await rowOf(page, reply).locator('[data-status="queued"]').innerText()).trim()
+    assert.equal(queuedWord, 'Queued')
+    assert.include(await rowOf(page, info).innerText(), 'Info')
+    assert.include(await rowOf(page, reply).innerText(), 'Conversation')
+    assert.include(await rowOf(page, inbound).innerText(), 'Incoming')
+    const statusChoices = await optionTexts(page, '#filter-status')
+    const categoryChoices = await optionTexts(page, '#filter-category')
+    assert.deepEqual(categoryChoices, ['Transactional', 'Conversation', 'Info', 'Campaign'])
+    assert.includeMembers(statusChoices, ['Queued', 'On a phone', 'Sent', 'Delivered', 'Failed', 'Waiting for quota', 'Paused', 'Cancelled'])
+    for (const word of statusChoices) assert.match(word, /^[A-Z]/)
+    assert.deepEqual(await optionTexts(page, '#filter-direction'), ['Outgoing', 'Incoming'])
+
+    // The incoming message's panel says Received too.
+    await rowOf(page, inbound).getByRole('link').click()
+    assert.equal((await page.getByTestId('detail-status').innerText()).trim(), 'Received')
+
+    // Conversations: the reply's status in the thread is the Messages row's word.
+    const conversationId = String((await db.from('conversations').where('phone', ADA).first()).id)
+    await page.goto(gatewayUrl(`/conversations?c=${conversationId}`))
+    const bubble = page.locator(`[data-message="${reply}"] [data-status]`)
+    await bubble.waitFor()
+    assert.equal((await bubble.innerText()).trim(), queuedWord)
+
+    // Send: the category list is the Messages filter's.
+    await page.goto(gatewayUrl('/send'))
+    assert.deepEqual(await optionTexts(page, '#send-category'), categoryChoices)
+
+    // A campaign's recipients: the recipient's status reads as its message's row does, and the
+    // filter offers the same words.
+    await page.goto(gatewayUrl(`/campaigns/${campaignId}`))
+    const recipientTag = page.getByTestId('campaign-recipients').locator('[data-status="queued"]')
+    await recipientTag.waitFor()
+    assert.equal((await recipientTag.innerText()).trim(), queuedWord)
+    const recipientChoices = await optionTexts(page, 'select[name="recipient-status"]')
+    assert.includeMembers(recipientChoices, statusChoices)
+    const tileWords = await page.locator('.tiles dt').allInnerTexts()
+    // The counts' tiles: a message's status in the Messages filter's word, plus the recipients not yet given a message.
+    assert.includeMembers([...statusChoices, 'Waiting their turn'], tileWords.map((text) => text.trim()))
+    assert.lengthOf(tileWords, 8)
+    await page.goto(gatewayUrl(`/messages?message=${campaignMessage}`))
+    assert.equal((await page.getByTestId('detail-status').innerText()).trim(), queuedWord)
+  }
+})
