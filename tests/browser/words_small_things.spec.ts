@@ -141,4 +141,29 @@ test.group('Words and the small things that cost clicks, in a real browser', (gr
     await page.goto(gatewayUrl(`/messages?message=${campaignMessage}`))
     assert.equal((await page.getByTestId('detail-status').innerText()).trim(), queuedWord)
   }
+
+  test('at 1280 px the open message sits beside the list: the Status, Phone and Category headers stay visible, not under it', async ({ assert }) => {
+    const id = await queueThroughApi({ to: BOB, category: 'info' })
+    await signInAs(page, 'operator')
+    await page.goto(gatewayUrl(`/messages?message=${id}`))
+    const panel = page.getByTestId('message-panel')
+    await panel.getByTestId('detail-status').waitFor()
+    const panelBox = (await panel.boundingBox())!
+    for (const title of ['Status', 'Phone', 'Category']) {
+      const header = page.getByTestId('messages-table').locator('th').filter({ hasText: new RegExp(`^${title}$`) })
+      await header.waitFor()
+      const box = (await header.boundingBox())!
+      assert.isAtLeast(box.x, 0, title)
+      assert.isAtMost(box.x + box.width, panelBox.x, `${title} ends before the panel starts`)
+      // Nothing drawn over it: the element at its middle is the header cell itself.
+      const onTop = await header.evaluate((cell) => {
+        const rect = cell.getBoundingClientRect()
+        const found = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2)
+        return found !== null && cell.contains(found)
+      })
+      assert.isTrue(onTop, `${title} is not covered`)
+    }
+    // The row stays in reach: another one opens in the panel's place.
+    assert.isTrue(await rowOf(page, id).isVisible())
+  })
 })
