@@ -166,4 +166,37 @@ test.group('Words and the small things that cost clicks, in a real browser', (gr
     // The row stays in reach: another one opens in the panel's place.
     assert.isTrue(await rowOf(page, id).isVisible())
   })
+
+  test("the Conversations reply box counts characters and SMS parts as Send does, GSM-7 and Unicode", async ({ assert }) => {
+    const phone = await connectedSimulatedPhone()
+    await phone.receive(ADA, 'Can I book for tonight?')
+    await phone.agent.disconnect()
+    const conversationId = String((await db.from('conversations').where('phone', ADA).first()).id)
+    await signInAs(page, 'operator')
+
+    const texts = ['a'.repeat(161), 'Table for 4 at 8pm? Merci 😀', 'Price: 10€ [tonight]']
+    const counted = async (counter: ReturnType<Page['getByTestId']>) =>
+      Promise.all(['counter-characters', 'counter-encoding', 'counter-segments'].map(async (testId) => (await counter.getByTestId(testId).innerText()).trim()))
+
+    await page.goto(gatewayUrl('/send'))
+    const onSend: string[][] = []
+    for (const text of texts) {
+      await page.getByLabel('Message').fill(text)
+      onSend.push(await counted(page.getByTestId('text-counter')))
+    }
+    assert.deepEqual(onSend[0], ['161 characters', 'GSM-7', '2 SMS'])
+    assert.deepEqual(onSend[1], ['27 characters', 'UCS-2', '1 SMS'])
+
+    await page.goto(gatewayUrl(`/conversations?c=${conversationId}`))
+    const thread = page.getByRole('region', { name: `Conversation with ${ADA}` })
+    const reply = thread.getByLabel('Reply', { exact: true })
+    await reply.waitFor()
+    const counter = thread.getByTestId('text-counter')
+    for (const [index, text] of texts.entries()) {
+      await reply.fill(text)
+      assert.deepEqual(await counted(counter), onSend[index], text)
+    }
+    await reply.fill('Merci 😀')
+    await counter.getByText('“😀” is outside the GSM alphabet').waitFor()
+  })
 })
