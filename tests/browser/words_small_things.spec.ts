@@ -4,7 +4,9 @@ import app from '@adonisjs/core/services/app'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import type { Assert } from '@japa/assert'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { testKeys, useTestKeys } from '#tests/helpers/callers'
+import { TEST_PASSWORD, accountWithRole, testKeys, useTestKeys } from '#tests/helpers/callers'
+import User from '#modules/auth/models/user'
+import { UserService } from '#modules/auth/services/user_service'
 import { clearDevices } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
 import { useManualClock } from '#tests/helpers/clock'
@@ -41,6 +43,7 @@ test.group('Words and the small things that cost clicks, in a real browser', (gr
     await (await app.container.make(SignInAttempts)).clear()
     await clearMessaging()
     await clearDevices()
+    await useTestKeys()
     context = await browser.newContext({ viewport: DESKTOP })
     page = await context.newPage()
     return () => context.close()
@@ -198,5 +201,97 @@ test.group('Words and the small things that cost clicks, in a real browser', (gr
     }
     await reply.fill('Merci 😀')
     await counter.getByText('“😀” is outside the GSM alphabet').waitFor()
+  })
+
+  test('at 360 px every Settings tab is on screen, Notifications and Backup included, and opens its section', async ({ assert }) => {
+    await page.setViewportSize({ width: 360, height: 640 })
+    await signInAs(page, 'superadmin')
+    await page.goto(gatewayUrl('/settings/general'))
+    const tabs = page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link')
+    await tabs.first().waitFor()
+    const titles = (await tabs.allInnerTexts()).map((text) => text.trim())
+    assert.includeMembers(titles, ['General', 'Sending', 'Reception', 'Notifications', 'Backup'])
+    for (const title of titles) {
+      const box = (await tabs.filter({ hasText: title }).boundingBox())!
+      assert.isAtLeast(box.x, 0, title)
+      assert.isAtMost(box.x + box.width, 360, `${title} inside the screen's width`)
+      assert.isAtMost(box.y + box.height, 640, `${title} inside the screen's height`)
+    }
+    assert.equal(Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')), 0)
+    await tabs.filter({ hasText: 'Backup' }).click()
+    await page.waitForURL(/\/settings\/backup$/)
+    await tabs.filter({ hasText: 'Notifications' }).click()
+    await page.waitForURL(/\/settings\/notifications$/)
+  })
+
+  test("Accounts offers no Remove on one's own account nor on the last superadmin, and says why", async ({ assert }) => {
+    await User.query().where('role', 'superadmin').delete()
+    await User.query().where('email', 'second@example.test').delete()
+    const owner = await accountWithRole('superadmin')
+    const second = await (await app.container.make(UserService)).create({ email: 'second@example.test', name: 'Second admin', role: 'superadmin', password: TEST_PASSWORD })
+    await signInAs(page, 'superadmin')
+    await page.goto(gatewayUrl('/accounts'))
+    const ownRow = page.locator(`[data-account="${owner.name}"]`)
+    const secondRow = page.locator('[data-account="Second admin"]')
+
+    // Two superadmins: one's own account says why it has no Remove; the other one has it.
+    await ownRow.getByTestId('no-remove').getByText('Your own account: another superadmin can remove it.').waitFor()
+    assert.equal(await ownRow.getByRole('button', { name: 'Remove' }).count(), 0)
+    await secondRow.getByRole('button', { name: 'Remove' }).click()
+    await page.getByRole('button', { name: 'Remove', exact: true }).last().click()
+    await page.getByText('Second admin: removed; their sessions ended.').waitFor()
+    assert.isNull(await User.find(second.id))
+
+    // Now the last superadmin: still no Remove, and the reason is the gateway's rule.
+    await ownRow.getByTestId('no-remove').getByText('The last superadmin: make another account superadmin first.').waitFor()
+    assert.equal(await ownRow.getByRole('button', { name: 'Remove' }).count(), 0)
+    assert.equal(await page.getByRole('alert').filter({ hasText: 'Not removed' }).count(), 0)
+  })
+
+  test('the pairing dialog copies the code, the commands and the API URL, and at 360 px never breaks the code', async ({ assert }) => {
+    const phoneContext = await browser.newContext({ viewport: { width: 360, height: 740 }, permissions: ['clipboard-read', 'clipboard-write'] })
+    try {
+      const phonePage = await phoneContext.newPage()
+      await signInAs(phonePage, 'operator')
+      await phonePage.goto(gatewayUrl('/phones'))
+      await phonePage.getByRole('button', { name: 'Pair a phone' }).click()
+      const dialog = phonePage.getByRole('dialog')
+      const code = (await dialog.getByTestId('pairing-code').innerText()).trim()
+      assert.match(code, /^[0-9A-Z]{8}$/)
+      const clipboard = async () => String(await phonePage.evaluate('navigator.clipboard.readText()'))
+      const copyWith = async (testId: string) => {
+        const button = dialog.getByTestId(testId).getByRole('button')
+        assert.equal((await button.innerText()).trim(), 'Copy')
+        await button.click()
+        await dialog.getByTestId(testId).getByText('Copied').waitFor()
+        return clipboard()
+      }
+
+      // Our agent: the code, then each command, exactly as shown.
+      assert.equal(await copyWith('copy-code'), code)
+      for (const [command, button] of [['simulator-command', 'copy-simulator-command'], ['agent-command', 'copy-agent-command']]) {
+        const shown = dialog.getByTestId(command)
+        const text = (await shown.innerText()).trim()
+        assert.include(text, `--pair ${code}`)
+        assert.equal(await copyWith(button), text)
+        // The code is drawn as one piece on one line, and the command does not push the page sideways.
+        const token = shown.locator('.token')
+        assert.equal((await token.innerText()).trim(), code)
+        assert.equal(Number(await token.evaluate((element) => element.getClientRects().length)), 1, `${command}: the code on one line`)
+        const box = (await token.boundingBox())!
+        assert.isAtLeast(box.width, (await dialog.getByTestId('pairing-code').boundingBox())!.width / 4, 'the whole code is in the box')
+      }
+      assert.equal(Number(await phonePage.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')), 0)
+
+      // The SMSGate app: its API URL and the code.
+      await dialog.getByText('SMSGate app', { exact: true }).click()
+      await dialog.getByTestId('smsgate-steps').waitFor()
+      const apiUrl = await dialog.getByTestId('smsgate-api-url').inputValue()
+      assert.equal(await copyWith('copy-api-url'), apiUrl)
+      const appCode = (await dialog.getByTestId('pairing-code').innerText()).trim()
+      assert.equal(await copyWith('copy-code'), appCode)
+    } finally {
+      await phoneContext.close()
+    }
   })
 })
