@@ -131,7 +131,7 @@ test.group('Phones page: settings and unpairing in a real browser', (group) => {
     assert.include(await steps.innerText(), 'SSE only')
     await dialog.getByText('The app speaks plain http only to 127.0.0.1').waitFor()
     assert.equal(await dialog.getByTestId('simulator-command').count(), 0)
-    await dialog.getByRole('button', { name: 'Copy' }).click()
+    await dialog.getByTestId('copy-api-url').getByRole('button').click()
     await dialog.getByText(/Copied|press Ctrl\+C/).first().waitFor()
     await screenshotsAtBothWidths(page, 'pair-smsgate-app')
 
