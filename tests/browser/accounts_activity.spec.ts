@@ -148,6 +148,12 @@ test.group('Accounts, own account, Activity and technical log in a real browser'
     // The last superadmin: Remove is not offered, the reason stands in its place.
     const ownRow = page.locator(`[data-account="${owner.name}"]`)
     await ownRow.getByText('The last superadmin: make another account superadmin first.').waitFor()
+    // Asked anyway, from this session (another tab, a script), the gateway refuses it: the
+    // technical log below shows that refusal.
+    const xsrfThenDelete =
+      `(async () => { const xsrf = decodeURIComponent((document.cookie.match(/XSRF-TOKEN=([^;]+)/) || [])[1] || ''); ` +
+      `return (await fetch('/api/v1/users/${owner.id}', { method: 'DELETE', headers: { 'X-XSRF-TOKEN': xsrf } })).status })()`
+    assert.equal(Number(await page.evaluate(xsrfThenDelete)), 409)
     assert.equal(await ownRow.getByRole('button', { name: 'Remove' }).count(), 0)
     await screenshotsAtBothWidths(page, 'accounts')
 

@@ -25,7 +25,7 @@ const CAROL = '+33698765432'
 /** The texts of a select's options, the "any" choice left out. */
 const optionTexts = async (page: Page, selector: string) => {
   await page.locator(selector).locator('option').last().waitFor({ state: 'attached' })
-  return page.locator(selector).locator('option').evaluateAll((options) => options.filter((option) => (option as HTMLOptionElement).value !== '').map((option) => option.textContent!.trim()))
+  return page.locator(selector).locator('option').evaluateAll((options) => options.filter((option) => (option.getAttribute('value') ?? '') !== '').map((option) => option.textContent!.trim()))
 }
 
 test.group('Words and the small things that cost clicks, in a real browser', (group) => {
@@ -161,7 +161,7 @@ test.group('Words and the small things that cost clicks, in a real browser', (gr
       // Nothing drawn over it: the element at its middle is the header cell itself.
       const onTop = await header.evaluate((cell) => {
         const rect = cell.getBoundingClientRect()
-        const found = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2)
+        const found = cell.ownerDocument.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2)
         return found !== null && cell.contains(found)
       })
       assert.isTrue(onTop, `${title} is not covered`)
