@@ -28,6 +28,11 @@ export interface PhoneOptions {
   stateFile?: string
   /** Wait between connection attempts (default 5 s). */
   retryMs?: number
+  /**
+   * The pairing code is used only while the state file holds no credential: a configuration
+   * file keeps its codes after the first run, and a used code would be refused.
+   */
+  pairUnlessPaired?: boolean
 }
 
 /** Ends the agent: retrying cannot help, the operator must act. */
@@ -73,13 +78,14 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
   })
   // Started before pairing: a wrong serial device must not use up the single-use pairing code.
   await driver.start?.()
-  let credential = options.credential ?? (options.pairingCode ? undefined : handled.credential ?? undefined)
+  const pairing = options.pairUnlessPaired && handled.credential ? undefined : options.pairingCode
+  let credential = options.credential ?? (pairing ? undefined : handled.credential ?? undefined)
   if (!credential) {
     try {
-      if (!options.pairingCode) {
+      if (!pairing) {
         throw new Error('give a pairing code (--pair), the credential of an earlier run (--credential), or the --state file of an earlier run')
       }
-      const paired = await PhoneAgent.pair(options.gateway, options.pairingCode, {
+      const paired = await PhoneAgent.pair(options.gateway, pairing, {
         name: options.name ?? { simulator: 'Simulated phone', termux: 'Android phone', modem: 'GSM modem' }[kind],
         model: { simulator: 'Simulator', termux: 'Termux', modem: 'AT modem' }[kind],
         appVersion: AGENT_VERSION,
