@@ -5,10 +5,12 @@ import { parseArgs } from 'node:util'
 import { runPhone } from '../src/run_phone.js'
 import { runModems } from '../src/run_modems.js'
 import { readModemConfig } from '../src/modem_config.js'
+import { describePorts, listModems } from '../src/modem/list_modems.js'
 import { SIMULATOR_FLAGS } from '../src/simulator_flags.js'
 
 const USAGE = `Usage: phone_agent.js --gateway URL (--pair CODE | --credential CREDENTIAL | --state FILE) [options]
        phone_agent.js [--gateway URL] --config FILE     (several modems, each a phone of its own)
+       phone_agent.js --list [--scan DIR] [--baud RATE] (the modems on this computer)
 
   --gateway URL          The gateway address (default http://127.0.0.1:3000)
   --pair CODE            A pairing code (first run); prints the credential for later runs,
@@ -27,6 +29,11 @@ const USAGE = `Usage: phone_agent.js --gateway URL (--pair CODE | --credential C
 ${Object.entries(SIMULATOR_FLAGS)
   .map(([flag, description]) => `  --${`${flag} N`.padEnd(21)}simulator: ${description}`)
   .join('\n')}
+  --list                 Finds the serial devices (/dev/serial/by-id/*, then /dev/ttyUSB* and
+                         /dev/ttyACM*) and prints what each is: ATI, AT+CGMM, AT+CIMI (the IMSI
+                         masked past its first 5 digits); 2 s per command. Stop the agents first:
+                         a port in use answers them, not the list
+  --scan DIR             --list: the devices in DIR instead
   --help                 This text
 
 Exits non-zero with one line on stderr when it cannot go on (bad flag, pairing refused,
@@ -47,6 +54,8 @@ try {
       'name': { type: 'string' },
       'state': { type: 'string' },
       'config': { type: 'string' },
+      'list': { type: 'boolean' },
+      'scan': { type: 'string' },
       'help': { type: 'boolean' },
       ...(Object.fromEntries(Object.keys(SIMULATOR_FLAGS).map((flag) => [flag, { type: 'string' }])) as Record<keyof typeof SIMULATOR_FLAGS, { type: 'string' }>),
     },
@@ -59,6 +68,12 @@ try {
     throw new Error(`--driver must be simulator, termux or modem (got "${values.driver}")`)
   }
   if (values.baud !== undefined && !/^[1-9]\d*$/.test(values.baud)) throw new Error(`--baud must be a whole number (got "${values.baud}")`)
+  if (values.scan !== undefined && !values.list) throw new Error('--scan goes with --list')
+  if (values.list) {
+    const ports = await listModems({ scan: values.scan, baudRate: values.baud ? Number(values.baud) : undefined })
+    for (const line of describePorts(ports, values.scan ?? '/dev/serial/by-id, /dev/ttyUSB*, /dev/ttyACM*')) console.log(line)
+    process.exit(0)
+  }
   if (values.config !== undefined) {
     // Each modem's own settings are in the file: a flag beside it would say which one it is for.
     const beside = (['pair', 'credential', 'state', 'device', 'baud', 'pin', 'name', ...Object.keys(SIMULATOR_FLAGS)] as const).filter(

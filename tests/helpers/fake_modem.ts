@@ -31,6 +31,8 @@ export interface FakeModemOptions {
   operator?: string
   /** Answers AT+CMGF=0 with this error line instead of OK. */
   pduModeError?: string
+  /** What ATI, AT+CGMM and AT+CIMI answer (a SIMCom-like ATI, IMEI included). */
+  identity?: { manufacturer?: string; model?: string; revision?: string; imei?: string; imsi?: string }
 }
 
 export interface SubmittedPart {
@@ -322,6 +324,10 @@ export class FakeModem {
       this.numericErrors = match[1] !== '0'
       return ok()
     }
+    const identity = { manufacturer: 'FAKE MODEMS LTD', model: 'FM-7600E', revision: 'FM7600E_V1.2', imei: '356938035643809', imsi: '208011234567890', ...this.options.identity }
+    if (upper === 'ATI') return this.#answer(`Manufacturer: ${identity.manufacturer}`, `Model: ${identity.model}`, `Revision: ${identity.revision}`, `IMEI: ${identity.imei}`, 'OK')
+    if (line === 'AT+CGMM') return this.#answer(identity.model, 'OK')
+    if (line === 'AT+CIMI') return locked() ? this.#error(11, 'CME') : this.#answer(identity.imsi, 'OK')
     if (line === 'AT+CPIN?') return this.#answer(`+CPIN: ${locked() ? 'SIM PIN' : 'READY'}`, 'OK')
     if ((match = /^AT\+CPIN="?(\d+)"?$/.exec(line))) {
       if (!this.options.pin || this.pinEntered) return this.#error(3, 'CME')

@@ -152,3 +152,50 @@ test.group('Several modems in one agent process (--config), against the gateway'
     }
   }).timeout(90_000)
 })
+
+test.group('The agent\'s --list (fake modems on pseudo-terminals)', () => {
+  test('finds each port once and says what it is: ATI, AT+CGMM, AT+CIMI masked; a silent port or a plain file does not hang it', async ({ assert }) => {
+    const folder = mkdtempSync(join(tmpdir(), 'modem-list-'))
+    const modems = [
+      await FakeModem.start({ identity: { model: 'SIM7600E-H', imsi: '208150123456789' } }),
+      await FakeModem.start({ pin: '4821', identity: { manufacturer: 'QUECTEL', model: 'EC25' } }),
+      await FakeModem.start(),
+    ]
+    // The third is some other serial device: it reads and never answers.
+    modems[2].silent = true
+    try {
+      await modems[0].serialDevice(join(folder, 'usb-SimTech_SIM7600E-if02-port0'))
+      await modems[1].serialDevice(join(folder, 'usb-Quectel_EC25-if02-port0'))
+      await modems[2].serialDevice(join(folder, 'usb-Prolific_USB-Serial-port0'))
+      // Another link to the first modem's device (its ttyUSB name beside its by-id one): listed once.
+      const { readlinkSync, symlinkSync } = await import('node:fs')
+      symlinkSync(readlinkSync(join(folder, 'usb-SimTech_SIM7600E-if02-port0')), join(folder, 'ttyUSB2'))
+      writeFileSync(join(folder, 'notes.txt'), 'not a device')
+
+      const started = Date.now()
+      const { status, lines } = await agentProcess(['--list', '--scan', folder, '--baud', '115200']).exited
+      assert.equal(status, 0, lines.join('\n'))
+      assert.isBelow(Date.now() - started, 30_000)
+      const output = lines.join('\n')
+      const block = (name: string) => lines.slice(lines.findIndex((line) => line.startsWith(join(folder, name))), undefined)
+      assert.match(block('usb-SimTech_SIM7600E-if02-port0')[0], /\(\/dev\/pts\/\d+\): a modem$/, output)
+      assert.deepEqual(block('usb-SimTech_SIM7600E-if02-port0').slice(1, 4), [
+        '  ATI:      Manufacturer: FAKE MODEMS LTD, Model: SIM7600E-H, Revision: FM7600E_V1.2, IMEI: 35693803*******',
+        '  AT+CGMM:  SIM7600E-H',
+        '  AT+CIMI:  20815**********',
+      ])
+      assert.deepEqual(block('usb-Quectel_EC25-if02-port0').slice(2, 4), ['  AT+CGMM:  EC25', '  AT+CIMI:  +CME ERROR: 11 (the SIM asks for its PIN)'])
+      assert.match(block('usb-Prolific_USB-Serial-port0')[0], /: no answer to AT within 2 s/)
+      assert.match(block('notes.txt')[0], /: cannot open it \(/)
+      assert.isFalse(lines.some((line) => line.startsWith(join(folder, 'ttyUSB2'))), output)
+      // No subscriber or device identity in full.
+      assert.notInclude(output, '208150123456789')
+      assert.notInclude(output, '356938035643809')
+      // The modems were asked only what identifies them.
+      assert.deepEqual(modems[0].commands, ['AT', 'ATE0', 'AT+CMEE=1', 'ATI', 'AT+CGMM', 'AT+CIMI'])
+    } finally {
+      for (const modem of modems) await modem.stop()
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }).timeout(60_000)
+})
