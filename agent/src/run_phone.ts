@@ -128,20 +128,41 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
   const retryMs = options.retryMs ?? 5000
   let stopped = false
   let wake = () => {}
-  const pause = () =>
+  /** Waits retryMs, or until woken (null: only woken). */
+  const pause = (ms: number | null = retryMs) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, retryMs)
+      // Waiting for a modem to come back, the agent has neither socket nor serial port open
+      // (the driver's waits do not hold the process): this keeps it running meanwhile.
+      const timer = ms === null ? setInterval(() => {}, 3_600_000) : setTimeout(resolve, ms)
       wake = () => {
         clearTimeout(timer)
         resolve()
       }
     })
+  // A modem away or being reset would fail every order it is given, spending their attempts:
+  // the phone goes offline at the gateway (its socket closed, docs/device-protocol.md §3) until
+  // the modem is set up again. An order under way is answered by the driver as before.
+  let driverReady = true
+  driver.onReadiness?.((ready) => {
+    driverReady = ready
+    if (ready) {
+      log('the modem is ready again: connecting')
+      wake()
+    } else {
+      log('the modem is not ready: offline at the gateway until it is set up again')
+      void agent.disconnect()
+    }
+  })
   const pairAgain = 'the phone must be paired again (new pairing code, --pair CODE)'
   // The one loop that connects: a second one beside it opened two sockets at once (the crash
   // after a gateway restart). It waits between attempts, after a drop too, so two agents
   // sharing a credential do not replace each other in a tight loop.
   const keepConnected = async () => {
     while (!stopped) {
+      if (!driverReady) {
+        await pause(null)
+        continue
+      }
       try {
         if (!agent.connected) {
           await agent.connect()
@@ -151,12 +172,15 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
         const code = await agent.disconnected()
         if (stopped) return
         if (code === 4001) throw new PhoneStopped(`the gateway unpaired this phone (close code 4001); ${pairAgain}`)
+        // Closed by the agent itself for its modem: it waits for the modem, not retryMs.
+        if (!driverReady) continue
         log(`connection closed (${code}); reconnecting in ${retryMs / 1000} s`)
       } catch (error) {
         if (stopped || error instanceof PhoneStopped) throw error
         if (error instanceof SocketRefused && error.status === 401) {
           throw new PhoneStopped(`the gateway refused this phone's credential (401: unpaired, or the gateway lost its secret.key); ${pairAgain}`)
         }
+        if (!driverReady) continue
         log(`cannot connect (${(error as Error).message}); retrying in ${retryMs / 1000} s`)
       }
       if (!stopped) await pause()

@@ -131,6 +131,9 @@ export class AtModemDriver implements SmsDriver {
   #resetting: Promise<void> | null = null
   #probe: ModemTimer | null = null
   #reopening = false
+  /** Open and set up: false while the device is away or the modem being reset. */
+  #ready = true
+  #readiness: Array<(ready: boolean) => void> = []
 
   constructor(options: ModemOptions) {
     this.#options = options
@@ -199,6 +202,7 @@ export class AtModemDriver implements SmsDriver {
   #reset(at: AtChannel): Promise<void> {
     if (this.#resetting || this.#stopped || at !== this.#at) return this.#resetting ?? Promise.resolve()
     this.#log('the modem stopped answering: resetting it (ATZ, then the set-up)')
+    this.#setReady(false)
     at.hold()
     this.#resetting = (async () => {
       while (!this.#stopped && !at.closed) {
@@ -215,7 +219,11 @@ export class AtModemDriver implements SmsDriver {
       }
       this.#resetting = null
       at.release()
-      if (!at.closed && !this.#stopped) void this.#readStoredAtStart()
+      // A device gone during the reset is the reopening's to report ready.
+      if (!at.closed && !this.#stopped) {
+        this.#setReady(true)
+        void this.#readStoredAtStart()
+      }
     })()
     return this.#resetting
   }
@@ -226,6 +234,7 @@ export class AtModemDriver implements SmsDriver {
     if (this.#stopped || at !== this.#at || this.#reopening) return
     this.#reopening = true
     this.#probe?.cancel()
+    this.#setReady(false)
     this.#log(`the serial device went away; opening it again every ${this.#timeouts.reopenMs / 1000} s`)
     let last = ''
     for (;;) {
@@ -235,6 +244,7 @@ export class AtModemDriver implements SmsDriver {
         await this.#connect()
         this.#reopening = false
         this.#log('the serial device is back and the modem set up')
+        this.#setReady(true)
         void this.#readStoredAtStart()
         return
       } catch (error) {
@@ -255,6 +265,16 @@ export class AtModemDriver implements SmsDriver {
         for (const { sms, stored } of this.#unheard.splice(0)) void this.#hand(sms, stored)
       })
     }
+  }
+
+  onReadiness(listener: (ready: boolean) => void) {
+    this.#readiness.push(listener)
+  }
+
+  #setReady(ready: boolean) {
+    if (ready === this.#ready || this.#stopped) return
+    this.#ready = ready
+    for (const listener of this.#readiness) listener(ready)
   }
 
   onDelivered(listener: (messageId: string) => void) {

@@ -105,6 +105,9 @@ test.group('Several modems in one agent process (--config), against the gateway'
 
       modems[1].unplug()
       await eventually(() => agent!.printed(/Modem B: modem: the serial device went away/), 30_000)
+      const statusOf = async (name: string) => (await devices(client)).find((device) => device.name === name)!.status
+      await until(async () => (await statusOf('Modem B')) === 'offline')
+      assert.equal(await statusOf('Modem A'), 'online')
       await sendAs(client, { to: '+33612345678', body: 'Still from modem A', deviceId: idOf('Modem A') }).then((response) => response.assertStatus(202))
       await until(() => modems[0].submitted.length === 2)
       assert.equal(modems[0].submitted[1].submit.userData.text, 'Still from modem A')
@@ -198,4 +201,71 @@ test.group('The agent\'s --list (fake modems on pseudo-terminals)', () => {
       rmSync(folder, { recursive: true, force: true })
     }
   }).timeout(60_000)
+})
+
+test.group('A modem away: its phone offline at the gateway until it is back (the documented command)', (group) => {
+  let folder: string
+  group.setup(() => useTestKeys())
+  group.each.setup(async () => {
+    await clearDevices()
+    await clearMessaging()
+    folder = mkdtempSync(join(tmpdir(), 'modem-away-'))
+    return () => rmSync(folder, { recursive: true, force: true })
+  })
+
+  test('unplugged: the phone goes offline and takes no order; the one in flight is OUTCOME_UNKNOWN; plugged back, it connects and sends what waited, once', async ({ client, assert }) => {
+    const modem = await FakeModem.start()
+    const manual = useManualClock(new Date())
+    const jobs = await useDeviceJobs(manual.clock)
+    const until = (condition: () => boolean | Promise<boolean>) =>
+      eventually(async () => {
+        await settle(manual.clock, jobs.runner, jobs.hub, [])
+        return condition()
+      }, 60_000)
+    const message = async (id: string) => db.from('messages').where('id', id).select('status', 'attempts', 'error_code').first()
+    let agent: ReturnType<typeof agentProcess> | null = null
+    try {
+      const link = join(folder, 'usb-Fake_Modem-if02-port0')
+      await modem.serialDevice(link)
+      const args = ['--gateway', process.env.GATEWAY_PUBLIC_URL!, '--pair', await pairingCode(client), '--driver', 'modem', '--device', link, '--baud', '115200']
+      agent = agentProcess([...args, '--state', join(folder, 'modem.json')])
+      await eventually(() => agent!.printed(/connected/), 60_000)
+      assert.deepEqual((await devices(client)).map((device) => device.status), ['online'])
+
+      // The first order's PDU is written and never answered, then the modem goes.
+      modem.onSubmit = () => 'silent'
+      const inFlight = (await sendAs(client, { to: '+33612345678', body: 'In flight' })).body().accepted[0].id
+      await until(() => modem.submitted.length === 1)
+      const mark = agent.output.length
+      modem.unplug()
+      await eventually(() => agent!.printed(/the modem is not ready: offline at the gateway/, mark), 30_000)
+      await until(async () => (await devices(client))[0].status === 'offline')
+
+      // Meanwhile an order waits at the gateway: no phone takes it, no attempt is spent.
+      const waiting = (await sendAs(client, { to: '+33612345678', body: 'Sent once back' })).body().accepted[0].id
+      await settle(manual.clock, jobs.runner, jobs.hub, [])
+      assert.deepInclude(await message(waiting), { status: 'queued', attempts: 0 })
+      assert.isFalse(agent.printed(/connected/, mark), agent.output.slice(mark))
+
+      modem.onSubmit = () => 'ok'
+      modem.plugIn()
+      await modem.serialDevice(link)
+      await eventually(() => agent!.printed(/the modem is ready again: connecting/, mark) && agent!.printed(/connected/, mark), 60_000)
+      await until(async () => (await message(waiting)).status === 'sent' && (await message(inFlight)).status === 'failed')
+      assert.deepInclude(await message(inFlight), { error_code: 'OUTCOME_UNKNOWN' })
+      assert.deepInclude(await message(waiting), { attempts: 1 })
+      assert.deepEqual(
+        modem.submitted.map((part) => part.submit.userData.text),
+        ['In flight', 'Sent once back']
+      )
+      assert.deepEqual((await devices(client)).map((device) => device.status), ['online'])
+      const { status, lines } = await agent.stop()
+      assert.equal(status, 0, lines.join('\n'))
+    } finally {
+      await agent?.stop()
+      await jobs.stop()
+      manual.restore()
+      await modem.stop()
+    }
+  }).timeout(180_000)
 })
