@@ -69,6 +69,14 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
               handled.save().catch((error: Error) => log(`cannot write the state file (${error.message})`))
               return handled.concatenationReference
             },
+            // Kept in the state file: a report arriving after a restart still finds its message.
+            deliveries: {
+              restored: handled.deliveries,
+              changed: (waiting) => {
+                handled.deliveries = waiting
+                handled.save().catch((error: Error) => log(`cannot write the state file (${error.message})`))
+              },
+            },
             log: (line) => log(`modem: ${line}`),
           })
         : new SimulatorDriver(simulatorSettings(options.simulator ?? {}))

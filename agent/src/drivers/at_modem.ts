@@ -5,6 +5,7 @@ import { pause, systemClock, type ModemClock, type ModemTimer } from '../modem/c
 import { openSerialPort, type ModemPort } from '../modem/serial_port.js'
 import { sendFailureReason } from '../modem/send_failures.js'
 import {
+  DEFAULT_VALIDITY_MINUTES,
   DeliveryTracker,
   PduError,
   REASSEMBLY_TIMEOUT_MS,
@@ -14,7 +15,15 @@ import {
   type ReassembledSms,
   type SmsDeliver,
   type SmsStatusReport,
+  type TrackedSnapshot,
 } from '../modem/pdu/index.js'
+
+/**
+ * How long a sent message waits for its status reports: the service centre gives up at the end
+ * of the validity period the SMS asked for, and a day more covers a report that waited for a
+ * modem switched off.
+ */
+export const KEEP_DELIVERIES_MS = DEFAULT_VALIDITY_MINUTES * 60_000 + 24 * 60 * 60_000
 
 /** Every bound the driver waits by, in milliseconds. */
 export interface ModemTimeouts {
@@ -65,6 +74,11 @@ export interface ModemOptions {
   pin?: string
   /** The concatenation reference of the next long SMS (0-255); by default a counter from a random start. */
   nextReference?: () => number
+  /**
+   * The messages waiting for status reports, kept across restarts: `restored` is what the last
+   * run left, `changed` is told each time it changes (default: in memory only).
+   */
+  deliveries?: { restored?: TrackedSnapshot[]; changed?: (waiting: TrackedSnapshot[]) => void }
   clock?: ModemClock
   /** Opens the byte stream to the modem (default: the serial device at `path`). */
   open?: () => Promise<ModemPort>
@@ -140,6 +154,8 @@ export class AtModemDriver implements SmsDriver {
     this.#clock = options.clock ?? systemClock
     this.#timeouts = { ...MODEM_TIMEOUTS, ...options.timeouts }
     this.#reassembly = new Reassembly({ now: () => this.#clock.nowMs(), timeoutMs: this.#timeouts.reassemblyMs })
+    this.#tracker.restore(options.deliveries?.restored ?? [])
+    this.#tracker.forgetSentBefore(this.#clock.nowMs() - KEEP_DELIVERIES_MS)
   }
 
   sims() {
@@ -420,8 +436,16 @@ export class AtModemDriver implements SmsDriver {
         return { ok: false, reason: sendFailureReason(error) }
       }
     }
-    if (references.length === parts.length) this.#tracker.track(order.messageId, references, order.to)
+    if (references.length === parts.length) {
+      this.#tracker.forgetSentBefore(this.#clock.nowMs() - KEEP_DELIVERIES_MS)
+      this.#tracker.track(order.messageId, references, order.to, this.#clock.nowMs())
+      this.#deliveriesChanged()
+    }
     return { ok: true }
+  }
+
+  #deliveriesChanged() {
+    this.#options.deliveries?.changed?.(this.#tracker.snapshot())
   }
 
   #nextReference(): number {
@@ -513,7 +537,9 @@ export class AtModemDriver implements SmsDriver {
 
   #onStatusReport(report: SmsStatusReport) {
     const outcome = this.#tracker.report(report.messageReference, report.status, report.recipient.value)
-    if (!outcome || outcome.outcome === 'pending') return
+    if (!outcome) return
+    this.#deliveriesChanged()
+    if (outcome.outcome === 'pending') return
     if (outcome.outcome === 'delivered') for (const listener of this.#delivered) listener(outcome.messageId)
     else for (const listener of this.#deliveryFailed) listener(outcome.messageId, outcome.code)
   }
