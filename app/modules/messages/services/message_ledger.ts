@@ -7,20 +7,12 @@ import { transaction } from '#core/database/transaction'
 import type { InboundReport } from '#modules/devices/public'
 import { insertReceived } from '#modules/messages/stores/message_inserts'
 import type { MessageStore } from '#modules/messages/stores/message_store'
-import type { MessageStateStore, FailedAttempt, FailingOrder } from '#modules/messages/stores/message_state_store'
+import type { MessageStateStore, FailedAttempt, FailingOrder, Hold, Order, Unsendable } from '#modules/messages/stores/message_state_store'
 
-export type { DueMessage } from '#modules/messages/stores/message_state_store'
+export type { DueMessage, Hold, Order, Unsendable } from '#modules/messages/stores/message_state_store'
 
 /** Waits before attempts 2, 3, 4, ... of a message whose attempt failed. */
 export const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 1_800_000]
-
-/** A message handed to a phone's SIM, with the text as the phone's options made it. */
-export interface Order {
-  messageId: number
-  deviceId: number
-  simSlot: number
-  text: string
-}
 
 /** An order that left its phone without the SMS: which SIM it was counted on, and when. */
 export interface WithdrawnOrder {
@@ -111,12 +103,12 @@ export class MessageLedger {
   }
 
   /** Queued messages held back by a SIM's minimum interval or per-minute limit, no attempt spent. */
-  async hold(holds: Array<{ messageId: number; reason: 'sim_cadence' | 'sim_rate'; until: Date }>, at: Date): Promise<number> {
+  async hold(holds: Hold[], at: Date): Promise<number> {
     return this.#announced(await this.states.hold(holds, at))
   }
 
   /** Queued messages that cannot be sent at all (their forced phone or SIM does not exist) fail. */
-  async failUnsendable(failures: Array<{ messageId: number; errorCode: string }>, at: Date): Promise<number> {
+  async failUnsendable(failures: Unsendable[], at: Date): Promise<number> {
     return this.#failed(await this.states.failUnsendable(failures, at), at)
   }
 
