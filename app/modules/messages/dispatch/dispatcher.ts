@@ -129,19 +129,6 @@ export class Dispatcher {
   }
 
   /**
-   * Messages held by a SIM's minimum interval or per-minute limit are judged again (the limits
-   * changed); a retry's wait after a failed attempt is not a hold and stays.
-   */
-  async releaseHolds(): Promise<number> {
-    return this.ledger.releaseHolds(this.clock.now())
-  }
-
-  /** Messages waiting for a quota go back to the queue (a new day, or a quota raised). */
-  async releaseQuotaWaits(): Promise<number> {
-    return this.ledger.releaseQuotaWaits(this.clock.now())
-  }
-
-  /**
    * The SIM slots of a phone a send forced (null: not paired), read once per phone and pass
    * (`known`), connected or not.
    */
