@@ -4,10 +4,11 @@ import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
 import Campaign, { type CampaignStatus } from '#modules/campaigns/models/campaign'
 import type { ResolvedRecipient } from '#modules/campaigns/services/audience_resolution'
+import { chunksOf, marks } from '#core/database/statement_chunks'
 
 /** A recipient's status is final once its message can change no more (sent is final: a receipt may follow). */
 export const FINAL_STATUSES = ['sent', 'delivered', 'failed', 'cancelled']
-const FINAL = FINAL_STATUSES.map(() => '?').join(', ')
+const FINAL = marks(FINAL_STATUSES)
 type Change = Record<string, string | number | null>
 
 /**
@@ -77,8 +78,7 @@ export class CampaignStore {
   clearRecipients = (id: number) => db.from('campaign_recipients').where('campaign_id', id).delete()
 
   async addRecipients(id: number, recipients: ResolvedRecipient[], at: string): Promise<void> {
-    for (let start = 0; start < recipients.length; start += 500) {
-      const chunk = recipients.slice(start, start + 500)
+    for (const chunk of chunksOf(recipients, 500)) {
       await db.rawQuery(
         `INSERT INTO campaign_recipients (campaign_id, run, contact_id, phone, body, status, replaced, updated_at)
          VALUES ${chunk.map(() => `(?, 1, ?, ?, ?, 'pending', 0, ?)`).join(', ')}`,

@@ -4,7 +4,7 @@ import { readConnection } from '#core/database/read_connection'
 import type { PhoneOrder } from '#modules/devices/public'
 import type { MessageStatus } from '#modules/messages/message_values'
 import type { MessageChange } from '#modules/messages/services/message_changes'
-import { eachChunk, marks, tuples } from '#modules/messages/stores/statement_chunks'
+import { eachChunk, marks, tuples } from '#core/database/statement_chunks'
 
 /** A queued message due to be handed to a phone. */
 export interface DueMessage {
