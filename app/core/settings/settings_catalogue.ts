@@ -65,15 +65,17 @@ export function sectionFields<const Name extends string, Change extends FieldCha
 /** One registration of any declared list. */
 export type SettingsRegistration = RegisteredSettings[keyof RegisteredSettings][number]
 
-type ValuesOf<Registration> = Registration extends SectionFields<string, infer Change> ? FieldValues<Change> : never
-type IntersectionOf<Union> = (Union extends unknown ? (value: Union) => void : never) extends (value: infer Both) => void ? Both : never
-
 export type SettingsSectionName = SettingsRegistration['section']
 
-/** Every section, each with the fields every registration adds to it. */
-export type SettingsSections = {
-  [Name in SettingsSectionName]: { [Field in keyof IntersectionOf<ValuesOf<Extract<SettingsRegistration, { section: Name }>>>]: IntersectionOf<ValuesOf<Extract<SettingsRegistration, { section: Name }>>>[Field] }
+type ValuesOf<Registration> = Registration extends SectionFields<string, infer Change> ? FieldValues<Change> : never
+type IntersectionOf<Union> = (Union extends unknown ? (value: Union) => void : never) extends (value: infer Both) => void ? Both : never
+/** The fields every registration adds to one section, as one object type. */
+type SectionValues<Name extends SettingsSectionName, All = IntersectionOf<ValuesOf<Extract<SettingsRegistration, { section: Name }>>>> = {
+  [Field in keyof All]: All[Field]
 }
+
+/** Every section with its fields, as registered. */
+export type SettingsSections = { [Name in SettingsSectionName]: SectionValues<Name> }
 export type Settings = SettingsSections
 
 interface SectionEntry {
