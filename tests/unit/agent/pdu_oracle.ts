@@ -3,8 +3,8 @@ import { parse, Submit } from 'node-pdu'
 /*
  * node-pdu (MIT, a devDependency) as an independent reader of the SMS-SUBMIT PDUs our codec
  * writes. It reads a relative TP-VP above 143 wrongly (12 days instead of 12 hours for
- * 144-167, days and weeks one off for 168-255), so that octet is read from its place in the
- * PDU and turned into minutes by the table of TS 23.040 clause 9.2.3.12.1.
+ * 144-167, a day short for 168-196, four weeks short for 197-255), so that octet is read from
+ * its place in the PDU and turned into minutes by the table of TS 23.040 clause 9.2.3.12.1.
  */
 
 /** The texts a gateway sends: one SMS, long GSM 7-bit with extension characters, long UCS-2, emoji. */
