@@ -4,7 +4,7 @@
 // loaded for BENCH_SECONDS, and only that window's samples are counted: main-thread time per
 // request, split by category (bench/lib/profile_breakdown.js). Loopback only.
 //
-//   node ace build && node bench/profile.js                 # GET /health, API-key GET /auth/me, POST /messages
+//   node ace build && node bench/profile.js                 # the floor, GET /health, API-key GET /auth/me, POST /messages
 //   BENCH_PROFILE_TARGETS=send node bench/profile.js
 //   BENCH_PROFILE_FRAMES=1 node bench/profile.js             # and the 40 innermost frames that took most
 //   BENCH_PROFILE_KEEP=1 node bench/profile.js               # keeps the .cpuprofile (open it in Chrome's DevTools)
@@ -22,6 +22,12 @@ function nextNumber() {
 }
 
 const TARGETS = {
+  // The framework's floor: a route registered the framework's way (a closure answering a
+  // constant JSON), behind the server middleware every request runs (request id and its log
+  // line, body guard, the dashboard's three) and none of the registry's route middleware (no
+  // access check, body guards, validation). Only there when the gateway starts with
+  // GATEWAY_BENCH_FLOOR_ROUTE (start/routes.ts).
+  floor: { name: 'GET /bench-floor (plain AdonisJS route)', scope: null, env: { GATEWAY_BENCH_FLOOR_ROUTE: 'true' }, request: () => ({ method: 'GET', path: '/bench-floor' }) },
   health: { name: 'GET /health', scope: null, request: () => ({ method: 'GET', path: '/health' }) },
   'auth-me': { name: 'GET /api/v1/auth/me (API key)', scope: 'read', request: (key) => ({ method: 'GET', path: '/api/v1/auth/me', headers: { 'x-api-key': key } }) },
   send: {
@@ -36,20 +42,34 @@ const TARGETS = {
   },
 }
 
+/** Runs `start` with `variables` added to the environment the gateway inherits. */
+async function withEnvironment(variables, start) {
+  const before = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]))
+  Object.assign(process.env, variables)
+  try {
+    return await start()
+  } finally {
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[name]
+      else process.env[name] = value
+    }
+  }
+}
+
 function run(base, request, duration) {
   return new Promise((resolve, reject) => {
     autocannon({ url: base, connections: 50, duration, requests: [request] }, (error, result) => (error ? reject(error) : resolve(result)))
   })
 }
 
-const wanted = (process.env.BENCH_PROFILE_TARGETS ?? 'health,auth-me,send').split(',')
+const wanted = (process.env.BENCH_PROFILE_TARGETS ?? 'floor,health,auth-me,send').split(',')
 const report = []
 for (const id of wanted) {
   const target = TARGETS[id]
   if (!target) throw new Error(`unknown target ${id}: one of ${Object.keys(TARGETS).join(', ')}`)
   const profileDir = mkdtempSync(join(tmpdir(), 'gateway-profile-'))
   process.env.BENCH_GATEWAY_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${profileDir}`
-  const gateway = await startGateway()
+  const gateway = await withEnvironment(target.env ?? {}, () => startGateway())
   let result
   let window
   try {

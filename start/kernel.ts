@@ -1,9 +1,10 @@
 /*
  * HTTP middleware. Server middleware runs on every request, matched route or not, so the
  * request id and the body guard hold even for unknown routes; router middleware runs on
- * matched routes only.
+ * matched routes only. The body parser is attached per route by the route registry
+ * (start/routes.ts), after the access check, so an unknown caller never makes the gateway read a
+ * body.
  */
-import router from '@adonisjs/core/services/router'
 import server from '@adonisjs/core/services/server'
 
 server.errorHandler(() => import('#core/http/exception_handler'))
@@ -17,11 +18,3 @@ server.use([
   () => import('#core/dashboard/dashboard_files'),
   () => import('#core/dashboard/dashboard_pages'),
 ])
-
-/**
- * The body parser is attached per route by the route registry, after the access check, so an
- * unknown caller never makes the gateway read a body.
- */
-export const middleware = router.named({
-  bodyParser: () => import('@adonisjs/core/bodyparser_middleware'),
-})

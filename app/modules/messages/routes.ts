@@ -45,6 +45,7 @@ export function messageRoutes(registry: RouteRegistry) {
       },
       errors: ['INVALID_PHONE', 'EMPTY_BODY', 'CONTACT_BLACKLISTED', 'SCHEDULED_AT_IN_PAST', 'IDEMPOTENCY_CONFLICT'],
       handler: [MessagesController, 'send'],
+      controllerMade: 'once',
     },
     {
       method: 'GET',
@@ -57,6 +58,7 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 200, description: 'A page of messages', schema: pageOf(message) },
       errors: ['INVALID_PHONE'],
       handler: [MessagesController, 'index'],
+      controllerMade: 'once',
     },
     {
       method: 'GET',
@@ -69,6 +71,7 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 200, description: 'The message resource', schema: message },
       errors: ['NOT_FOUND'],
       handler: [MessagesController, 'show'],
+      controllerMade: 'once',
     },
     {
       method: 'POST',
@@ -82,6 +85,7 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 200, description: 'The message, queued again', schema: message },
       errors: ['NOT_FOUND', 'MESSAGE_NOT_FAILED'],
       handler: [MessagesController, 'retry'],
+      controllerMade: 'once',
     },
     {
       method: 'DELETE',
@@ -94,6 +98,7 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 204, description: 'Deleted' },
       errors: ['NOT_FOUND'],
       handler: [MessagesController, 'destroy'],
+      controllerMade: 'once',
     },
     {
       method: 'GET',
@@ -107,6 +112,7 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 200, description: 'A page of messages', schema: pageOf(message) },
       errors: ['NOT_FOUND'],
       handler: [MessagesController, 'ofConversation'],
+      controllerMade: 'once',
     },
   ])
 }
