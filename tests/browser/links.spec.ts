@@ -114,25 +114,26 @@ test.group('Links: the menu and the rows that open something', (group) => {
     const href = await link.getAttribute('href')
     assert.equal(href, `/messages?category=info&message=${second}`, 'the link keeps the filters')
 
-    // The address, pasted into another tab, opens the list and the message's panel.
+    // The address, pasted into another tab, opens the list and the message's panel (beside the
+    // list at this width).
     const pasted = await context.newPage()
     await pasted.goto(gatewayUrl(href!))
-    const panel = pasted.getByRole('dialog')
+    const panel = pasted.getByTestId('message-panel')
     await panel.getByText(`Message ${second}`, { exact: true }).waitFor()
     await panel.getByText('+33622222222').first().waitFor()
     await pasted.close()
 
     // A modified click opens it in a new tab, not here.
     const tab = await openInNewTab(context, link)
-    await tab.getByRole('dialog').getByText(`Message ${second}`, { exact: true }).waitFor()
+    await tab.getByTestId('message-panel').getByText(`Message ${second}`, { exact: true }).waitFor()
     assert.equal(new URL(page.url()).searchParams.get('message'), null)
-    assert.equal(await page.getByRole('dialog').count(), 0)
+    assert.equal(await page.getByTestId('message-panel').count(), 0)
     await tab.close()
 
     // From the keyboard, in place.
     await link.focus()
     await page.keyboard.press('Enter')
-    await page.getByRole('dialog').getByText(`Message ${second}`, { exact: true }).waitFor()
+    await page.getByTestId('message-panel').getByText(`Message ${second}`, { exact: true }).waitFor()
     assert.equal(new URL(page.url()).searchParams.get('message'), second)
     assert.equal(await link.getAttribute('aria-current'), 'true')
   })

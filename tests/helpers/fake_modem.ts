@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createConnection, createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -31,6 +31,8 @@ export interface FakeModemOptions {
   operator?: string
   /** Answers AT+CMGF=0 with this error line instead of OK. */
   pduModeError?: string
+  /** What ATI, AT+CGMM and AT+CIMI answer (a SIMCom-like ATI, IMEI included). */
+  identity?: { manufacturer?: string; model?: string; revision?: string; imei?: string; imsi?: string }
 }
 
 export interface SubmittedPart {
@@ -56,6 +58,7 @@ export class FakeModem {
   #socket: Socket | null = null
   readonly #relays: Array<import('node:child_process').ChildProcess> = []
   readonly #connections = new Set<Socket>()
+  readonly #links = new Set<string>()
   #buffer = ''
   /** The AT+CMGS length while its PDU is being typed. */
   #awaitingPdu: number | null = null
@@ -131,8 +134,10 @@ export class FakeModem {
    * A serial device for this modem: a pseudo-terminal whose other end a small Python program
    * joins to the modem's socket, byte for byte. The agent opens it as it opens /dev/ttyUSB2
    * (stty, then the device), so the documented command runs as it does with a real modem.
+   * With `link`, that path is made a symbolic link to the terminal, as udev makes
+   * /dev/serial/by-id/...: a device opened again after unplug() and plugIn() keeps its path.
    */
-  async serialDevice(): Promise<string> {
+  async serialDevice(link?: string): Promise<string> {
     const script = join(this.#folder, 'pty_relay.py')
     writeFileSync(script, PTY_RELAY)
     const relay = spawn('python3', [script, this.socketPath], { stdio: ['ignore', 'pipe', 'inherit'] })
@@ -141,7 +146,14 @@ export class FakeModem {
       relay.once('error', reject)
       createInterface({ input: relay.stdout! }).once('line', resolve)
     })
-    return path
+    if (!link) return path
+    // Replaced in one step, as udev does: the agent never finds the link half made.
+    const temporary = `${link}.${process.pid}.tmp`
+    rmSync(temporary, { force: true })
+    symlinkSync(path, temporary)
+    renameSync(temporary, link)
+    this.#links.add(link)
+    return link
   }
 
   /** Resolves once `predicate` holds, checked after each thing the modem reads. */
@@ -197,10 +209,14 @@ export class FakeModem {
     this.#onCommand(this.commands.at(-1)!)
   }
 
-  /** Ends the connection as an unplugged modem would; it cannot be opened until plugIn(). */
+  /**
+   * Ends the connection as an unplugged modem would; it cannot be opened until plugIn(). Its
+   * serial devices' links go away with it, as udev removes /dev/serial/by-id/... entries.
+   */
   unplug() {
     this.present = false
     this.#socket?.destroy()
+    for (const link of this.#links) rmSync(link, { force: true })
   }
 
   /** Plugged back: a modem just powered, echo on and settings lost. */
@@ -219,6 +235,7 @@ export class FakeModem {
 
   async stop() {
     for (const relay of this.#relays) relay.kill()
+    for (const link of this.#links) rmSync(link, { force: true })
     for (const connection of this.#connections) connection.destroy()
     await new Promise<void>((resolve) => this.#server.close(() => resolve()))
     rmSync(this.#folder, { recursive: true, force: true })
@@ -307,6 +324,10 @@ export class FakeModem {
       this.numericErrors = match[1] !== '0'
       return ok()
     }
+    const identity = { manufacturer: 'FAKE MODEMS LTD', model: 'FM-7600E', revision: 'FM7600E_V1.2', imei: '356938035643809', imsi: '208011234567890', ...this.options.identity }
+    if (upper === 'ATI') return this.#answer(`Manufacturer: ${identity.manufacturer}`, `Model: ${identity.model}`, `Revision: ${identity.revision}`, `IMEI: ${identity.imei}`, 'OK')
+    if (line === 'AT+CGMM') return this.#answer(identity.model, 'OK')
+    if (line === 'AT+CIMI') return locked() ? this.#error(11, 'CME') : this.#answer(identity.imsi, 'OK')
     if (line === 'AT+CPIN?') return this.#answer(`+CPIN: ${locked() ? 'SIM PIN' : 'READY'}`, 'OK')
     if ((match = /^AT\+CPIN="?(\d+)"?$/.exec(line))) {
       if (!this.options.pin || this.pinEntered) return this.#error(3, 'CME')

@@ -5,6 +5,7 @@ import { pause, systemClock, type ModemClock, type ModemTimer } from '../modem/c
 import { openSerialPort, type ModemPort } from '../modem/serial_port.js'
 import { sendFailureReason } from '../modem/send_failures.js'
 import {
+  DEFAULT_VALIDITY_MINUTES,
   DeliveryTracker,
   PduError,
   REASSEMBLY_TIMEOUT_MS,
@@ -14,7 +15,15 @@ import {
   type ReassembledSms,
   type SmsDeliver,
   type SmsStatusReport,
+  type TrackedSnapshot,
 } from '../modem/pdu/index.js'
+
+/**
+ * How long a sent message waits for its status reports: the service centre gives up at the end
+ * of the validity period the SMS asked for, and a day more covers a report that waited for a
+ * modem switched off.
+ */
+export const KEEP_DELIVERIES_MS = DEFAULT_VALIDITY_MINUTES * 60_000 + 24 * 60 * 60_000
 
 /** Every bound the driver waits by, in milliseconds. */
 export interface ModemTimeouts {
@@ -65,6 +74,11 @@ export interface ModemOptions {
   pin?: string
   /** The concatenation reference of the next long SMS (0-255); by default a counter from a random start. */
   nextReference?: () => number
+  /**
+   * The messages waiting for status reports, kept across restarts: `restored` is what the last
+   * run left, `changed` is told each time it changes (default: in memory only).
+   */
+  deliveries?: { restored?: TrackedSnapshot[]; changed?: (waiting: TrackedSnapshot[]) => void }
   clock?: ModemClock
   /** Opens the byte stream to the modem (default: the serial device at `path`). */
   open?: () => Promise<ModemPort>
@@ -131,12 +145,17 @@ export class AtModemDriver implements SmsDriver {
   #resetting: Promise<void> | null = null
   #probe: ModemTimer | null = null
   #reopening = false
+  /** Open and set up: false while the device is away or the modem being reset. */
+  #ready = true
+  #readiness: Array<(ready: boolean) => void> = []
 
   constructor(options: ModemOptions) {
     this.#options = options
     this.#clock = options.clock ?? systemClock
     this.#timeouts = { ...MODEM_TIMEOUTS, ...options.timeouts }
     this.#reassembly = new Reassembly({ now: () => this.#clock.nowMs(), timeoutMs: this.#timeouts.reassemblyMs })
+    this.#tracker.restore(options.deliveries?.restored ?? [])
+    this.#tracker.forgetSentBefore(this.#clock.nowMs() - KEEP_DELIVERIES_MS)
   }
 
   sims() {
@@ -199,6 +218,7 @@ export class AtModemDriver implements SmsDriver {
   #reset(at: AtChannel): Promise<void> {
     if (this.#resetting || this.#stopped || at !== this.#at) return this.#resetting ?? Promise.resolve()
     this.#log('the modem stopped answering: resetting it (ATZ, then the set-up)')
+    this.#setReady(false)
     at.hold()
     this.#resetting = (async () => {
       while (!this.#stopped && !at.closed) {
@@ -215,7 +235,11 @@ export class AtModemDriver implements SmsDriver {
       }
       this.#resetting = null
       at.release()
-      if (!at.closed && !this.#stopped) void this.#readStoredAtStart()
+      // A device gone during the reset is the reopening's to report ready.
+      if (!at.closed && !this.#stopped) {
+        this.#setReady(true)
+        void this.#readStoredAtStart()
+      }
     })()
     return this.#resetting
   }
@@ -226,6 +250,7 @@ export class AtModemDriver implements SmsDriver {
     if (this.#stopped || at !== this.#at || this.#reopening) return
     this.#reopening = true
     this.#probe?.cancel()
+    this.#setReady(false)
     this.#log(`the serial device went away; opening it again every ${this.#timeouts.reopenMs / 1000} s`)
     let last = ''
     for (;;) {
@@ -235,6 +260,7 @@ export class AtModemDriver implements SmsDriver {
         await this.#connect()
         this.#reopening = false
         this.#log('the serial device is back and the modem set up')
+        this.#setReady(true)
         void this.#readStoredAtStart()
         return
       } catch (error) {
@@ -255,6 +281,16 @@ export class AtModemDriver implements SmsDriver {
         for (const { sms, stored } of this.#unheard.splice(0)) void this.#hand(sms, stored)
       })
     }
+  }
+
+  onReadiness(listener: (ready: boolean) => void) {
+    this.#readiness.push(listener)
+  }
+
+  #setReady(ready: boolean) {
+    if (ready === this.#ready || this.#stopped) return
+    this.#ready = ready
+    for (const listener of this.#readiness) listener(ready)
   }
 
   onDelivered(listener: (messageId: string) => void) {
@@ -400,8 +436,16 @@ export class AtModemDriver implements SmsDriver {
         return { ok: false, reason: sendFailureReason(error) }
       }
     }
-    if (references.length === parts.length) this.#tracker.track(order.messageId, references, order.to)
+    if (references.length === parts.length) {
+      this.#tracker.forgetSentBefore(this.#clock.nowMs() - KEEP_DELIVERIES_MS)
+      this.#tracker.track(order.messageId, references, order.to, this.#clock.nowMs())
+      this.#deliveriesChanged()
+    }
     return { ok: true }
+  }
+
+  #deliveriesChanged() {
+    this.#options.deliveries?.changed?.(this.#tracker.snapshot())
   }
 
   #nextReference(): number {
@@ -493,7 +537,9 @@ export class AtModemDriver implements SmsDriver {
 
   #onStatusReport(report: SmsStatusReport) {
     const outcome = this.#tracker.report(report.messageReference, report.status, report.recipient.value)
-    if (!outcome || outcome.outcome === 'pending') return
+    if (!outcome) return
+    this.#deliveriesChanged()
+    if (outcome.outcome === 'pending') return
     if (outcome.outcome === 'delivered') for (const listener of this.#delivered) listener(outcome.messageId)
     else for (const listener of this.#deliveryFailed) listener(outcome.messageId, outcome.code)
   }
