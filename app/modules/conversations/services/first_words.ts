@@ -8,6 +8,7 @@ export function firstWords(start: string | undefined, length: number): string | 
   const text = start.replace(/\s+/g, ' ').trim()
   if (text.length <= length && start.length <= length) return text
   const room = text.slice(0, length)
-  const space = room.lastIndexOf(' ')
+  // A word ending right at the limit is kept whole.
+  const space = text[length] === ' ' ? length : room.lastIndexOf(' ')
   return `${(space > 0 ? room.slice(0, space) : room.slice(0, length - 1)).trimEnd()}…`
 }
