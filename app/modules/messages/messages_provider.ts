@@ -21,6 +21,8 @@ import { OrderReportQueue } from '#modules/messages/dispatch/order_report_queue'
 import { MessageOrderBook } from '#modules/messages/dispatch/message_order_book'
 import { DISPATCH_JOB, dispatchJob, quotaDayJob } from '#modules/messages/dispatch/dispatch_jobs'
 import { broadcastMessageChanges } from '#modules/messages/listeners/live_messages'
+import { ConversationTexts } from '#modules/conversations/public'
+import { MessageSearch } from '#modules/messages/services/message_search'
 
 /**
  * Sending and reading messages, and a message's way to a phone: the dispatcher decides which
@@ -40,6 +42,7 @@ export default class MessagesProvider {
     this.app.container.singleton(MessageLedger, async (resolver) => new MessageLedger(new MessageStateStore(), new MessageStore(), await resolver.make(PhoneFleet)))
     this.app.container.singleton(BulkSends, () => new BulkSends(new MessageStore()))
     const { container } = this.app
+    container.bind(ConversationTexts, (resolver) => resolver.make(MessageSearch))
     container.singleton(RoutingCursor, () => new RoutingCursor())
     container.singleton(OrderReportQueue, async (resolver) => new OrderReportQueue(await resolver.make(MessageLedger), await resolver.make(PhoneFleet)))
     container.singleton(

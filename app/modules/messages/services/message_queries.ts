@@ -11,6 +11,7 @@ import type Message from '#modules/messages/models/message'
 import { MessageStore, type MessageFilters } from '#modules/messages/stores/message_store'
 import { announceChanges } from '#modules/messages/services/message_changes'
 import { PhoneFleet } from '#modules/devices/public'
+import { MessageSearch } from '#modules/messages/services/message_search'
 
 /** Reading, retrying and deleting messages. */
 @inject()
@@ -21,13 +22,15 @@ export class MessageQueries {
     private settings: SettingsStore,
     private ledger: MessageLedger,
     private fleet: PhoneFleet,
-    private messages: MessageStore
+    private messages: MessageStore,
+    private search: MessageSearch
   ) {}
 
   /** Newest first, keyset pages: as fast on the last page as on the first. */
   async list(filters: MessageFilters): Promise<PageOf<typeof messageSchema>> {
     const phone = filters.phone && this.phoneNumbers.normalize(filters.phone, (await this.settings.get('reception')).localPrefix)
-    const page = await this.messages.page({ ...filters, phone })
+    const matching = filters.q ? await this.search.listCondition(filters.q) : undefined
+    const page = await this.messages.page({ ...filters, phone, matching })
     return { data: page.data.map((message) => message.toResource()), nextCursor: page.nextCursor }
   }
 

@@ -4,6 +4,7 @@ import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset
 import Message from '#modules/messages/models/message'
 import type { MessageCategory, MessageStatus } from '#modules/messages/message_values'
 import { eachChunk } from '#core/database/statement_chunks'
+import type { SearchCondition } from '#modules/messages/stores/message_search'
 
 export interface MessageFilters extends PageRequest {
   direction?: 'in' | 'out'
@@ -16,6 +17,9 @@ export interface MessageFilters extends PageRequest {
   campaignId?: string
   since?: string
   until?: string
+  /** Words or a number part, matched by `matching` (MessageSearch.listCondition). */
+  q?: string
+  matching?: SearchCondition
 }
 
 /**
@@ -37,6 +41,7 @@ export class MessageStore {
     if (filters.phone) query.where('phone', filters.phone)
     if (filters.since) query.where('created_at', '>=', storedDateBound(filters.since, 'since'))
     if (filters.until) query.where('created_at', '<', storedDateBound(filters.until, 'until'))
+    if (filters.matching) query.whereRaw(filters.matching.sql, filters.matching.bindings as any[])
     return keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
   }
 

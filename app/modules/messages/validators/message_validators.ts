@@ -2,6 +2,7 @@ import vine from '@vinejs/vine'
 import { dateBoundField, pageQueryFields } from '#core/pagination/keyset_page'
 import { documentedAs } from '#core/contract/schemas'
 import { messageCategories, messageStatuses } from '#modules/messages/message_values'
+import { SEARCH_DESCRIPTION } from '#modules/messages/validators/search_field'
 
 export const listMessagesValidator = vine.compile(
   vine.object({
@@ -15,5 +16,6 @@ export const listMessagesValidator = vine.compile(
     campaignId: vine.string().regex(/^\d{1,16}$/).use(documentedAs({ description: 'The campaign that queued it' })).optional(),
     since: dateBoundField().use(documentedAs({ description: 'Created at or after' })).optional(),
     until: dateBoundField().use(documentedAs({ description: 'Created before' })).optional(),
+    q: vine.string().trim().minLength(1).maxLength(100).use(documentedAs({ description: SEARCH_DESCRIPTION })).optional(),
   })
 )
