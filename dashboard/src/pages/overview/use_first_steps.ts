@@ -69,6 +69,7 @@ function readDismissed(): boolean {
   try {
     return localStorage.getItem(dismissalKey()) === '1'
   } catch {
+    // why: a browser that refuses storage (cookies blocked for the site) shows the list; hiding is a courtesy.
     return false
   }
 }
@@ -79,8 +80,9 @@ function readDismissed(): boolean {
  * the role has none (a read-only account), once every step is done, or after "Hide".
  */
 export function useFirstSteps() {
-  const shown = definitions.filter((step) => may(step.reads) && may(step.does))
   const dismissed = ref(readDismissed())
+  // A hidden list is not read at all.
+  const shown = dismissed.value ? [] : definitions.filter((step) => may(step.reads) && may(step.does))
   const loaded = useLoaded(async () => Promise.all(shown.map((step) => step.isDone())))
 
   const steps = computed<FirstStep[]>(() => {
@@ -100,7 +102,7 @@ export function useFirstSteps() {
     try {
       localStorage.setItem(dismissalKey(), '1')
     } catch {
-      // Storage refused (a private window's quota): hidden until the page is opened again.
+      // why: storage refused (blocked, or no room): the list is hidden until the Overview opens again.
     }
   }
 
