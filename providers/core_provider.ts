@@ -45,7 +45,7 @@ export default class CoreProvider {
       return new JobRunner(await resolver.make(Clock), await resolver.make('lucid.db'), await resolver.make('logger'))
     })
     container.singleton(IdempotencyLocks, () => new IdempotencyLocks())
-    settingsCatalogue.addFields('notifications', storageAlertSettings)
+    settingsCatalogue.add(storageAlertSettings)
     container.singleton(StorageHealth, async (resolver) => {
       const logger = await resolver.make('logger')
       const settings = () => container.make(SettingsStore)

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { StateFileWriter } from './state_file_writer.js'
+import type { TrackedSnapshot } from './modem/pdu/index.js'
 
 /**
  * What became of each send order, by messageId. docs/device-protocol.md §5: the agent remembers
@@ -18,6 +19,11 @@ interface StateFile {
   credential?: string
   /** The modem driver's last concatenation reference (0-255), so a restart does not reuse it at once. */
   concatenationReference?: number
+  /**
+   * The modem driver's sent messages waiting for status reports: [messageId, the parts' TP-MRs,
+   * those reported delivered, the recipient's last nine digits, epoch ms sent].
+   */
+  deliveries?: Array<[string, number[], number[], string | null, number]>
   /**
    * messageId → [outcome, epoch ms, failure reason, reported]. No phone number or text: the
    * file only says what was done, and whether the gateway acknowledged the report of it.
@@ -47,6 +53,8 @@ export class HandledOrders {
   credential: string | null = null
   /** The modem driver's last concatenation reference (null: none used yet). */
   concatenationReference: number | null = null
+  /** The modem driver's messages waiting for status reports. */
+  deliveries: TrackedSnapshot[] = []
   readonly #writer: StateFileWriter | null
 
   constructor(
@@ -64,6 +72,11 @@ export class HandledOrders {
     }
     if (typeof state.credential === 'string') this.credential = state.credential
     if (Number.isInteger(state.concatenationReference)) this.concatenationReference = state.concatenationReference! & 0xff
+    if (Array.isArray(state.deliveries)) {
+      this.deliveries = state.deliveries
+        .filter((entry) => Array.isArray(entry) && typeof entry[0] === 'string' && Array.isArray(entry[1]) && Array.isArray(entry[2]) && Number.isFinite(entry[4]))
+        .map(([messageId, references, delivered, recipient, at]) => ({ messageId, references, delivered, recipient: typeof recipient === 'string' ? recipient : null, at }))
+    }
     const entries = Object.entries(state.orders ?? {}).sort((a, b) => a[1][1] - b[1][1])
     for (const [messageId, [outcome, at, reason, reported]] of entries) {
       // A send under way when the agent stopped may or may not have left the phone: the gateway
@@ -116,6 +129,9 @@ export class HandledOrders {
     const state: StateFile = {
       ...(this.credential ? { credential: this.credential } : {}),
       ...(this.concatenationReference !== null ? { concatenationReference: this.concatenationReference } : {}),
+      ...(this.deliveries.length
+        ? { deliveries: this.deliveries.map(({ messageId, references, delivered, recipient, at }) => [messageId, references, delivered, recipient, at] as [string, number[], number[], string | null, number]) }
+        : {}),
       orders: {},
     }
     for (const [messageId, { outcome, at, reason, reported }] of this.#orders) state.orders[messageId] = [outcome, at, reason ?? null, reported]

@@ -28,6 +28,11 @@ export interface PhoneOptions {
   stateFile?: string
   /** Wait between connection attempts (default 5 s). */
   retryMs?: number
+  /**
+   * The pairing code is used only while the state file holds no credential: a configuration
+   * file keeps its codes after the first run, and a used code would be refused.
+   */
+  pairUnlessPaired?: boolean
 }
 
 /** Ends the agent: retrying cannot help, the operator must act. */
@@ -64,6 +69,14 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
               handled.save().catch((error: Error) => log(`cannot write the state file (${error.message})`))
               return handled.concatenationReference
             },
+            // Kept in the state file: a report arriving after a restart still finds its message.
+            deliveries: {
+              restored: handled.deliveries,
+              changed: (waiting) => {
+                handled.deliveries = waiting
+                handled.save().catch((error: Error) => log(`cannot write the state file (${error.message})`))
+              },
+            },
             log: (line) => log(`modem: ${line}`),
           })
         : new SimulatorDriver(simulatorSettings(options.simulator ?? {}))
@@ -73,13 +86,14 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
   })
   // Started before pairing: a wrong serial device must not use up the single-use pairing code.
   await driver.start?.()
-  let credential = options.credential ?? (options.pairingCode ? undefined : handled.credential ?? undefined)
+  const pairing = options.pairUnlessPaired && handled.credential ? undefined : options.pairingCode
+  let credential = options.credential ?? (pairing ? undefined : handled.credential ?? undefined)
   if (!credential) {
     try {
-      if (!options.pairingCode) {
+      if (!pairing) {
         throw new Error('give a pairing code (--pair), the credential of an earlier run (--credential), or the --state file of an earlier run')
       }
-      const paired = await PhoneAgent.pair(options.gateway, options.pairingCode, {
+      const paired = await PhoneAgent.pair(options.gateway, pairing, {
         name: options.name ?? { simulator: 'Simulated phone', termux: 'Android phone', modem: 'GSM modem' }[kind],
         model: { simulator: 'Simulator', termux: 'Termux', modem: 'AT modem' }[kind],
         appVersion: AGENT_VERSION,
@@ -122,20 +136,41 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
   const retryMs = options.retryMs ?? 5000
   let stopped = false
   let wake = () => {}
-  const pause = () =>
+  /** Waits retryMs, or until woken (null: only woken). */
+  const pause = (ms: number | null = retryMs) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, retryMs)
+      // Waiting for a modem to come back, the agent has neither socket nor serial port open
+      // (the driver's waits do not hold the process): this keeps it running meanwhile.
+      const timer = ms === null ? setInterval(() => {}, 3_600_000) : setTimeout(resolve, ms)
       wake = () => {
         clearTimeout(timer)
         resolve()
       }
     })
+  // A modem away or being reset would fail every order it is given, spending their attempts:
+  // the phone goes offline at the gateway (its socket closed, docs/device-protocol.md §3) until
+  // the modem is set up again. An order under way is answered by the driver as before.
+  let driverReady = true
+  driver.onReadiness?.((ready) => {
+    driverReady = ready
+    if (ready) {
+      log('the modem is ready again: connecting')
+      wake()
+    } else {
+      log('the modem is not ready: offline at the gateway until it is set up again')
+      void agent.disconnect()
+    }
+  })
   const pairAgain = 'the phone must be paired again (new pairing code, --pair CODE)'
   // The one loop that connects: a second one beside it opened two sockets at once (the crash
   // after a gateway restart). It waits between attempts, after a drop too, so two agents
   // sharing a credential do not replace each other in a tight loop.
   const keepConnected = async () => {
     while (!stopped) {
+      if (!driverReady) {
+        await pause(null)
+        continue
+      }
       try {
         if (!agent.connected) {
           await agent.connect()
@@ -145,12 +180,15 @@ export async function runPhone(options: PhoneOptions, log: (line: string) => voi
         const code = await agent.disconnected()
         if (stopped) return
         if (code === 4001) throw new PhoneStopped(`the gateway unpaired this phone (close code 4001); ${pairAgain}`)
+        // Closed by the agent itself for its modem: it waits for the modem, not retryMs.
+        if (!driverReady) continue
         log(`connection closed (${code}); reconnecting in ${retryMs / 1000} s`)
       } catch (error) {
         if (stopped || error instanceof PhoneStopped) throw error
         if (error instanceof SocketRefused && error.status === 401) {
           throw new PhoneStopped(`the gateway refused this phone's credential (401: unpaired, or the gateway lost its secret.key); ${pairAgain}`)
         }
+        if (!driverReady) continue
         log(`cannot connect (${(error as Error).message}); retrying in ${retryMs / 1000} s`)
       }
       if (!stopped) await pause()

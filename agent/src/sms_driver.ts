@@ -42,4 +42,10 @@ export interface SmsDriver {
    * a short code such as `REJECTED_BY_RECIPIENT`). Drivers without such reports omit it.
    */
   onDeliveryFailed?(listener: (messageId: string, reason: string) => void): void
+  /**
+   * Called when the driver stops being able to send (false: a modem unplugged or being reset)
+   * and when it can again (true). The agent is offline at the gateway meanwhile, so no order
+   * is given to a phone that would only fail it. Drivers that are always ready omit it.
+   */
+  onReadiness?(listener: (ready: boolean) => void): void
 }

@@ -31,23 +31,9 @@ export function coreRoutes(registry: RouteRegistry) {
   registry.describeTag('System', 'Health, self-description and the technical log')
   registry.describeTag('Settings', `Typed settings sections: ${settingsCatalogue.sectionNames.join(', ')}`)
   registry.describeTag('Activity', 'What happened, for the operator: info, warnings and errors written by every module')
-  // The answer always carries every field of every section: the change schemas, all required.
   // Every module has added its sections and fields by now (providers' register()).
   const settingsChangeValidator = settingsCatalogue.changeValidator
-  const settingsSchema = registry.addSchema('Settings', {
-    type: 'object',
-    required: settingsCatalogue.sectionNames,
-    properties: Object.fromEntries(
-      settingsCatalogue.sectionNames.map((name) => [
-        name,
-        {
-          ...settingsChangeValidator.toJSONSchema().properties?.[name],
-          required: settingsCatalogue.fieldNames(name),
-          description: `Defaults: ${JSON.stringify(settingsCatalogue.defaults(name))}`,
-        },
-      ])
-    ),
-  })
+  const settingsSchema = registry.addSchema('Settings', settingsCatalogue.answerSchema())
   const activityEntry = registry.addSchema('ActivityEntry', activityEntrySchema)
   const activityTerm = registry.addSchema('ActivityTerm', activityTermSchema)
   const technicalLogLine = registry.addSchema('TechnicalLogLine', technicalLogLineSchema)

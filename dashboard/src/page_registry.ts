@@ -7,6 +7,16 @@ import type { OperationId } from './api/operations'
 export const pageGroups = ['overview', 'messaging', 'phones', 'integrations', 'data', 'administration'] as const
 export type PageGroup = (typeof pageGroups)[number]
 
+/** Each group's heading in the menu; the overview's pages stand on top without one. */
+export const pageGroupTitles: Record<PageGroup, string | null> = {
+  overview: null,
+  messaging: 'Messaging',
+  phones: 'Phones',
+  integrations: 'Integrations',
+  data: 'Data',
+  administration: 'Administration',
+}
+
 /**
  * One page of the signed-in dashboard. It is listed (and reachable) only for the roles that may
  * call the operation it reads (`needs`), from the gateway's own OpenAPI document. `menu: false`:

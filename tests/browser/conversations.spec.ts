@@ -85,7 +85,7 @@ test.group('Conversations page in a real browser', (group) => {
     const reply = await db.from('messages').where('direction', 'out').first()
     assert.deepInclude(reply, { phone: ADA, category: 'conversation', body: 'Yes, table 4 is ready for you' })
     // The outgoing message shows its status.
-    assert.match(bubbles[1], /queued|dispatched|sent|delivered/)
+    assert.match(bubbles[1], /Queued|On a phone|Sent|Delivered/)
     await row(ADA).getByText('Last message sent').waitFor()
 
     // A colleague is offered by name (GET /users/assignable); then back to oneself.

@@ -146,7 +146,7 @@ test.group('Dashboard in a real browser', (group) => {
     await page.getByText('“Counter phone” is paired and online.').waitFor()
     await page.getByRole('button', { name: 'Done' }).click()
     const card = page.locator('[data-phone="Counter phone"]')
-    await card.getByText('online', { exact: true }).waitFor()
+    await card.getByText('Online', { exact: true }).waitFor()
     await page.getByText('1 of 1 online').waitFor()
     // Its battery and signal, live as the phone reports them.
     await agent.reportStatus()
@@ -156,7 +156,7 @@ test.group('Dashboard in a real browser', (group) => {
 
     // The phone goes away: the card shows it offline, live.
     await agent.disconnect()
-    await card.getByText('offline', { exact: true }).waitFor()
+    await card.getByText('Offline', { exact: true }).waitFor()
   })
 
   test('a read-only account sees no action button and only the pages its role may use', async ({ assert }) => {
@@ -214,7 +214,7 @@ test.group('Dashboard in a real browser', (group) => {
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
     assert.equal(await page.getByRole('navigation', { name: 'Pages' }).count(), 0)
     await page.getByRole('button', { name: 'Menu' }).click()
-    await page.getByRole('navigation', { name: 'Pages' }).getByText('Phones').click()
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Phones', exact: true }).click()
     await page.getByRole('heading', { name: 'Phones', level: 1 }).waitFor()
     assert.equal(new URL(page.url()).pathname, '/phones')
   })

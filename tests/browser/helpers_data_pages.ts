@@ -9,7 +9,7 @@ export async function menuEntries(page: Page): Promise<string[]> {
 
 /** Opens a page from the menu, as a person would (not by typing its address). */
 export async function openFromMenu(page: Page, title: string) {
-  await page.getByRole('navigation', { name: 'Pages' }).getByText(title, { exact: true }).click()
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: title, exact: true }).click()
   await page.getByRole('heading', { name: title, level: 1 }).waitFor()
 }
 

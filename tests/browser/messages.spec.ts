@@ -85,7 +85,7 @@ test.group('Messages page in a real browser', (group) => {
 
     // Why the failed one did not leave, then Retry (confirmed): queued again, live.
     await rowOf(page, nowhere).getByRole('link').click()
-    const drawer = page.getByRole('dialog')
+    const drawer = page.getByTestId('message-panel')
     await drawer.getByText('The phone it was forced to (#999999) was unpaired').waitFor()
     await drawer.getByRole('button', { name: 'Retry' }).click()
     await page.getByRole('button', { name: 'Retry' }).last().click() // the confirmation's button
@@ -146,7 +146,7 @@ test.group('Messages page in a real browser', (group) => {
     const account = await accountWithRole('readonly')
     await signInToOverview(page, account.email, TEST_PASSWORD)
     await page.goto(gatewayUrl(`/messages?message=${failed}`))
-    const drawer = page.getByRole('dialog')
+    const drawer = page.getByTestId('message-panel')
     await drawer.getByText('The phone it was forced to (#999999) was unpaired').waitFor()
     await rowShows(page, failed, 'failed')
     assert.equal(await page.getByRole('button', { name: 'Retry' }).count(), 0)

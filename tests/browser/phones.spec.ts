@@ -50,7 +50,7 @@ test.group('Phones page: settings and unpairing in a real browser', (group) => {
     await signInAs(page, 'operator')
     await openFromMenu(page, 'Phones')
     const card = page.locator('[data-phone="Shop phone"]')
-    await card.getByText('online', { exact: true }).waitFor()
+    await card.getByText('Online', { exact: true }).waitFor()
     await card.getByTestId('text-options').getByText('as in Settings > General').waitFor()
 
     await page.getByRole('button', { name: 'Settings of Shop phone' }).click()
@@ -87,7 +87,7 @@ test.group('Phones page: settings and unpairing in a real browser', (group) => {
     const watcher = await newPage()
     await signInAs(watcher, 'readonly')
     await openFromMenu(watcher, 'Phones')
-    await watcher.locator('[data-phone="Counter phone"]').getByText('online', { exact: true }).waitFor()
+    await watcher.locator('[data-phone="Counter phone"]').getByText('Online', { exact: true }).waitFor()
     await watcher.locator('[data-phone="Drawer phone"]').waitFor()
     assert.equal(await watcher.locator('main').getByRole('button').count(), 0)
 
@@ -131,7 +131,7 @@ test.group('Phones page: settings and unpairing in a real browser', (group) => {
     assert.include(await steps.innerText(), 'SSE only')
     await dialog.getByText('The app speaks plain http only to 127.0.0.1').waitFor()
     assert.equal(await dialog.getByTestId('simulator-command').count(), 0)
-    await dialog.getByRole('button', { name: 'Copy' }).click()
+    await dialog.getByTestId('copy-api-url').getByRole('button').click()
     await dialog.getByText(/Copied|press Ctrl\+C/).first().waitFor()
     await screenshotsAtBothWidths(page, 'pair-smsgate-app')
 

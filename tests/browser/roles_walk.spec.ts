@@ -6,33 +6,8 @@ import type { Browser, Page } from 'playwright-core'
 import type { Role } from '#core/http/access'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
-import { dashboardPages } from '#tests/unit/dashboard/dashboard_pages'
 import { DESKTOP, PHONE, gatewayUrl, launchChromium, signInToOverview } from './browser.js'
-
-/**
- * The dashboard's pages as its router knows them, in menu order: every page folder's pages.ts
- * (dashboard/src/pages/<folder>/pages.ts, read as text: they are the browser app's modules, not
- * the server's), so a page added there is walked without editing this test. An optional
- * parameter (`settings/:section?`) is left out: the page opens on its first part.
- */
-function walkedPages() {
-  return dashboardPages(app.makePath()).map((entry) => ({ ...entry, path: entry.path.replace(/\/:[^/]+\?/g, '') }))
-}
-type DashboardPage = ReturnType<typeof walkedPages>[number]
-
-/** Which roles may call each operation, from the gateway's own OpenAPI document (`x-roles`). */
-async function rolesOfOperations(): Promise<Map<string, string[]>> {
-  const document = (await (await fetch(gatewayUrl('/api-docs/openapi.json'))).json()) as {
-    paths: Record<string, Record<string, { operationId?: string; 'x-roles'?: string[] }>>
-  }
-  const roles = new Map<string, string[]>()
-  for (const operations of Object.values(document.paths)) {
-    for (const operation of Object.values(operations)) {
-      if (operation.operationId) roles.set(operation.operationId, operation['x-roles'] ?? [])
-    }
-  }
-  return roles
-}
+import { rolesOfOperations, walkedPages, type WalkedPage } from './helpers_pages.js'
 
 /**
  * Buttons that change something. A read-only account must see none of them; reading, filtering,
@@ -77,7 +52,7 @@ test.group('Every page of the dashboard, for every role', (group) => {
       const pages = walkedPages()
       assert.isAbove(pages.length, 1, 'the pages.ts of the page folders were read')
       const operations = await rolesOfOperations()
-      const mayUse = (entry: DashboardPage) => {
+      const mayUse = (entry: WalkedPage) => {
         const roles = operations.get(entry.needs)
         assert.isDefined(roles, `the operation ${entry.needs} of page ${entry.name} is in the OpenAPI document`)
         return roles!.includes(role)

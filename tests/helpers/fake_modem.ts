@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createConnection, createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -31,6 +31,8 @@ export interface FakeModemOptions {
   operator?: string
   /** Answers AT+CMGF=0 with this error line instead of OK. */
   pduModeError?: string
+  /** What ATI, AT+CGMM and AT+CIMI answer (a SIMCom-like ATI, IMEI included). */
+  identity?: { manufacturer?: string; model?: string; revision?: string; imei?: string; imsi?: string }
 }
 
 export interface SubmittedPart {
@@ -56,6 +58,7 @@ export class FakeModem {
   #socket: Socket | null = null
   readonly #relays: Array<import('node:child_process').ChildProcess> = []
   readonly #connections = new Set<Socket>()
+  readonly #links = new Set<string>()
   #buffer = ''
   /** The AT+CMGS length while its PDU is being typed. */
   #awaitingPdu: number | null = null
@@ -76,6 +79,11 @@ export class FakeModem {
   readonly stores = new Map<string, Map<number, StoredSms>>()
   /** Decides the answer to each submitted part (default: accepted). */
   onSubmit: (part: { submit: SmsSubmit; index: number }) => SubmitAnswer = () => 'ok'
+  /**
+   * Called with an accepted part before its `+CMGS: <mr>` and OK are written: what it makes the
+   * modem say (a status report) comes before the send's answer, as a fast network can make it.
+   */
+  beforeAnswer: ((part: SubmittedPart) => void) | null = null
   /** true: reads everything and answers nothing (a hung modem). */
   silent = false
   /** No `> ` prompt after AT+CMGS (a modem stuck before the PDU). */
@@ -131,8 +139,10 @@ export class FakeModem {
    * A serial device for this modem: a pseudo-terminal whose other end a small Python program
    * joins to the modem's socket, byte for byte. The agent opens it as it opens /dev/ttyUSB2
    * (stty, then the device), so the documented command runs as it does with a real modem.
+   * With `link`, that path is made a symbolic link to the terminal, as udev makes
+   * /dev/serial/by-id/...: a device opened again after unplug() and plugIn() keeps its path.
    */
-  async serialDevice(): Promise<string> {
+  async serialDevice(link?: string): Promise<string> {
     const script = join(this.#folder, 'pty_relay.py')
     writeFileSync(script, PTY_RELAY)
     const relay = spawn('python3', [script, this.socketPath], { stdio: ['ignore', 'pipe', 'inherit'] })
@@ -141,7 +151,14 @@ export class FakeModem {
       relay.once('error', reject)
       createInterface({ input: relay.stdout! }).once('line', resolve)
     })
-    return path
+    if (!link) return path
+    // Replaced in one step, as udev does: the agent never finds the link half made.
+    const temporary = `${link}.${process.pid}.tmp`
+    rmSync(temporary, { force: true })
+    symlinkSync(path, temporary)
+    renameSync(temporary, link)
+    this.#links.add(link)
+    return link
   }
 
   /** Resolves once `predicate` holds, checked after each thing the modem reads. */
@@ -156,7 +173,11 @@ export class FakeModem {
 
   /** An SMS arrives: stored and announced with +CMTI (answers its index), or handed over in a +CMT line. */
   deliver(fields: Partial<DeliverFields> & { from: string; text: string }, how: 'cmti' | 'cmt' = 'cmti', store = 'SM'): number | null {
-    const pdu = encodeDeliver({ sentAt: new Date('2026-05-04T09:30:00Z'), ...fields })
+    return this.deliverPdu(encodeDeliver({ sentAt: new Date('2026-05-04T09:30:00Z'), ...fields }), how, store)
+  }
+
+  /** An SMS-DELIVER PDU written elsewhere (another encoder) arrives, as deliver() does. */
+  deliverPdu(pdu: string, how: 'cmti' | 'cmt' = 'cmti', store = 'SM'): number | null {
     if (how === 'cmt') {
       this.#write(`\r\n+CMT: ,${tpduLength(pdu)}\r\n${pdu}\r\n`)
       return null
@@ -174,6 +195,11 @@ export class FakeModem {
       dischargedAt: new Date('2026-05-04T09:30:05Z'),
       ...fields,
     })
+    this.reportPdu(pdu, how)
+  }
+
+  /** An SMS-STATUS-REPORT PDU written elsewhere (a published one) arrives, as report() does. */
+  reportPdu(pdu: string, how: 'cds' | 'cdsi' = 'cds') {
     if (how === 'cds') return this.#write(`\r\n+CDS: ${tpduLength(pdu)}\r\n${pdu}\r\n`)
     const index = this.store('SR', pdu, 0)
     this.#write(`\r\n+CDSI: "SR",${index}\r\n`)
@@ -197,10 +223,14 @@ export class FakeModem {
     this.#onCommand(this.commands.at(-1)!)
   }
 
-  /** Ends the connection as an unplugged modem would; it cannot be opened until plugIn(). */
+  /**
+   * Ends the connection as an unplugged modem would; it cannot be opened until plugIn(). Its
+   * serial devices' links go away with it, as udev removes /dev/serial/by-id/... entries.
+   */
   unplug() {
     this.present = false
     this.#socket?.destroy()
+    for (const link of this.#links) rmSync(link, { force: true })
   }
 
   /** Plugged back: a modem just powered, echo on and settings lost. */
@@ -219,6 +249,7 @@ export class FakeModem {
 
   async stop() {
     for (const relay of this.#relays) relay.kill()
+    for (const link of this.#links) rmSync(link, { force: true })
     for (const connection of this.#connections) connection.destroy()
     await new Promise<void>((resolve) => this.#server.close(() => resolve()))
     rmSync(this.#folder, { recursive: true, force: true })
@@ -283,7 +314,9 @@ export class FakeModem {
       return this.#answer(answer)
     }
     this.mr = (this.mr + 1) & 0xff
-    this.submitted.push({ pdu, declaredLength, submit, mr: this.mr })
+    const part = { pdu, declaredLength, submit, mr: this.mr }
+    this.submitted.push(part)
+    this.beforeAnswer?.(part)
     this.#answer(`+CMGS: ${this.mr}`, 'OK')
   }
 
@@ -307,6 +340,10 @@ export class FakeModem {
       this.numericErrors = match[1] !== '0'
       return ok()
     }
+    const identity = { manufacturer: 'FAKE MODEMS LTD', model: 'FM-7600E', revision: 'FM7600E_V1.2', imei: '356938035643809', imsi: '208011234567890', ...this.options.identity }
+    if (upper === 'ATI') return this.#answer(`Manufacturer: ${identity.manufacturer}`, `Model: ${identity.model}`, `Revision: ${identity.revision}`, `IMEI: ${identity.imei}`, 'OK')
+    if (line === 'AT+CGMM') return this.#answer(identity.model, 'OK')
+    if (line === 'AT+CIMI') return locked() ? this.#error(11, 'CME') : this.#answer(identity.imsi, 'OK')
     if (line === 'AT+CPIN?') return this.#answer(`+CPIN: ${locked() ? 'SIM PIN' : 'READY'}`, 'OK')
     if ((match = /^AT\+CPIN="?(\d+)"?$/.exec(line))) {
       if (!this.options.pin || this.pinEntered) return this.#error(3, 'CME')

@@ -5,6 +5,7 @@ import { pause, systemClock, type ModemClock, type ModemTimer } from '../modem/c
 import { openSerialPort, type ModemPort } from '../modem/serial_port.js'
 import { sendFailureReason } from '../modem/send_failures.js'
 import {
+  DEFAULT_VALIDITY_MINUTES,
   DeliveryTracker,
   PduError,
   REASSEMBLY_TIMEOUT_MS,
@@ -14,7 +15,16 @@ import {
   type ReassembledSms,
   type SmsDeliver,
   type SmsStatusReport,
+  type SubmitPart,
+  type TrackedSnapshot,
 } from '../modem/pdu/index.js'
+
+/**
+ * How long a sent message waits for its status reports: the service centre gives up at the end
+ * of the validity period the SMS asked for, and a day more covers a report that waited for a
+ * modem switched off.
+ */
+export const KEEP_DELIVERIES_MS = DEFAULT_VALIDITY_MINUTES * 60_000 + 24 * 60 * 60_000
 
 /** Every bound the driver waits by, in milliseconds. */
 export interface ModemTimeouts {
@@ -39,6 +49,16 @@ export interface ModemTimeouts {
   /** Between two attempts to open a serial device that went away. */
   reopenMs: number
 }
+
+/**
+ * How long a status report that came before its send's answer waits once the send is tracked:
+ * the agent reports the send first, since a delivery failure it heard before the send's
+ * outcome would read as a failed attempt, and the gateway would send the SMS again.
+ */
+export const EARLY_REPORT_DELAY_MS = 1_000
+
+/** At most this many early reports are held during one send (a text has at most 255 parts). */
+const EARLY_REPORTS_KEPT = 255
 
 /** Commands left unanswered in a row (the resynchronisation marker after a timeout counts) before the modem is reset. */
 export const SILENT_LIMIT = 2
@@ -65,6 +85,11 @@ export interface ModemOptions {
   pin?: string
   /** The concatenation reference of the next long SMS (0-255); by default a counter from a random start. */
   nextReference?: () => number
+  /**
+   * The messages waiting for status reports, kept across restarts: `restored` is what the last
+   * run left, `changed` is told each time it changes (default: in memory only).
+   */
+  deliveries?: { restored?: TrackedSnapshot[]; changed?: (waiting: TrackedSnapshot[]) => void }
   clock?: ModemClock
   /** Opens the byte stream to the modem (default: the serial device at `path`). */
   open?: () => Promise<ModemPort>
@@ -111,6 +136,10 @@ export class AtModemDriver implements SmsDriver {
   #delivered: Array<(messageId: string) => void> = []
   #deliveryFailed: Array<(messageId: string, reason: string) => void> = []
   readonly #tracker = new DeliveryTracker()
+  /** Set while a message's parts are being sent: its TP-MRs are not tracked yet. */
+  #sendingParts = false
+  /** Status reports that matched nothing while a message was being sent: perhaps its own, come before +CMGS. */
+  #earlyReports: SmsStatusReport[] = []
   readonly #reassembly: Reassembly
   /** Where each waiting part of a long SMS is stored (a repeat of a part too), by the part's identity. */
   readonly #parts = new Map<string, Stored[]>()
@@ -131,12 +160,17 @@ export class AtModemDriver implements SmsDriver {
   #resetting: Promise<void> | null = null
   #probe: ModemTimer | null = null
   #reopening = false
+  /** Open and set up: false while the device is away or the modem being reset. */
+  #ready = true
+  #readiness: Array<(ready: boolean) => void> = []
 
   constructor(options: ModemOptions) {
     this.#options = options
     this.#clock = options.clock ?? systemClock
     this.#timeouts = { ...MODEM_TIMEOUTS, ...options.timeouts }
     this.#reassembly = new Reassembly({ now: () => this.#clock.nowMs(), timeoutMs: this.#timeouts.reassemblyMs })
+    this.#tracker.restore(options.deliveries?.restored ?? [])
+    this.#tracker.forgetSentBefore(this.#clock.nowMs() - KEEP_DELIVERIES_MS)
   }
 
   sims() {
@@ -199,6 +233,7 @@ export class AtModemDriver implements SmsDriver {
   #reset(at: AtChannel): Promise<void> {
     if (this.#resetting || this.#stopped || at !== this.#at) return this.#resetting ?? Promise.resolve()
     this.#log('the modem stopped answering: resetting it (ATZ, then the set-up)')
+    this.#setReady(false)
     at.hold()
     this.#resetting = (async () => {
       while (!this.#stopped && !at.closed) {
@@ -215,7 +250,11 @@ export class AtModemDriver implements SmsDriver {
       }
       this.#resetting = null
       at.release()
-      if (!at.closed && !this.#stopped) void this.#readStoredAtStart()
+      // A device gone during the reset is the reopening's to report ready.
+      if (!at.closed && !this.#stopped) {
+        this.#setReady(true)
+        void this.#readStoredAtStart()
+      }
     })()
     return this.#resetting
   }
@@ -226,6 +265,7 @@ export class AtModemDriver implements SmsDriver {
     if (this.#stopped || at !== this.#at || this.#reopening) return
     this.#reopening = true
     this.#probe?.cancel()
+    this.#setReady(false)
     this.#log(`the serial device went away; opening it again every ${this.#timeouts.reopenMs / 1000} s`)
     let last = ''
     for (;;) {
@@ -235,6 +275,7 @@ export class AtModemDriver implements SmsDriver {
         await this.#connect()
         this.#reopening = false
         this.#log('the serial device is back and the modem set up')
+        this.#setReady(true)
         void this.#readStoredAtStart()
         return
       } catch (error) {
@@ -255,6 +296,16 @@ export class AtModemDriver implements SmsDriver {
         for (const { sms, stored } of this.#unheard.splice(0)) void this.#hand(sms, stored)
       })
     }
+  }
+
+  onReadiness(listener: (ready: boolean) => void) {
+    this.#readiness.push(listener)
+  }
+
+  #setReady(ready: boolean) {
+    if (ready === this.#ready || this.#stopped) return
+    this.#ready = ready
+    for (const listener of this.#readiness) listener(ready)
   }
 
   onDelivered(listener: (messageId: string) => void) {
@@ -379,6 +430,16 @@ export class AtModemDriver implements SmsDriver {
       if (!(error instanceof PduError)) throw error
       return { ok: false, reason: /address/.test(error.message) ? 'INVALID_RECIPIENT' : 'INVALID_TEXT' }
     }
+    this.#sendingParts = true
+    try {
+      return await this.#sendParts(order, parts, at)
+    } finally {
+      this.#sendingParts = false
+      this.#earlyReports = []
+    }
+  }
+
+  async #sendParts(order: SendOrder, parts: SubmitPart[], at: AtChannel): Promise<SendOutcome> {
     const references: number[] = []
     for (const [index, part] of parts.entries()) {
       try {
@@ -400,8 +461,22 @@ export class AtModemDriver implements SmsDriver {
         return { ok: false, reason: sendFailureReason(error) }
       }
     }
-    if (references.length === parts.length) this.#tracker.track(order.messageId, references, order.to)
+    if (references.length === parts.length) {
+      this.#tracker.forgetSentBefore(this.#clock.nowMs() - KEEP_DELIVERIES_MS)
+      this.#tracker.track(order.messageId, references, order.to, this.#clock.nowMs())
+      this.#deliveriesChanged()
+      const early = this.#earlyReports.filter((report) => references.includes(report.messageReference))
+      if (early.length) {
+        this.#clock.setTimer(EARLY_REPORT_DELAY_MS, () => {
+          if (!this.#stopped) for (const report of early) this.#onStatusReport(report)
+        })
+      }
+    }
     return { ok: true }
+  }
+
+  #deliveriesChanged() {
+    this.#options.deliveries?.changed?.(this.#tracker.snapshot())
   }
 
   #nextReference(): number {
@@ -493,7 +568,13 @@ export class AtModemDriver implements SmsDriver {
 
   #onStatusReport(report: SmsStatusReport) {
     const outcome = this.#tracker.report(report.messageReference, report.status, report.recipient.value)
-    if (!outcome || outcome.outcome === 'pending') return
+    if (!outcome) {
+      // A fast network's report may come before the +CMGS answer naming its reference.
+      if (this.#sendingParts && this.#earlyReports.length < EARLY_REPORTS_KEPT) this.#earlyReports.push(report)
+      return
+    }
+    this.#deliveriesChanged()
+    if (outcome.outcome === 'pending') return
     if (outcome.outcome === 'delivered') for (const listener of this.#delivered) listener(outcome.messageId)
     else for (const listener of this.#deliveryFailed) listener(outcome.messageId, outcome.code)
   }

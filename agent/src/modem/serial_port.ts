@@ -21,9 +21,13 @@ export interface ModemPort {
  * Opens a serial device: its speed set with stty first when given (a pseudo-terminal has
  * none), raw and without echo from the line discipline, so only the modem's own echo is seen.
  */
-export async function openSerialPort(path: string, baudRate?: number): Promise<ModemPort> {
-  if (baudRate) await run('stty', ['-F', path, String(baudRate), 'raw', '-echo', '-hupcl'])
-  const fd = openSync(path, constants.O_RDWR | constants.O_NOCTTY)
+export async function openSerialPort(path: string, baudRate?: number, options: { probe?: boolean } = {}): Promise<ModemPort> {
+  if (options.probe) {
+    // A port that may be anything (--list): raw whatever its speed, an stty that cannot hang,
+    // and an open that does not wait for a carrier a port without a modem never raises.
+    await run('stty', ['-F', path, ...(baudRate ? [String(baudRate)] : []), 'raw', '-echo', '-hupcl'], { timeout: 2000 })
+  } else if (baudRate) await run('stty', ['-F', path, String(baudRate), 'raw', '-echo', '-hupcl'])
+  const fd = openSync(path, constants.O_RDWR | constants.O_NOCTTY | (options.probe ? constants.O_NONBLOCK : 0))
   const input = new ReadStream(fd)
   const output = new WriteStream(fd)
   input.setEncoding('latin1')

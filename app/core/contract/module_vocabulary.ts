@@ -3,25 +3,9 @@ import { errorCatalogue, type ErrorKindDefinition } from '#core/http/api_error'
 import { permissionCatalogue } from '#core/http/permissions'
 import { publicEventCatalogue, type PublicEventDefinition } from '#core/events/public_events'
 import { activityCatalogue, type ActivityDeclaration } from '#core/activity/activity_vocabulary'
-import {
-  settingsCatalogue,
-  type SettingsFields,
-  type SettingsSectionName,
-  type SettingsSections,
-} from '#core/settings/settings_catalogue'
+import { settingsCatalogue, type SettingsRegistration } from '#core/settings/settings_catalogue'
 
-/** Some fields of one settings section, as a module contributes them (checked against its type). */
-export interface SectionFields {
-  section: SettingsSectionName
-  fields: SettingsFields<Record<string, unknown>>
-}
-
-export function sectionFields<Name extends SettingsSectionName>(
-  section: Name,
-  fields: SettingsFields<Partial<SettingsSections[Name]>>
-): SectionFields {
-  return { section, fields: fields as unknown as SettingsFields<Record<string, unknown>> }
-}
+export { sectionFields } from '#core/settings/settings_catalogue'
 
 /**
  * What a module brings to the gateway's shared vocabulary: its error kinds, its permissions, the
@@ -34,7 +18,8 @@ export interface ModuleVocabulary {
   errors?: Record<string, ErrorKindDefinition>
   permissions?: Record<string, RouteAccess>
   events?: Record<string, PublicEventDefinition>
-  settings?: SectionFields[]
+  /** A list declared in `RegisteredSettings` (settings_catalogue.ts), which types the sections. */
+  settings?: readonly SettingsRegistration[]
   activity?: ActivityDeclaration
 }
 
@@ -43,5 +28,5 @@ export function registerVocabulary(vocabulary: ModuleVocabulary): void {
   if (vocabulary.permissions) permissionCatalogue.add(vocabulary.permissions)
   if (vocabulary.events) publicEventCatalogue.add(vocabulary.events)
   if (vocabulary.activity) activityCatalogue.add(vocabulary.activity)
-  for (const { section, fields } of vocabulary.settings ?? []) settingsCatalogue.addFields(section, fields)
+  if (vocabulary.settings) settingsCatalogue.add(vocabulary.settings)
 }

@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine'
+import type { Infer, SchemaTypes } from '@vinejs/vine/types'
 import type { JsonSchema } from '#core/contract/route_contract'
-import type { JsonOf } from '#core/contract/typed_schema'
+import type { JsonOf, ValueSchema } from '#core/contract/typed_schema'
 
 /**
  * Fills a gap of VineJS `toJSONSchema()` (dates and custom rules come out as `{}`): a rule that checks nothing and only
@@ -18,6 +19,16 @@ export const documentedAs = vine.createRule<JsonSchema | (() => JsonSchema)>(() 
     Object.assign(schema, stated)
   },
 })
+
+/**
+ * The JSON schema of a VineJS schema, typed by the value it lets through: where an answer gives
+ * back what a validator took in (a rule's conditions, a settings section), the validator is the
+ * one definition of the document's schema and of the answer's type (`JsonOf` reads its `Infer`),
+ * so the two cannot disagree and no second copy of the schema is written `as const`.
+ */
+export function validatorSchema<S extends SchemaTypes & { toJSONSchema(): object }>(schema: S): ValueSchema<Infer<S>> {
+  return schema.toJSONSchema() as ValueSchema<Infer<S>>
+}
 
 export const isoDateTimeSchema = { type: 'string', format: 'date-time', examples: ['2026-05-04T09:30:00.000Z'] } as const
 

@@ -9,7 +9,8 @@
  * A resource function that leaves out a required field, or adds one the schema does not name,
  * then fails the type check. Only the keywords the gateway's schemas use are read: `type` (one or
  * a list), `enum`, `const`, `properties` + `required`, `items`, `additionalProperties`, `oneOf`,
- * `anyOf`, and a component reference made by `RouteRegistry.addSchema`.
+ * `anyOf`, a component reference made by `RouteRegistry.addSchema`, and a schema printed by a
+ * validator (`ValueSchema`, `validatorSchema` in schemas.ts) that carries its value's type.
  */
 
 declare const describedBy: unique symbol
@@ -19,6 +20,16 @@ declare const describedBy: unique symbol
  * a type only: the object is the plain reference in the document.
  */
 export type SchemaRef<S> = { readonly $ref: string; readonly [describedBy]?: S }
+
+declare const describesValue: unique symbol
+
+/**
+ * A JSON schema printed at run time by the validator that checks the same value (VineJS
+ * `toJSONSchema()`), which carries that validator's type of the value: the schema and the type
+ * are then two readings of one definition, the validator (settings, a rule's conditions and
+ * actions). The symbol key is a type only: the object is the plain schema in the document.
+ */
+export type ValueSchema<T> = { readonly [key: string]: unknown; readonly [describesValue]?: T }
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {}
 
@@ -59,7 +70,9 @@ type TypeNamed<T, S> = T extends 'string'
             : unknown
 
 /** The value a JSON schema (written `as const`) describes. */
-export type JsonOf<S> = S extends { readonly $ref: string }
+export type JsonOf<S> = S extends { readonly [describesValue]?: infer V } ? (unknown extends V ? JsonOfWritten<S> : V) : JsonOfWritten<S>
+
+type JsonOfWritten<S> = S extends { readonly $ref: string }
   ? S extends { readonly [describedBy]?: infer T }
     ? unknown extends T
       ? unknown

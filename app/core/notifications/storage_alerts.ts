@@ -1,25 +1,27 @@
 import vine from '@vinejs/vine'
 import type { Logger } from '@adonisjs/core/logger'
-import type { SettingsFields } from '#core/settings/settings_catalogue'
+import { sectionFields } from '#core/settings/settings_catalogue'
 import type { SettingsStore } from '#core/settings/settings_store'
 import type { AlertMailer } from '#core/notifications/alert_mailer'
 import type { LiveNotices } from '#core/notifications/live_notices'
 import type { StorageAlerts } from '#core/data_folder/storage_health'
 import type { ActivityLog } from '#core/activity/activity_log'
 
-const storageAlertDefaults = { storageFullAlert: true }
+/**
+ * The Storage full alert's switch in Settings > Notifications (on by default): the disk under the
+ * data folder is full, and when it has room again.
+ */
+export const storageAlertSettings = [
+  sectionFields('notifications', {
+    defaults: { storageFullAlert: true },
+    change: { storageFullAlert: vine.boolean({ strict: true }) },
+  }),
+]
 
 declare module '#core/settings/settings_catalogue' {
-  interface NotificationSettings {
-    /** Settings > Notifications: the disk under the data folder is full, and when it has room again. */
-    storageFullAlert: boolean
+  interface RegisteredSettings {
+    storageAlerts: typeof storageAlertSettings
   }
-}
-
-/** The Storage full alert's switch in Settings > Notifications (on by default). */
-export const storageAlertSettings: SettingsFields<typeof storageAlertDefaults> = {
-  defaults: storageAlertDefaults,
-  change: { storageFullAlert: vine.boolean({ strict: true }) },
 }
 
 /**

@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine'
 import type { ModelQueryBuilderContract, LucidModel } from '@adonisjs/lucid/types/model'
 import { ApiError } from '#core/http/api_error'
+import { documentedAs, isoDateTimeSchema } from '#core/contract/schemas'
 
 /** Page size 1 to 200, default 50 (docs/api-conventions.md, Lists). */
 export const DEFAULT_PAGE_SIZE = 50
@@ -11,6 +12,13 @@ export const pageQueryFields = {
   limit: vine.number().withoutDecimals().range([1, MAX_PAGE_SIZE]).optional(),
   cursor: vine.string().maxLength(512).optional(),
 }
+
+/** A list's date bound (`since`, `until`): an ISO 8601 date or date-time, compared by `storedDateBound`. */
+export const dateBoundField = () =>
+  vine
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/)
+    .use(documentedAs(isoDateTimeSchema))
 
 export interface PageRequest {
   limit?: number

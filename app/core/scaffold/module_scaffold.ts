@@ -170,24 +170,18 @@ export const ${moduleCamel}Activity = defineActivity({
 import { sectionFields } from '#core/contract/module_vocabulary'
 
 /** Settings > ${Module}, a section of its own (app/modules/${module}/README.md, Settings). */
-const ${moduleCamel}Defaults = {
-  ${limitField}: 1000,
-}
-
-type ${Module}Settings = typeof ${moduleCamel}Defaults
-
-declare module '#core/settings/settings_catalogue' {
-  interface SettingsSections {
-    ${module}: ${Module}Settings
-  }
-}
-
 export const ${moduleCamel}Settings = [
   sectionFields('${module}', {
-    defaults: ${moduleCamel}Defaults,
+    defaults: { ${limitField}: 1000 },
     change: { ${limitField}: vine.number({ strict: true }).withoutDecimals().range([1, 1_000_000]) },
   }),
 ]
+
+declare module '#core/settings/settings_catalogue' {
+  interface RegisteredSettings {
+    ${moduleCamel}: typeof ${moduleCamel}Settings
+  }
+}
 `,
     [`${dir}/models/${item}.ts`]: `import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { DateTime } from 'luxon'

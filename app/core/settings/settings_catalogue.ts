@@ -1,70 +1,50 @@
 import vine from '@vinejs/vine'
-import type { SchemaTypes } from '@vinejs/vine/types'
+import type { Infer, SchemaTypes } from '@vinejs/vine/types'
 import { DateTime } from 'luxon'
 import { isKnownCallingCode } from '#core/phone_numbers/phone_numbers'
 import { documentedAs } from '#core/contract/schemas'
 import type { JsonSchema } from '#core/contract/route_contract'
+import type { ValueSchema } from '#core/contract/typed_schema'
 
 /**
- * The settings sections, each a JSON row of fields with defaults. Core declares the platform's
+ * The settings sections, each a JSON row of fields with defaults. Core registers the platform's
  * own sections and fields below; a module adds a section of its own (`backup`) or fields to an
- * existing one (devices adds routing to `sending`) with `settingsCatalogue.addFields` from its
- * provider's `register()`, and declares their types by merging into these interfaces:
+ * existing one (devices adds routing to `sending`) with `sectionFields`, registered from its
+ * provider's `register()`. Each field is defined once, by the VineJS schema of its change: it
+ * checks a change, prints the field's schema in the OpenAPI document and types the field's value
+ * (its `Infer`), which the default is checked against. The sections' type is derived from the
+ * registrations themselves: whoever registers a list declares it here by name, and only a list
+ * so declared can be registered (`registerVocabulary`):
  *
- *   const routingDefaults = { routingMode: 'round_robin' as RoutingMode, ... }
- *   type RoutingSettings = typeof routingDefaults
+ *   export const campaignSettings = [sectionFields('sending', { defaults: {...}, change: {...} })]
  *   declare module '#core/settings/settings_catalogue' {
- *     interface SendingSettings extends RoutingSettings {}
+ *     interface RegisteredSettings {
+ *       campaigns: typeof campaignSettings
+ *     }
  *   }
  */
-export interface GeneralSettings {
-  gatewayName: string
+export interface RegisteredSettings {
+  core: typeof coreSettings
 }
 
-export interface SendingSettings {
-  /**
-   * The platform time zone: daily backup time (docs/operations.md, The schedule), midnight quota
-   * reset (docs/sending.md, How a message leaves).
-   */
-  timezone: string
+/** The change schemas of some fields of a section, by field name. */
+export type FieldChanges = Record<string, SchemaTypes>
+
+/** The values of those fields, as the section holds and answers them: what each change lets in. */
+export type FieldValues<Change extends FieldChanges> = { -readonly [Name in keyof Change]: Infer<Change[Name]> }
+
+/** Some fields of one section, as core or a module registers them. */
+export interface SectionFields<Name extends string = string, Change extends FieldChanges = FieldChanges> {
+  section: Name
+  fields: SettingsFields<Change>
 }
 
-export interface ReceptionSettings {
-  /** Completes a local dialled number to E.164 (`0612345678` with `+33`). null: E.164 only. */
-  localPrefix: string | null
-}
-
-export interface NotificationSettings {
-  adminPhones: string[]
-  adminEmails: string[]
-  /** The SMTP server alerts are e-mailed through; null: no e-mail channel. */
-  smtpHost: string | null
-  smtpPort: number
-  /** starttls (upgrade on 587), tls (implicit, 465) or none (a trusted local relay). */
-  smtpSecurity: 'starttls' | 'tls' | 'none'
-  smtpUsername: string | null
-  /** Write-only: stored sealed with the master key, answered as ******** when set. */
-  smtpPassword: string | null
-  smtpFrom: string | null
-}
-
-export interface SettingsSections {
-  general: GeneralSettings
-  sending: SendingSettings
-  reception: ReceptionSettings
-  notifications: NotificationSettings
-}
-
-export type SettingsSectionName = keyof SettingsSections & string
-export type Settings = SettingsSections
-
-/** Some fields of one section, as a module contributes them. */
-export interface SettingsFields<Fields> {
-  defaults: Fields
+export interface SettingsFields<Change extends FieldChanges> {
+  defaults: FieldValues<Change>
   /** The VineJS schema of a change of each field (optional: an omitted field is left unchanged). */
-  change: { [Name in keyof Fields]: SchemaTypes }
+  change: Change
   /** Fields kept sealed with the master key and never answered in clear. */
-  secret?: Array<keyof Fields & string>
+  secret?: Array<keyof Change & string>
   /**
    * The section answers 422 on a value of the right type that a rule refuses (out of range, not in
    * the enum, not matching its pattern) instead of 400, as the backup block does
@@ -73,6 +53,30 @@ export interface SettingsFields<Fields> {
    */
   outOfRangeIs422?: boolean
 }
+
+/** Fields of `section`, their defaults checked against what their change schemas let in. */
+export function sectionFields<const Name extends string, Change extends FieldChanges>(
+  section: Name,
+  fields: { defaults: NoInfer<FieldValues<Change>>; change: Change; secret?: Array<NoInfer<keyof Change & string>>; outOfRangeIs422?: boolean }
+): SectionFields<Name, Change> {
+  return { section, fields }
+}
+
+/** One registration of any declared list. */
+export type SettingsRegistration = RegisteredSettings[keyof RegisteredSettings][number]
+
+export type SettingsSectionName = SettingsRegistration['section']
+
+type ValuesOf<Registration> = Registration extends SectionFields<string, infer Change> ? FieldValues<Change> : never
+type IntersectionOf<Union> = (Union extends unknown ? (value: Union) => void : never) extends (value: infer Both) => void ? Both : never
+/** The fields every registration adds to one section, as one object type. */
+type SectionValues<Name extends SettingsSectionName, All = IntersectionOf<ValuesOf<Extract<SettingsRegistration, { section: Name }>>>> = {
+  [Field in keyof All]: All[Field]
+}
+
+/** Every section with its fields, as registered. */
+export type SettingsSections = { [Name in SettingsSectionName]: SectionValues<Name> }
+export type Settings = SettingsSections
 
 interface SectionEntry {
   defaults: Record<string, unknown>
@@ -97,8 +101,12 @@ class SettingsCatalogue {
     schemas: Map<string, JsonSchema>
   } | null = null
 
-  addFields<Name extends SettingsSectionName>(section: Name, fields: SettingsFields<Partial<SettingsSections[Name]>>): void
-  addFields(section: string, fields: SettingsFields<Record<string, unknown>>): void {
+  /** Adds registrations of fields; only a list declared in `RegisteredSettings` is typed here. */
+  add(registrations: readonly SettingsRegistration[]): void {
+    for (const { section, fields } of registrations) this.#addFields(section, fields as unknown as SettingsFields<FieldChanges>)
+  }
+
+  #addFields(section: string, fields: SettingsFields<FieldChanges>): void {
     const entry = this.#sections.get(section) ?? { defaults: {}, change: {}, secret: [], outOfRangeIs422: false }
     for (const name of Object.keys(fields.defaults)) {
       if (name in entry.defaults) throw new Error(`Setting ${section}.${name} is defined twice`)
@@ -140,6 +148,25 @@ class SettingsCatalogue {
   /** PATCH /settings body: any subset of sections, each a partial change. */
   get changeValidator() {
     return this.#compile().change
+  }
+
+  /**
+   * The answer of GET and PATCH /settings: every section with every field, each field's schema
+   * its change schema's, so `Settings` (derived from the same registrations) is its type.
+   */
+  answerSchema(): ValueSchema<Settings> {
+    // A schema printed afresh: the document's copy is its own, the change checks keep theirs.
+    const sections = (this.changeValidator.toJSONSchema() as JsonSchema).properties as Record<string, JsonSchema>
+    return {
+      type: 'object',
+      required: this.sectionNames,
+      properties: Object.fromEntries(
+        this.sectionNames.map((name) => [
+          name,
+          { ...sections[name], required: this.fieldNames(name), description: `Defaults: ${JSON.stringify(this.defaults(name))}` },
+        ])
+      ),
+    }
   }
 
   /** The JSON schema of one section's change, as the OpenAPI document states it. */
@@ -198,55 +225,63 @@ const e164 = vine.string().regex(/^\+[1-9]\d{6,14}$/)
 
 // The platform's own fields: its name, its time zone, the local number prefix and the channels
 // administrator alerts go out on (a module adds the switch of each alert it raises).
-settingsCatalogue.addFields('general', {
-  defaults: { gatewayName: 'SMS gateway' },
-  change: { gatewayName: vine.string().trim().minLength(1).maxLength(80) },
-})
-settingsCatalogue.addFields('sending', {
-  defaults: { timezone: 'UTC' },
-  change: {
-    timezone: vine
-      .string()
-      .trim()
-      .use(timeZone())
-      .use(documentedAs({ description: 'IANA time zone name', examples: ['Europe/Paris'] })),
-  },
-})
-settingsCatalogue.addFields('reception', {
-  defaults: { localPrefix: null },
-  change: {
-    localPrefix: vine
-      .string()
-      .trim()
-      .use(callingCode())
-      .use(documentedAs({ pattern: '^\\+\\d{1,3}$', examples: ['+33'] }))
-      .nullable(),
-  },
-})
-settingsCatalogue.addFields('notifications', {
-  defaults: {
-    adminPhones: [],
-    adminEmails: [],
-    smtpHost: null,
-    smtpPort: 587,
-    smtpSecurity: 'starttls',
-    smtpUsername: null,
-    smtpPassword: null,
-    smtpFrom: null,
-  },
-  change: {
-    adminPhones: vine.array(e164).maxLength(10).distinct(),
-    adminEmails: vine.array(vine.string().email()).maxLength(10).distinct(),
-    smtpHost: vine.string().trim().minLength(1).maxLength(253).regex(/^[A-Za-z0-9.:[\]-]+$/).nullable(),
-    smtpPort: vine.number({ strict: true }).withoutDecimals().range([1, 65535]),
-    smtpSecurity: vine.enum(['starttls', 'tls', 'none'] as const),
-    smtpUsername: vine.string().maxLength(254).nullable(),
-    smtpPassword: vine
-      .string()
-      .maxLength(500)
-      .use(documentedAs({ description: 'Write-only. Answered as ******** when set; sending ******** back keeps it; null or empty clears it' }))
-      .nullable(),
-    smtpFrom: vine.string().trim().email().maxLength(254).nullable(),
-  },
-  secret: ['smtpPassword'],
-})
+const coreSettings = [
+  sectionFields('general', {
+    defaults: { gatewayName: 'SMS gateway' },
+    change: { gatewayName: vine.string().trim().minLength(1).maxLength(80) },
+  }),
+  sectionFields('sending', {
+    defaults: { timezone: 'UTC' },
+    change: {
+      // The platform time zone: daily backup time (docs/operations.md, The schedule), midnight
+      // quota reset (docs/sending.md, How a message leaves).
+      timezone: vine
+        .string()
+        .trim()
+        .use(timeZone())
+        .use(documentedAs({ description: 'IANA time zone name', examples: ['Europe/Paris'] })),
+    },
+  }),
+  sectionFields('reception', {
+    defaults: { localPrefix: null },
+    change: {
+      // Completes a local dialled number to E.164 (`0612345678` with `+33`). null: E.164 only.
+      localPrefix: vine
+        .string()
+        .trim()
+        .use(callingCode())
+        .use(documentedAs({ pattern: '^\\+\\d{1,3}$', examples: ['+33'] }))
+        .nullable(),
+    },
+  }),
+  sectionFields('notifications', {
+    defaults: {
+      adminPhones: [],
+      adminEmails: [],
+      smtpHost: null,
+      smtpPort: 587,
+      smtpSecurity: 'starttls',
+      smtpUsername: null,
+      smtpPassword: null,
+      smtpFrom: null,
+    },
+    change: {
+      adminPhones: vine.array(e164).maxLength(10).distinct(),
+      adminEmails: vine.array(vine.string().email()).maxLength(10).distinct(),
+      // The SMTP server alerts are e-mailed through; null: no e-mail channel.
+      smtpHost: vine.string().trim().minLength(1).maxLength(253).regex(/^[A-Za-z0-9.:[\]-]+$/).nullable(),
+      smtpPort: vine.number({ strict: true }).withoutDecimals().range([1, 65535]),
+      // starttls (upgrade on 587), tls (implicit, 465) or none (a trusted local relay).
+      smtpSecurity: vine.enum(['starttls', 'tls', 'none'] as const),
+      smtpUsername: vine.string().maxLength(254).nullable(),
+      smtpPassword: vine
+        .string()
+        .maxLength(500)
+        .use(documentedAs({ description: 'Write-only. Answered as ******** when set; sending ******** back keeps it; null or empty clears it' }))
+        .nullable(),
+      smtpFrom: vine.string().trim().email().maxLength(254).nullable(),
+    },
+    secret: ['smtpPassword'],
+  }),
+]
+settingsCatalogue.add(coreSettings)

@@ -7,8 +7,12 @@ import type { Secrets } from '#core/secrets/secrets'
 import { typeErrorsOf } from '#core/settings/settings_types'
 import { SECRET_MASK, settingsCatalogue, type Settings, type SettingsSectionName } from '#core/settings/settings_catalogue'
 import { transaction } from '#core/database/transaction'
+import type { JsonOf } from '#core/contract/typed_schema'
 
 const TABLE = 'settings'
+
+/** GET and PATCH /settings: every section, typed by the answer's schema (`answerSchema`). */
+export type SettingsAnswer = JsonOf<ReturnType<typeof settingsCatalogue.answerSchema>>
 
 export type FieldError = { field: string; rule: string; message: string }
 
@@ -51,12 +55,12 @@ export class SettingsStore {
   }
 
   /** The settings as the API answers them: secret fields masked. */
-  async publicView(): Promise<Settings> {
+  async publicView(): Promise<SettingsAnswer> {
     const settings = (await this.all()) as unknown as Record<string, Record<string, unknown>>
     for (const section of settingsCatalogue.sectionNames) {
       for (const field of settingsCatalogue.secretFields(section)) settings[section][field] = settings[section][field] ? SECRET_MASK : null
     }
-    return settings as unknown as Settings
+    return settings as unknown as SettingsAnswer
   }
 
   /** A secret field in clear, for the service that uses it; null when unset or unreadable. */

@@ -1,16 +1,15 @@
-import type { JsonSchema } from '#core/contract/route_contract'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import type { JsonOf } from '#core/contract/typed_schema'
-import { isoDateTimeSchema, type PageOf } from '#core/contract/schemas'
-import { createRuleValidator } from '#modules/automation/validators/rule_validators'
+import type { JsonOf, ValueSchema } from '#core/contract/typed_schema'
+import { isoDateTimeSchema, validatorSchema, type PageOf } from '#core/contract/schemas'
+import { ruleActions, ruleConditions } from '#modules/automation/validators/rule_validators'
 
 /**
  * The rule, rule-run and rule-test answers as published in the OpenAPI document (docs/automation.md).
- * A rule's conditions and actions are documented from the create validator's schema, read when
- * the routes are built; their type is left open (`unknown`): the validator types what comes in.
+ * A rule's conditions and actions are answered as their validator took them in: their schema is
+ * that validator's, read when the routes are built, and typed by it (`validatorSchema`).
  */
 export function automationSchemas(registry: RouteRegistry) {
-  const fields = (createRuleValidator.toJSONSchema() as { properties: Record<string, JsonSchema> }).properties
+  const fields = { conditions: validatorSchema(ruleConditions), actions: validatorSchema(ruleActions) }
   const ruleSchema = {
     type: 'object',
     required: ['id', 'name', 'enabled', 'position', 'stopAfter', 'conditions', 'actions', 'callsUrl', 'createdAt', 'updatedAt'],
@@ -84,7 +83,7 @@ export function automationSchemas(registry: RouteRegistry) {
       conditions: {
         type: 'array',
         description: 'Each condition of the rule and whether it holds',
-        items: { type: 'object', required: ['condition', 'holds'], additionalProperties: false, properties: { condition: (fields.conditions as { items: JsonSchema }).items, holds: { type: 'boolean' } } },
+        items: { type: 'object', required: ['condition', 'holds'], additionalProperties: false, properties: { condition: itemOf(fields.conditions), holds: { type: 'boolean' } } },
       },
       keyword: {
         type: ['string', 'null'],
@@ -101,13 +100,18 @@ export function automationSchemas(registry: RouteRegistry) {
           type: 'object',
           required: ['action', 'reply'],
           additionalProperties: false,
-          properties: { action: (fields.actions as { items: JsonSchema }).items, reply: { type: ['string', 'null'], description: 'A reply\u2019s text for this sender' } },
+          properties: { action: itemOf(fields.actions), reply: { type: ['string', 'null'], description: 'A reply\u2019s text for this sender' } },
         },
       },
       stopsLaterRules: { type: 'boolean' },
     },
   } as const)
   return { rule, ruleWithSecret, ruleList, run, trial }
+}
+
+/** The schema of a list's item, typed as one of the list's values. */
+function itemOf<T>(list: ValueSchema<T[]>): ValueSchema<T> {
+  return list.items as ValueSchema<T>
 }
 
 type Schemas = ReturnType<typeof automationSchemas>

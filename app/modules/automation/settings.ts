@@ -2,36 +2,28 @@ import vine from '@vinejs/vine'
 import { sectionFields } from '#core/contract/module_vocabulary'
 import { documentedAs } from '#core/contract/schemas'
 
+const keyword = () => vine.string().trim().minLength(1).maxLength(30).regex(/^\S+$/)
+const reply = (description: string) => vine.string().trim().minLength(1).maxLength(1000).use(documentedAs({ description })).nullable()
+
 /**
  * Settings > Reception: the built-in keywords (opt-out, opt-in, help) and the automatic-reply
  * limit. A keyword matches when it is the whole message (case, accents, spaces and final
  * punctuation aside), as carriers match STOP and HELP.
  */
-const keywordDefaults = {
-  optOutKeywordsEnabled: true,
-  optOutKeywords: ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'] as string[],
-  optInKeywords: ['START', 'UNSTOP'] as string[],
-  optOutReply: null as string | null,
-  optInReply: null as string | null,
-  helpKeywords: ['HELP'] as string[],
-  // Null by default, as the other replies: a gateway upgraded to this version does not start
-  // answering SMS on its own until an operator writes the text.
-  helpReply: null as string | null,
-  autoReplyLimit: 3,
-}
-
-type KeywordSettings = typeof keywordDefaults
-
-declare module '#core/settings/settings_catalogue' {
-  interface ReceptionSettings extends KeywordSettings {}
-}
-
-const keyword = () => vine.string().trim().minLength(1).maxLength(30).regex(/^\S+$/)
-const reply = (description: string) => vine.string().trim().minLength(1).maxLength(1000).use(documentedAs({ description })).nullable()
-
 export const automationSettings = [
   sectionFields('reception', {
-    defaults: keywordDefaults,
+    defaults: {
+      optOutKeywordsEnabled: true,
+      optOutKeywords: ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'],
+      optInKeywords: ['START', 'UNSTOP'],
+      optOutReply: null,
+      optInReply: null,
+      helpKeywords: ['HELP'],
+      // Null by default, as the other replies: a gateway upgraded to this version does not start
+      // answering SMS on its own until an operator writes the text.
+      helpReply: null,
+      autoReplyLimit: 3,
+    },
     change: {
       optOutKeywordsEnabled: vine.boolean({ strict: true }).use(documentedAs({ description: 'Whether the built-in keywords (opt-out, opt-in, help) are acted on' })),
       optOutKeywords: vine.array(keyword()).maxLength(20).use(documentedAs({ description: 'Single words that opt the sender out (case and accents ignored)' })),
@@ -48,3 +40,9 @@ export const automationSettings = [
     },
   }),
 ]
+
+declare module '#core/settings/settings_catalogue' {
+  interface RegisteredSettings {
+    automation: typeof automationSettings
+  }
+}

@@ -1,33 +1,16 @@
 import vine from '@vinejs/vine'
 import { sectionFields } from '#core/contract/module_vocabulary'
 
-/** Settings > Backup: the section answers 422 on an out-of-range value (docs/operations.md, The schedule). */
-const backupDefaults = {
-  enabled: true,
-  frequency: 'daily' as 'daily' | 'interval',
-  dailyAt: '03:00',
-  intervalHours: 24,
-  retention: 7,
-}
-
-/** Settings > Notifications: the Backup failed alert is on by default (docs/operations.md, The Backup failed alert). */
-const alertDefaults = {
-  backupFailedAlert: true,
-}
-
-type BackupSettings = typeof backupDefaults
-type BackupAlertSettings = typeof alertDefaults
-
-declare module '#core/settings/settings_catalogue' {
-  interface SettingsSections {
-    backup: BackupSettings
-  }
-  interface NotificationSettings extends BackupAlertSettings {}
-}
-
 export const backupSettings = [
+  // Settings > Backup: the section answers 422 on an out-of-range value (docs/operations.md, The schedule).
   sectionFields('backup', {
-    defaults: backupDefaults,
+    defaults: {
+      enabled: true,
+      frequency: 'daily',
+      dailyAt: '03:00',
+      intervalHours: 24,
+      retention: 7,
+    },
     change: {
       enabled: vine.boolean({ strict: true }),
       frequency: vine.enum(['daily', 'interval'] as const),
@@ -37,8 +20,15 @@ export const backupSettings = [
     },
     outOfRangeIs422: true,
   }),
+  // Settings > Notifications: the Backup failed alert is on by default (docs/operations.md, The Backup failed alert).
   sectionFields('notifications', {
-    defaults: alertDefaults,
+    defaults: { backupFailedAlert: true },
     change: { backupFailedAlert: vine.boolean({ strict: true }) },
   }),
 ]
+
+declare module '#core/settings/settings_catalogue' {
+  interface RegisteredSettings {
+    backups: typeof backupSettings
+  }
+}

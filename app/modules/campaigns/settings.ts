@@ -1,31 +1,23 @@
 import vine from '@vinejs/vine'
 import { sectionFields } from '#core/contract/module_vocabulary'
 
+const time = () => vine.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/)
+
 /**
  * Settings > Sending: when campaigns may send (platform time zone). API sends are never held by
  * these; a campaign's backlog is paused when they close and resumed when they open.
  */
-const windowDefaults = {
-  campaignWindowEnabled: false,
-  campaignWindowDays: [1, 2, 3, 4, 5, 6, 7] as number[],
-  campaignWindowStart: '09:00',
-  campaignWindowEnd: '20:00',
-  nightPauseEnabled: true,
-  nightPauseStart: '21:00',
-  nightPauseEnd: '08:00',
-}
-
-type CampaignWindowSettings = typeof windowDefaults
-
-declare module '#core/settings/settings_catalogue' {
-  interface SendingSettings extends CampaignWindowSettings {}
-}
-
-const time = () => vine.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/)
-
 export const campaignSettings = [
   sectionFields('sending', {
-    defaults: windowDefaults,
+    defaults: {
+      campaignWindowEnabled: false,
+      campaignWindowDays: [1, 2, 3, 4, 5, 6, 7],
+      campaignWindowStart: '09:00',
+      campaignWindowEnd: '20:00',
+      nightPauseEnabled: true,
+      nightPauseStart: '21:00',
+      nightPauseEnd: '08:00',
+    },
     change: {
       campaignWindowEnabled: vine.boolean({ strict: true }),
       campaignWindowDays: vine.array(vine.number({ strict: true }).withoutDecimals().range([1, 7])).distinct().maxLength(7),
@@ -37,3 +29,9 @@ export const campaignSettings = [
     },
   }),
 ]
+
+declare module '#core/settings/settings_catalogue' {
+  interface RegisteredSettings {
+    campaigns: typeof campaignSettings
+  }
+}

@@ -60,17 +60,17 @@ export default class MessagesProvider {
     const emitter = await this.app.container.make('emitter')
     broadcastMessageChanges(emitter, () => this.app.container.make('transmit'), async () => clock.now())
 
-    const dispatcher = () => this.app.container.make(Dispatcher)
+    const ledger = await this.app.container.make(MessageLedger)
     emitter.on('messages:queued', () => this.#wakeDispatcher())
     emitter.on('messages:retry_due', ({ at }) => this.#wakeDispatcher(at))
     emitter.on('devices:available', () => this.#wakeDispatcher())
     // A raised quota frees the messages waiting for one; new routing settings apply at once.
     emitter.on('devices:quota_changed', async () => {
-      if (await (await dispatcher()).releaseQuotaWaits()) await this.#wakeDispatcher()
+      if (await ledger.releaseQuotaWaits(clock.now())) await this.#wakeDispatcher()
     })
     emitter.on('settings:changed', async ({ sections }) => {
       if (!sections.includes('sending')) return
-      await (await dispatcher()).releaseHolds()
+      await ledger.releaseHolds(clock.now())
       await this.#wakeDispatcher()
     })
   }
@@ -87,6 +87,8 @@ export default class MessagesProvider {
 
 /** The dispatcher's jobs, on whichever runner is given them (a test's own, too). */
 export function dispatchJobs(container: ApplicationService['container']) {
-  const dispatcher = () => container.make(Dispatcher)
-  return [dispatchJob(dispatcher), quotaDayJob({ dispatcher, settings: () => container.make(SettingsStore) })]
+  return [
+    dispatchJob(() => container.make(Dispatcher)),
+    quotaDayJob({ ledger: () => container.make(MessageLedger), settings: () => container.make(SettingsStore) }),
+  ]
 }

@@ -16,11 +16,15 @@ test.group('AT modem driver: a modem that stops answering, a device that goes aw
   let driver: AtModemDriver
   let clock: ManualClock
   let log: string[]
+  /** What the driver said of its readiness, in order. */
+  let readiness: boolean[]
   group.each.setup(async () => {
     modem = await FakeModem.start()
     clock = new ManualClock()
     log = []
     driver = new AtModemDriver({ path: 'unused', open: () => modem.connect(), clock, log: (line) => log.push(line) })
+    readiness = []
+    driver.onReadiness((ready) => readiness.push(ready))
     await driver.start()
     await modem.until(() => modem.commands.includes('AT+CMGL=4'))
     return async () => {
@@ -56,6 +60,7 @@ test.group('AT modem driver: a modem that stops answering, a device that goes aw
     await clock.advance(10_000)
     // 20 s after the probe went unanswered.
     await modem.until(() => modem.commands.at(-1) === 'ATZ')
+    assert.deepEqual(readiness, [false], 'not ready from the reset on')
     const from = modem.commands.length - 1
     let outcome: unknown = null
     const sending = driver.send(order('100')).then((result) => (outcome = result))
@@ -71,6 +76,7 @@ test.group('AT modem driver: a modem that stops answering, a device that goes aw
     assert.isTrue(modem.pduMode)
     assert.equal(modem.resets, 1)
     assert.isTrue(log.some((line) => /stopped answering/.test(line)))
+    assert.deepEqual(readiness, [false, true])
   })
 
   test('an SMS under way when the modem fell silent is OUTCOME_UNKNOWN and not sent again by the reset', async ({ assert }) => {
@@ -110,11 +116,13 @@ test.group('AT modem driver: a modem that stops answering, a device that goes aw
     modem.answerLast()
     await modem.until(() => modem.pduMode)
     assert.deepEqual(await driver.send(order('104')), { ok: true })
+    assert.deepEqual(readiness, [false, true], 'one change each way, however many attempts')
   })
 
   test('a device that goes away: orders fail MODEM_DISCONNECTED, it is opened again every 5 s and set up once back', async ({ assert }) => {
     modem.unplug()
     await until(() => log.some((line) => /went away/.test(line)))
+    assert.deepEqual(readiness, [false])
     assert.deepEqual(await driver.send(order('110')), { ok: false, reason: 'MODEM_DISCONNECTED' })
     assert.deepEqual(await driver.status(), {})
     const from = modem.commands.length
@@ -129,5 +137,6 @@ test.group('AT modem driver: a modem that stops answering, a device that goes aw
     assert.deepEqual(await driver.send(order('111')), { ok: true })
     assert.lengthOf(modem.submitted, 1)
     assert.lengthOf(log.filter((line) => /cannot open/.test(line)), 1, 'the same failure logged once')
+    assert.deepEqual(readiness, [false, true])
   })
 })

@@ -92,3 +92,56 @@ test.group('Phone agent with the modem driver: the state file', () => {
     }
   }).timeout(20_000)
 })
+
+test.group('Phone agent with the modem driver: status reports across a restart', () => {
+  test('the parts waiting for reports are kept in --state: a long SMS half reported before a restart is delivered by the report after it', async ({ assert }) => {
+    const folder = mkdtempSync(join(tmpdir(), 'modem-reports-'))
+    const stateFile = join(folder, 'modem.json')
+    const gateway = await fakeGateway()
+    const modem = await FakeModem.start()
+    const start = async () => {
+      const phone = await runPhone({ gateway: gateway.url, credential: CREDENTIAL, driver: 'modem', modemPath: await modem.serialDevice(), stateFile }, () => {})
+      await eventually(() => phone.agent.connected)
+      return phone
+    }
+    const delivered = () => gateway.frames.filter((frame) => frame.type === 'delivered').map((frame) => frame.messageId)
+    try {
+      let phone = await start()
+      gateway.order('501', '+33612345678', 'y'.repeat(200))
+      gateway.order('502', '+33699999999', 'Short one')
+      await eventually(() => gateway.frames.filter((frame) => frame.type === 'sent').length === 2)
+      await phone.agent.idle()
+      const [first, second, short] = modem.submitted.map((part) => part.mr)
+      modem.report({ messageReference: first, status: 0 })
+      await eventually(() => JSON.parse(readFileSync(stateFile, 'utf8')).deliveries?.[0]?.[2]?.length === 1)
+      await phone.stop()
+      const kept = readFileSync(stateFile, 'utf8')
+      // What a report is matched by, and no more: no full number, no text.
+      assert.deepEqual(
+        JSON.parse(kept).deliveries.map(([messageId, references, done, recipient]: any[]) => [messageId, references, done, recipient]),
+        [
+          ['501', [first, second], [first], '612345678'],
+          ['502', [short], [], '699999999'],
+        ]
+      )
+      assert.notInclude(kept, '33612345678')
+      assert.notInclude(kept, 'yyyy')
+      assert.deepEqual(delivered(), [])
+
+      phone = await start()
+      // A report naming another number with the same reference is not this message's.
+      modem.report({ messageReference: short, status: 0, recipient: '+33600000000' })
+      modem.report({ messageReference: second, status: 0 })
+      modem.report({ messageReference: short, status: 0, recipient: '0699999999' })
+      await eventually(() => delivered().length === 2)
+      assert.sameMembers(delivered(), ['501', '502'])
+      await phone.agent.idle()
+      await phone.stop()
+      assert.notProperty(JSON.parse(readFileSync(stateFile, 'utf8')), 'deliveries', 'both done: nothing waits')
+    } finally {
+      await gateway.stop()
+      await modem.stop()
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }).timeout(30_000)
+})

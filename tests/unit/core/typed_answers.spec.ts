@@ -33,9 +33,9 @@ async function errorLinesWithoutExpectations(): Promise<{ expected: number[]; fo
 }
 
 test.group('Typed answers (JsonOf)', () => {
-  test('a resource function missing a required field, adding one, or of the wrong type fails the type check, and so does a page of them (PageOf); a complete one passes', async ({ assert }) => {
+  test('a resource function missing a required field, adding one, or of the wrong type fails the type check, and so do a page of them (PageOf), a rule\'s conditions and actions, a settings section and a section\'s defaults; a complete one passes', async ({ assert }) => {
     const { expected, found } = await errorLinesWithoutExpectations()
-    assert.lengthOf(expected, 7)
+    assert.lengthOf(expected, 23)
     assert.deepEqual(found, expected)
   }).timeout(60_000)
 })

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import app from '@adonisjs/core/services/app'
 import { dashboardPages, pageGroups } from '#tests/unit/dashboard/dashboard_pages'
+import { menuEntryOf } from '../../../dashboard/src/layout/menu_entry.js'
 
 const root = app.makePath()
 const pagesFolder = app.makePath('dashboard', 'src', 'pages')
@@ -44,5 +45,20 @@ test.group('Dashboard pages, registered by their folders', () => {
     const gatherer = readFileSync(app.makePath('dashboard', 'src', 'pages.ts'), 'utf8')
     assert.include(gatherer, "import.meta.glob")
     assert.notMatch(gatherer, /name: '/)
+  })
+
+  test('a page reached from another one lights the menu entry of its group it stands under', ({ assert }) => {
+    const pages = dashboardPages(root).map((page) => ({ ...page, menu: page.inMenu ? undefined : (false as const) }))
+    const hidden = pages.filter((page) => page.menu === false)
+    assert.isAbove(hidden.length, 3)
+    for (const page of hidden) {
+      const lit = menuEntryOf(page, pages)
+      assert.isDefined(lit, `${page.name} (/${page.path}) has a menu entry of its group named like its first segment`)
+      assert.isTrue(lit!.inMenu && lit!.group === page.group, `${page.name} lights ${lit!.name}, in the menu and its group`)
+    }
+    const named = (name: string) => pages.find((page) => page.name === name)!
+    assert.equal(menuEntryOf(named('campaign'), pages)?.name, 'campaigns')
+    assert.equal(menuEntryOf(named('contact-import'), pages)?.name, 'contacts')
+    assert.equal(menuEntryOf(named('messages'), pages)?.name, 'messages', 'a menu page lights itself')
   })
 })

@@ -16,6 +16,20 @@ interface Tracked {
   references: number[]
   delivered: Set<number>
   recipient: string | null
+  /** When it was sent (epoch ms). */
+  at: number
+}
+
+/**
+ * A message waiting for its reports, as the agent's state file keeps it so a restart still
+ * matches them. The recipient is kept to its last nine digits, all a report is compared by.
+ */
+export interface TrackedSnapshot {
+  messageId: string
+  references: number[]
+  delivered: number[]
+  recipient: string | null
+  at: number
 }
 
 /**
@@ -49,11 +63,46 @@ export class DeliveryTracker {
    * to: given, a report must name the same recipient to count (a reference come round again
    * from another modem's message, or a report about an SMS sent before a restart, does not).
    */
-  track(messageId: string, references: number[], recipient?: string): void {
+  track(messageId: string, references: number[], recipient?: string, at = Date.now()): void {
     this.forget(messageId)
-    const tracked: Tracked = { references: [...new Set(references)], delivered: new Set(), recipient: recipient ?? null }
+    const tracked: Tracked = { references: [...new Set(references)], delivered: new Set(), recipient: recipient ?? null, at }
     this.#messages.set(messageId, tracked)
-    for (const reference of tracked.references) this.#byReference.set(reference, messageId)
+    const overtaken = new Set<string>()
+    for (const reference of tracked.references) {
+      const older = this.#byReference.get(reference)
+      if (older !== undefined && older !== messageId) overtaken.add(older)
+      this.#byReference.set(reference, messageId)
+    }
+    // A message none of whose references is its own any more can never hear a report: gone,
+    // which also bounds what is kept (and written to the state file) to 256 messages.
+    for (const older of overtaken) {
+      if (!this.#messages.get(older)!.references.some((reference) => this.#byReference.get(reference) === older)) this.#messages.delete(older)
+    }
+  }
+
+  /** What waits, for the state file. */
+  snapshot(): TrackedSnapshot[] {
+    return [...this.#messages].map(([messageId, tracked]) => ({
+      messageId,
+      references: tracked.references,
+      delivered: [...tracked.delivered],
+      recipient: tracked.recipient === null ? null : tracked.recipient.replace(/\D/g, '').slice(-9),
+      at: tracked.at,
+    }))
+  }
+
+  /** Takes back what a snapshot kept, oldest first, so a reference used twice goes to the newer message. */
+  restore(snapshot: TrackedSnapshot[]): void {
+    for (const entry of [...snapshot].sort((a, b) => a.at - b.at)) {
+      this.track(entry.messageId, entry.references, entry.recipient ?? undefined, entry.at)
+      const tracked = this.#messages.get(entry.messageId)!
+      for (const reference of entry.delivered) if (tracked.references.includes(reference)) tracked.delivered.add(reference)
+    }
+  }
+
+  /** Stops waiting for messages sent before `at` (epoch ms): their reports can no longer come. */
+  forgetSentBefore(at: number): void {
+    for (const [messageId, tracked] of this.#messages) if (tracked.at < at) this.forget(messageId)
   }
 
   /** A status report's TP-MR, status and recipient: where its message now stands, or null for a reference no message waits on. */

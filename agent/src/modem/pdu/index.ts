@@ -20,4 +20,4 @@ export {
 } from './status_report.js'
 export { decodePdu } from './decode_pdu.js'
 export { Reassembly, REASSEMBLY_TIMEOUT_MS, type ReassembledSms } from './reassembly.js'
-export { DeliveryTracker, sameRecipient, type TrackedDelivery } from './delivery_tracker.js'
+export { DeliveryTracker, sameRecipient, type TrackedDelivery, type TrackedSnapshot } from './delivery_tracker.js'

@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { idParam } from '#core/http/route_params'
-import { RuleBook, ruleResource, type RuleFields } from '#modules/automation/services/rule_book'
+import { RuleBook, ruleResource } from '#modules/automation/services/rule_book'
 import { RuleTrial } from '#modules/automation/services/rule_trial'
 import { listRuns } from '#modules/automation/services/rule_run_log'
 import { routeInputs } from '#core/contract/route_contract'
@@ -23,13 +23,13 @@ export default class RulesController {
   }
 
   async store(ctx: HttpContext) {
-    const { rule, callSecret } = await this.rules.create(input(ctx, 'createRule').body as Partial<RuleFields> & Pick<RuleFields, 'name' | 'actions'>)
+    const { rule, callSecret } = await this.rules.create(input(ctx, 'createRule').body)
     ctx.response.status(201)
     return ruleResource(rule, callSecret)
   }
 
   async update(ctx: HttpContext) {
-    const change = input(ctx, 'updateRule').body as Partial<RuleFields>
+    const change = input(ctx, 'updateRule').body
     const { rule, callSecret } = await this.rules.update(idParam(ctx.params.id, 'Rule'), change)
     return ruleResource(rule, callSecret)
   }

@@ -1,5 +1,5 @@
 import type { ReceivedSms } from '#modules/messages/public'
-import type { ReceptionSettings } from '#core/settings/settings_catalogue'
+import type { Settings } from '#core/settings/settings_catalogue'
 import type { ReadonlyDeep } from '#core/settings/settings_store'
 import type AutomationRule from '#modules/automation/models/automation_rule'
 import type { PlannedAction } from '#modules/automation/services/rule_shapes'
@@ -19,7 +19,7 @@ export interface PlannedRun {
  * opt-in, then help (the first wins if an operator listed a word twice). The run is named as the
  * run log and the test box show it: "Opt-out keyword STOP", "Opt-in keyword START", "Help keyword HELP".
  */
-export function keywordRun(text: string, reception: ReadonlyDeep<ReceptionSettings>): PlannedRun | null {
+export function keywordRun(text: string, reception: ReadonlyDeep<Settings['reception']>): PlannedRun | null {
   if (!reception.optOutKeywordsEnabled) return null
   const word = asKeyword(text)
   if (!word) return null
@@ -70,7 +70,7 @@ export function matchingRules(rules: AutomationRule[], sms: ArrivingSms, timezon
 }
 
 /** Every run one SMS gets: its keyword's, then the matching rules'. */
-export function planRuns(sms: ReceivedSms, senderGroupIds: number[], rules: AutomationRule[], reception: ReadonlyDeep<ReceptionSettings>, timezone: string): PlannedRun[] {
+export function planRuns(sms: ReceivedSms, senderGroupIds: number[], rules: AutomationRule[], reception: ReadonlyDeep<Settings['reception']>, timezone: string): PlannedRun[] {
   const keyword = keywordRun(sms.body, reception)
   const arriving: ArrivingSms = { text: sms.body, deviceId: sms.deviceId, simSlot: sms.simSlot, at: sms.receivedAt, senderGroupIds }
   const runs = matchingRules(rules, arriving, timezone).map((rule) => ({ kind: 'rule' as const, ruleId: rule.id, ruleName: rule.name, actions: rule.actions.map((action) => ({ ...action })) }))

@@ -5,6 +5,7 @@ import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
 import RuleRun from '#modules/automation/models/rule_run'
 import type { PlannedAction } from '#modules/automation/services/rule_shapes'
+import { chunksOf } from '#core/database/statement_chunks'
 
 /** A run planned for an inbound SMS, not yet carried out. */
 export interface NewRuleRun {
@@ -58,7 +59,7 @@ export class RuleRunStore {
       replies: 0,
       created_at: run.createdAt,
     }))
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) await trx.table('automation_rule_runs').multiInsert(rows.slice(start, start + INSERT_CHUNK))
+    for (const chunk of chunksOf(rows, INSERT_CHUNK)) await trx.table('automation_rule_runs').multiInsert(chunk)
     await trx.from('automation_state').where('id', 1).update({ last_message_id: lastMessageId })
   }
 

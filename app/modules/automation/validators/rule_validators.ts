@@ -1,5 +1,5 @@
 import vine from '@vinejs/vine'
-import type { FieldContext } from '@vinejs/vine/types'
+import type { FieldContext, SchemaTypes } from '@vinejs/vine/types'
 import { documentedAs } from '#core/contract/schemas'
 import { pageQueryFields } from '#core/pagination/keyset_page'
 import { checkPattern } from '#modules/automation/services/text_match'
@@ -16,11 +16,14 @@ const re2Pattern = vine.createRule((value: unknown, _options: undefined, field: 
   if (problem) field.report(`The pattern is not a valid RE2 regular expression: ${problem}`, 're2', field)
 })
 
-/** One branch per kind, chosen by its `type`; an unknown type is named in the error. */
-function kindOf(kinds: Record<string, any>, what: string) {
-  const names = Object.keys(kinds)
+/**
+ * One branch per kind, chosen by its `type`; an unknown type is named in the error. Typed by its
+ * kinds, so the value it lets through is the union of theirs (`RuleCondition`, `RuleAction`).
+ */
+function kindOf<Kinds extends Record<string, SchemaTypes>>(kinds: Kinds, what: string) {
+  const names = Object.keys(kinds) as Array<keyof Kinds & string>
   return vine
-    .union(Object.entries(kinds).map(([name, schema]) => vine.union.if((value) => vine.helpers.isObject(value) && value.type === name, schema)))
+    .union(names.map((name) => vine.union.if((value) => vine.helpers.isObject(value) && value.type === name, kinds[name])))
     .otherwise((_value, field) => field.report(`The ${what} type must be one of ${names.join(', ')}`, 'type', field))
 }
 
@@ -69,12 +72,20 @@ const actionKinds = {
   }),
 }
 
+/**
+ * A rule's conditions and actions, defined once: the create and update validators check them,
+ * their `toJSONSchema()` is what the Rule and RuleTest answers publish, and their `Infer` is the
+ * type of the rule's stored and answered conditions and actions (services/rule_shapes.ts).
+ */
+export const ruleConditions = vine.array(kindOf(conditionKinds, 'condition')).maxLength(20).use(documentedAs({ description: 'All must hold; none: every SMS' }))
+export const ruleActions = vine.array(kindOf(actionKinds, 'action')).minLength(1).maxLength(20).use(documentedAs({ description: 'Run in order' }))
+
 const ruleFields = {
   name: vine.string().trim().minLength(1).maxLength(100),
   enabled: vine.boolean({ strict: true }),
   stopAfter: vine.boolean({ strict: true }).use(documentedAs({ description: 'When the rule runs, the rules after it do not' })),
-  conditions: vine.array(kindOf(conditionKinds, 'condition')).maxLength(20).use(documentedAs({ description: 'All must hold; none: every SMS' })),
-  actions: vine.array(kindOf(actionKinds, 'action')).minLength(1).maxLength(20).use(documentedAs({ description: 'Run in order' })),
+  conditions: ruleConditions,
+  actions: ruleActions,
 }
 
 export const createRuleValidator = vine.compile(

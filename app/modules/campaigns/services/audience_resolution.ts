@@ -3,6 +3,7 @@ import type { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { ContactAudience, type AudienceMember } from '#modules/contacts/public'
 import type { CampaignAudience } from '#modules/campaigns/models/campaign'
 import { renderTemplate } from '#core/sms/template_text'
+import { chunksOf } from '#core/database/statement_chunks'
 
 /** One recipient as resolved at launch: the number, its contact if any, its text rendered. */
 export interface ResolvedRecipient {
@@ -65,9 +66,9 @@ export async function resolveAudience(options: {
   }
   for await (const members of contacts.members(selection, RESOLVE_PAGE)) await options.accept(take(members))
 
-  for (let start = 0; start < options.audience.numbers.length; start += NUMBERS_PAGE) {
+  for (const numbers of chunksOf(options.audience.numbers, NUMBERS_PAGE)) {
     const normalised: string[] = []
-    for (const number of options.audience.numbers.slice(start, start + NUMBERS_PAGE)) {
+    for (const number of numbers) {
       try {
         normalised.push(options.phoneNumbers.normalize(number, options.localPrefix))
       } catch (error) {

@@ -4,10 +4,11 @@ import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
 import Campaign, { type CampaignStatus } from '#modules/campaigns/models/campaign'
 import type { ResolvedRecipient } from '#modules/campaigns/services/audience_resolution'
+import { chunksOf, marks } from '#core/database/statement_chunks'
 
 /** A recipient's status is final once its message can change no more (sent is final: a receipt may follow). */
 export const FINAL_STATUSES = ['sent', 'delivered', 'failed', 'cancelled']
-const FINAL = FINAL_STATUSES.map(() => '?').join(', ')
+const FINAL = marks(FINAL_STATUSES)
 type Change = Record<string, string | number | null>
 
 /**
@@ -77,8 +78,7 @@ export class CampaignStore {
   clearRecipients = (id: number) => db.from('campaign_recipients').where('campaign_id', id).delete()
 
   async addRecipients(id: number, recipients: ResolvedRecipient[], at: string): Promise<void> {
-    for (let start = 0; start < recipients.length; start += 500) {
-      const chunk = recipients.slice(start, start + 500)
+    for (const chunk of chunksOf(recipients, 500)) {
       await db.rawQuery(
         `INSERT INTO campaign_recipients (campaign_id, run, contact_id, phone, body, status, replaced, updated_at)
          VALUES ${chunk.map(() => `(?, 1, ?, ?, ?, 'pending', 0, ?)`).join(', ')}`,
@@ -123,8 +123,8 @@ export class CampaignStore {
   /** A cancelled campaign's recipients (of the messages withdrawn, and the pending ones), then it is settled. */
   async settleCancel(id: number, withdrawn: number[], at: string): Promise<void> {
     const cancel = `UPDATE campaign_recipients SET status = 'cancelled', error_code = 'CAMPAIGN_CANCELLED', updated_at = ? WHERE`
-    for (let start = 0; start < withdrawn.length; start += 5000) {
-      await db.rawQuery(`${cancel} message_id IN (SELECT value FROM json_each(?))`, [at, JSON.stringify(withdrawn.slice(start, start + 5000))])
+    for (const chunk of chunksOf(withdrawn, 5000)) {
+      await db.rawQuery(`${cancel} message_id IN (SELECT value FROM json_each(?))`, [at, JSON.stringify(chunk)])
     }
     await db.rawQuery(`${cancel} campaign_id = ? AND status = 'pending'`, [at, id])
     await db.from('campaigns').where('id', id).update({ settled: 1 })

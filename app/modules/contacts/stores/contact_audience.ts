@@ -1,4 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
+import { chunksOf } from '#core/database/statement_chunks'
 
 /** Who a bulk send names: groups, single contacts, the contacts of CSV imports (numbers without a contact are the caller's). */
 export interface AudienceSelection {
@@ -142,10 +143,8 @@ export class ContactAudience {
   async byPhone(phones: string[]): Promise<Map<string, AudienceMember>> {
     const found = new Map<string, AudienceMember>()
     const unique = [...new Set(phones)]
-    for (let start = 0; start < unique.length; start += AUDIENCE_PAGE) {
-      const rows = await db.rawQuery(`SELECT ${COLUMNS} FROM contacts WHERE phone IN (SELECT value FROM json_each(?))`, [
-        JSON.stringify(unique.slice(start, start + AUDIENCE_PAGE)),
-      ])
+    for (const page of chunksOf(unique, AUDIENCE_PAGE)) {
+      const rows = await db.rawQuery(`SELECT ${COLUMNS} FROM contacts WHERE phone IN (SELECT value FROM json_each(?))`, [JSON.stringify(page)])
       for (const row of rows) found.set(row.phone, memberOf(row))
     }
     return found

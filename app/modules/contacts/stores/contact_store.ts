@@ -5,6 +5,7 @@ import { toIso } from '#core/database/utc_date_time'
 import { likeContaining } from '#core/database/like_pattern'
 import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
 import Contact from '#modules/contacts/models/contact'
+import { chunksOf } from '#core/database/statement_chunks'
 
 /** A contact's own columns, as the API sets them. */
 export interface ContactColumns {
@@ -171,8 +172,7 @@ export class ContactStore {
   /** New contacts from an import (never opted out), in the caller's transaction; answers their ids. */
   async addImported(trx: TransactionClientContract, contacts: ImportedValues[], now: string): Promise<Array<{ id: number; phone: string }>> {
     const created: Array<{ id: number; phone: string }> = []
-    for (let start = 0; start < contacts.length; start += IMPORT_STATEMENT_ROWS) {
-      const chunk = contacts.slice(start, start + IMPORT_STATEMENT_ROWS)
+    for (const chunk of chunksOf(contacts, IMPORT_STATEMENT_ROWS)) {
       const rows = await trx.rawQuery(
         `INSERT INTO contacts (phone, first_name, last_name, company, email, tags, fields, blacklisted, created_at, updated_at)
          VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, 0, ?, ?)').join(', ')} RETURNING id, phone`,
@@ -185,8 +185,7 @@ export class ContactStore {
 
   /** Contacts an import merged rows into (their opt-out untouched), in the caller's transaction. */
   async changeImported(trx: TransactionClientContract, updates: Array<{ id: number; values: ImportedValues }>, now: string): Promise<void> {
-    for (let start = 0; start < updates.length; start += IMPORT_STATEMENT_ROWS) {
-      const chunk = updates.slice(start, start + IMPORT_STATEMENT_ROWS)
+    for (const chunk of chunksOf(updates, IMPORT_STATEMENT_ROWS)) {
       await trx.rawQuery(
         `WITH changed(id, first_name, last_name, company, email, tags, fields) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')})
          UPDATE contacts SET first_name = changed.first_name, last_name = changed.last_name, company = changed.company, email = changed.email,

@@ -1,6 +1,7 @@
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { MessageCategory } from '#modules/conversations/conversation_values'
 import { ConversationStore } from '#modules/conversations/stores/conversation_store'
+import { chunksOf } from '#core/database/statement_chunks'
 
 /** A message to or from a number, as its conversation sees it. */
 export interface ConversationActivity {
@@ -46,8 +47,8 @@ export async function recordConversationActivity(
     const latest = new Map<string, ConversationActivity>()
     for (const activity of activities) if (activity.direction === direction) latest.set(activity.phone, activity)
     const entries = [...latest.values()]
-    for (let start = 0; start < entries.length; start += CHUNK) {
-      for (const row of await store.upsertActivity(client, direction, entries.slice(start, start + CHUNK))) {
+    for (const chunk of chunksOf(entries, CHUNK)) {
+      for (const row of await store.upsertActivity(client, direction, chunk)) {
         conversations.set(row.phone, { id: row.id, category: row.category, optedOut: row.optedOut })
       }
     }

@@ -7,6 +7,7 @@ import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
 import Device, { type TextOptions } from '#modules/devices/models/device'
 import { parseRecentOrders, type SimDayCount } from '#modules/devices/services/sim_usage'
+import { chunksOf, marks } from '#core/database/statement_chunks'
 
 /** A SIM of a phone as a dispatch pass reads it, with its use of the day asked. */
 export interface SimUse {
@@ -251,7 +252,7 @@ export class DeviceStore {
       `SELECT devices.id, devices.text_options, device_sims.slot, device_sims.daily_quota, device_sims.sent_today, device_sims.sent_day,
          device_sims.recent_orders
        FROM devices JOIN device_sims ON device_sims.device_id = devices.id
-       WHERE devices.enabled = 1 AND devices.id IN (${deviceIds.map(() => '?').join(', ')})
+       WHERE devices.enabled = 1 AND devices.id IN (${marks(deviceIds)})
        ORDER BY devices.id ASC, device_sims.slot ASC`,
       deviceIds
     )
@@ -271,8 +272,7 @@ export class DeviceStore {
 
   /** One statement per 100 SIMs: each SIM's count of `day` and its order times. */
   async countOrders(sims: OrdersCounted[], day: string): Promise<void> {
-    for (let start = 0; start < sims.length; start += 100) {
-      const chunk = sims.slice(start, start + 100)
+    for (const chunk of chunksOf(sims, 100)) {
       await db.rawQuery(
         `WITH used(device_id, slot, count, recent_orders) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')})
          UPDATE device_sims SET sent_today = CASE WHEN sent_day = ? THEN sent_today + used.count ELSE used.count END, sent_day = ?,

@@ -3,7 +3,7 @@ import { Clock } from '#core/time/clock'
 import { SettingsStore, type ReadonlyDeep } from '#core/settings/settings_store'
 import type { Settings } from '#core/settings/settings_catalogue'
 import { OUTCOME_UNKNOWN, PhoneFleet, type Carrier, type CarrierOrder } from '#modules/devices/public'
-import { MessageLedger, type DueMessage } from '#modules/messages/services/message_ledger'
+import { MessageLedger, type DueMessage, type Hold, type Unsendable } from '#modules/messages/services/message_ledger'
 
 /**
  * Messages looked at per pass; the pass runs again at once while more are due. A pass's own
@@ -22,7 +22,7 @@ type Verdict =
   | { kind: 'carrier'; carrier: Carrier }
   | { kind: 'wait' }
   | { kind: 'quota' }
-  | { kind: 'hold'; reason: 'sim_cadence' | 'sim_rate'; until: number }
+  | { kind: 'hold'; reason: Hold['reason']; until: number }
   | { kind: 'fail'; errorCode: string }
 
 /**
@@ -61,8 +61,8 @@ export class Dispatcher {
     const { due, nextDueAt } = await this.ledger.dueForDispatch(now, { limit: PASS_SIZE, forcedOnly: carriers.length === 0 })
     const orders: Array<{ message: DueMessage; carrier: Carrier }> = []
     const quotaWaits: number[] = []
-    const holds: Array<{ messageId: number; reason: 'sim_cadence' | 'sim_rate'; until: Date }> = []
-    const unsendable: Array<{ messageId: number; errorCode: string }> = []
+    const holds: Hold[] = []
+    const unsendable: Unsendable[] = []
     const forcedPhones = new Map<number, Set<number> | null>()
     for (const message of due) {
       const verdict = await this.#choose(message, carriers, sending, nowMs, forcedPhones)
@@ -129,19 +129,6 @@ export class Dispatcher {
   }
 
   /**
-   * Messages held by a SIM's minimum interval or per-minute limit are judged again (the limits
-   * changed); a retry's wait after a failed attempt is not a hold and stays.
-   */
-  async releaseHolds(): Promise<number> {
-    return this.ledger.releaseHolds(this.clock.now())
-  }
-
-  /** Messages waiting for a quota go back to the queue (a new day, or a quota raised). */
-  async releaseQuotaWaits(): Promise<number> {
-    return this.ledger.releaseQuotaWaits(this.clock.now())
-  }
-
-  /**
    * The SIM slots of a phone a send forced (null: not paired), read once per phone and pass
    * (`known`), connected or not.
    */
@@ -174,7 +161,7 @@ export class Dispatcher {
     if (!candidates.length) return { kind: 'wait' }
 
     let quotaBlocked = 0
-    let hold: { reason: 'sim_cadence' | 'sim_rate'; until: number } | null = null
+    let hold: { reason: Hold['reason']; until: number } | null = null
     for (const carrier of candidates) {
       if (carrier.dailyQuota !== null && carrier.sentToday >= carrier.dailyQuota) {
         quotaBlocked++

@@ -1,7 +1,6 @@
-import emitter from '@adonisjs/core/services/emitter'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { recordConversationActivity } from '#modules/conversations/public'
-import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
+import { announceQueued, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
 import { insertQueued, recipientRow, sharedColumns } from '#modules/messages/stores/message_inserts'
 import type { MessageStore } from '#modules/messages/stores/message_store'
@@ -61,10 +60,7 @@ export class BulkSends {
       await inTransaction(trx, results)
       return results
     })
-    if (changes.length) {
-      await emitter.emit('messages:queued', { count: changes.length })
-      await announceChanges(changes)
-    }
+    await announceQueued(changes)
     return results
   }
 

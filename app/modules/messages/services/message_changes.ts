@@ -19,8 +19,17 @@ export async function announceChanges(changes: MessageChange[]): Promise<void> {
   if (changes.length) await emitter.emit('messages:changed', { changes })
 }
 
+/** Messages queued, or queued again: the dispatcher is woken, then the batch announced. */
+export async function announceQueued(changes: MessageChange[]): Promise<void> {
+  if (!changes.length) return
+  await emitter.emit('messages:queued', { count: changes.length })
+  await announceChanges(changes)
+}
+
 declare module '@adonisjs/core/types' {
   interface EventsList {
+    /** New messages wait for a phone: the dispatcher wakes. */
+    'messages:queued': { count: number }
     /** Messages were queued, received, changed status or were deleted (one event per batch). */
     'messages:changed': { changes: MessageChange[] }
   }

@@ -2,25 +2,17 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import emitter from '@adonisjs/core/services/emitter'
 import { countSegments } from '#core/sms/segment_counter'
 import { recordConversationActivity } from '#modules/conversations/public'
-import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
+import { announceChanges, announceQueued, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
 import type { InboundReport, PhoneFleet } from '#modules/devices/public'
 import { insertReceived } from '#modules/messages/stores/message_inserts'
 import type { MessageStore } from '#modules/messages/stores/message_store'
-import type { MessageStateStore, FailedAttempt, FailingOrder, TakenBackOrder } from '#modules/messages/stores/message_state_store'
+import type { MessageStateStore, FailedAttempt, FailingOrder, Hold, Order, TakenBackOrder, Unsendable } from '#modules/messages/stores/message_state_store'
 
-export type { DueMessage } from '#modules/messages/stores/message_state_store'
+export type { DueMessage, Hold, Order, Unsendable } from '#modules/messages/stores/message_state_store'
 
 /** Waits before attempts 2, 3, 4, ... of a message whose attempt failed. */
 export const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 1_800_000]
-
-/** A message handed to a phone's SIM, with the text as the phone's options made it. */
-export interface Order {
-  messageId: number
-  deviceId: number
-  simSlot: number
-  text: string
-}
 
 /** An order that left its phone without the SMS: which SIM it was counted on, and when. */
 export interface WithdrawnOrder {
@@ -59,11 +51,6 @@ export interface RecordedReports {
   retryAt: Date | null
   announce(): Promise<void>
 }
-
-type Announcement =
-  | { event: 'message.sent'; data: { id: string; deviceId: string; status: 'sent'; at: Date } }
-  | { event: 'message.delivered'; data: { id: string; status: 'delivered'; at: Date } }
-  | { event: 'message.failed'; data: { id: string; status: 'failed'; at: Date } }
 
 /**
  * The one owner of a message's state after it is queued: every change the dispatcher, the
@@ -112,12 +99,12 @@ export class MessageLedger {
   }
 
   /** Queued messages held back by a SIM's minimum interval or per-minute limit, no attempt spent. */
-  async hold(holds: Array<{ messageId: number; reason: 'sim_cadence' | 'sim_rate'; until: Date }>, at: Date): Promise<number> {
+  async hold(holds: Hold[], at: Date): Promise<number> {
     return this.#announced(await this.states.hold(holds, at))
   }
 
   /** Queued messages that cannot be sent at all (their forced phone or SIM does not exist) fail. */
-  async failUnsendable(failures: Array<{ messageId: number; errorCode: string }>, at: Date): Promise<number> {
+  async failUnsendable(failures: Unsendable[], at: Date): Promise<number> {
     return this.#failed(await this.states.failUnsendable(failures, at), at)
   }
 
@@ -139,10 +126,7 @@ export class MessageLedger {
       requeued: orders
         .filter((order) => requeued.has(order.id))
         .map((order) => ({ messageId: order.id, deviceId, simSlot: order.sim_slot, orderedAt: order.ordered_at })),
-      announce: async () => {
-        if (requeued.size) await emitter.emit('messages:queued', { count: requeued.size })
-        await announceChanges(changed)
-      },
+      announce: () => announceQueued(changed),
     }
   }
 
@@ -175,7 +159,7 @@ export class MessageLedger {
    * middle is reported again by the phone, when only the rest changes.
    */
   async recordReports(reports: PhoneReport[]): Promise<RecordedReports> {
-    const announcements: Announcement[] = []
+    const announcements: Array<() => Promise<void>> = []
     const changes = new Map<number, MessageChange>()
 
     // Accepted and sent in one statement: per message, the furthest the phone has gone, as the
@@ -195,7 +179,7 @@ export class MessageLedger {
       changes.set(change.id, change)
       if (change.status !== 'sent') continue
       const report = sentBy.get(change.id)!
-      announcements.push({ event: 'message.sent', data: { id: String(change.id), deviceId: String(report.deviceId), status: 'sent', at: report.at } })
+      announcements.push(() => emitter.emit('message.sent', { id: String(change.id), deviceId: String(report.deviceId), status: 'sent', at: report.at }))
     }
 
     const delivered = new Map<string, PhoneReport>()
@@ -204,20 +188,17 @@ export class MessageLedger {
     for (const report of delivered.values()) deliveredBy.set(report.messageId, report)
     for (const change of await this.states.recordDelivered([...delivered.values()].map((report) => ({ ...report, target: 'delivered' as const })))) {
       changes.set(change.id, change)
-      announcements.push({ event: 'message.delivered', data: { id: String(change.id), status: 'delivered', at: deliveredBy.get(change.id)!.at } })
+      const { at } = deliveredBy.get(change.id)!
+      announcements.push(() => emitter.emit('message.delivered', { id: String(change.id), status: 'delivered', at }))
     }
 
     const failures = reports.filter((report): report is Extract<PhoneReport, { kind: 'failed' }> => report.kind === 'failed')
-    const { failedAttempts, retryAt, finalFailures, failedChanges } = await this.#failAttempts(failures)
-    for (const change of failedChanges) changes.set(change.id, change)
-    for (const failure of finalFailures) {
-      announcements.push({ event: 'message.failed', data: { id: String(failure.messageId), status: 'failed', at: failure.at } })
-    }
+    const { failedAttempts, retryAt } = await this.#failAttempts(failures, changes, announcements)
     return {
       failedAttempts,
       retryAt,
       announce: async () => {
-        for (const { event, data } of announcements) await emitter.emit(event, data as never)
+        for (const announcement of announcements) await announcement()
         await announceChanges([...changes.values()])
       },
     }
@@ -226,20 +207,23 @@ export class MessageLedger {
   /**
    * Failed attempts: queued again after a growing wait, or failed after the last attempt (or
    * at once when not retryable). One read and one guarded write for the whole batch, each
-   * guarded by the state as read: a message that moved in between is left alone.
+   * guarded by the state as read: a message that moved in between is left alone. What changed
+   * joins the batch's `changes`, and a message failed for good its `announcements`.
    */
-  async #failAttempts(failures: Array<Extract<PhoneReport, { kind: 'failed' }>>) {
+  async #failAttempts(
+    failures: Array<Extract<PhoneReport, { kind: 'failed' }>>,
+    changes: Map<number, MessageChange>,
+    announcements: Array<() => Promise<void>>
+  ) {
     const failedAttempts: RecordedReports['failedAttempts'] = []
-    const finalFailures: Array<{ messageId: number; at: Date }> = []
-    const failedChanges: MessageChange[] = []
     let retryAt: Date | null = null
-    if (!failures.length) return { failedAttempts, retryAt, finalFailures, failedChanges }
+    if (!failures.length) return { failedAttempts, retryAt }
 
     const current = new Map<number, FailingOrder>()
     for (const order of await this.states.failingOrders([...new Set(failures.map((report) => report.messageId))])) current.set(order.id, order)
 
     // Per message the first failure from the phone it was ordered to, as one by one.
-    const changes: Array<FailedAttempt & { report: (typeof failures)[number] }> = []
+    const decided: Array<FailedAttempt & { report: (typeof failures)[number] }> = []
     const handled = new Set<number>()
     for (const report of failures) {
       const order = current.get(report.messageId)
@@ -252,20 +236,20 @@ export class MessageLedger {
       // a second time, so the message fails as it is.
       const retry = order.status !== 'sent' && report.retryable && attempts < report.maxAttempts
       const due = retry ? new Date(report.at.getTime() + RETRY_WAITS_MS[Math.min(attempts - 1, RETRY_WAITS_MS.length - 1)]) : null
-      changes.push({ report, order, status: retry ? 'queued' : 'failed', attempts, errorCode: report.errorCode, retryAt: due, at: report.at })
+      decided.push({ report, order, status: retry ? 'queued' : 'failed', attempts, errorCode: report.errorCode, retryAt: due, at: report.at })
     }
 
-    const changed = await this.states.failAttempts(changes)
-    for (const change of changes) {
+    const changed = await this.states.failAttempts(decided)
+    for (const change of decided) {
       if (!changed.has(change.order.id)) continue
-      const { order, status, errorCode } = change
+      const { order, status, errorCode, at } = change
       // An SMS that left keeps its SIM's count of the day.
       if (order.status !== 'sent') failedAttempts.push({ messageId: order.id, deviceId: change.report.deviceId, simSlot: order.sim_slot, orderedAt: order.ordered_at, errorCode })
-      failedChanges.push({ id: order.id, conversationId: order.conversation_id, direction: order.direction, status, campaignId: order.campaign_id })
+      changes.set(order.id, { id: order.id, conversationId: order.conversation_id, direction: order.direction, status, campaignId: order.campaign_id })
       if (change.retryAt && (!retryAt || change.retryAt < retryAt)) retryAt = change.retryAt
-      if (status === 'failed') finalFailures.push({ messageId: order.id, at: change.at })
+      if (status === 'failed') announcements.push(() => emitter.emit('message.failed', { id: String(order.id), status: 'failed', at }))
     }
-    return { failedAttempts, retryAt, finalFailures, failedChanges }
+    return { failedAttempts, retryAt }
   }
 
   /**

@@ -1,4 +1,3 @@
-import emitter from '@adonisjs/core/services/emitter'
 import logger from '@adonisjs/core/services/logger'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { DateTime } from 'luxon'
@@ -10,7 +9,7 @@ import { messageResource, type AcceptedMessages } from '#modules/messages/schema
 import { shortenLinks } from '#modules/links/public'
 import { recordConversationActivity } from '#modules/conversations/public'
 import { IdempotentRequests, type IdempotencyClaim, type RecordedAnswer } from '#core/idempotency/idempotent_requests'
-import { announceChanges, type MessageChange } from '#modules/messages/services/message_changes'
+import { announceQueued, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
 import { insertQueued, queuedRow, recipientRow, sharedColumns } from '#modules/messages/stores/message_inserts'
 
@@ -44,15 +43,7 @@ export class SendQueue {
     this.#queue = new GroupCommit<PreparedSend, RecordedAnswer>({
       write: async (sends) => {
         const answers = await this.#write(sends)
-        const queued = sends.reduce((total, send, index) => total + (answers[index] instanceof Error ? 0 : send.numbers.length), 0)
-        return {
-          results: answers,
-          afterAnswers: async () => {
-            if (!queued) return
-            await emitter.emit('messages:queued', { count: queued })
-            await announceChanges(queuedChanges(answers))
-          },
-        }
+        return { results: answers, afterAnswers: () => announceQueued(queuedChanges(answers)) }
       },
       weight: (send) => send.numbers.length,
       maxBatchWeight: BATCH_RECIPIENTS,
@@ -71,11 +62,10 @@ export class SendQueue {
    * which is rare and still correct.
    */
   async #write(sends: PreparedSend[]): Promise<Array<RecordedAnswer | ApiError>> {
-    const idempotency = this.idempotency
     let blocked = new Set<string>()
     for (;;) {
       try {
-        return await transaction((trx) => this.#writeExcept(sends, blocked, idempotency, trx))
+        return await transaction((trx) => this.#writeExcept(sends, blocked, trx))
       } catch (error) {
         if (!(error instanceof OptedOutFound)) throw error
         blocked = new Set([...blocked, ...error.phones])
@@ -83,12 +73,7 @@ export class SendQueue {
     }
   }
 
-  async #writeExcept(
-    sends: PreparedSend[],
-    blocked: Set<string>,
-    idempotency: IdempotentRequests,
-    trx: TransactionClientContract
-  ): Promise<Array<RecordedAnswer | ApiError>> {
+  async #writeExcept(sends: PreparedSend[], blocked: Set<string>, trx: TransactionClientContract): Promise<Array<RecordedAnswer | ApiError>> {
     const answers: Array<RecordedAnswer | ApiError> = sends.map((send) => refusalFor(send, blocked) ?? { status: 202, body: null, replayed: false })
     const accepted = sends.filter((_, index) => !(answers[index] instanceof ApiError))
 
@@ -119,7 +104,7 @@ export class SendQueue {
       })
       const body: AcceptedMessages = { accepted: messages }
       const answer: RecordedAnswer = { status: 202, body, replayed: false }
-      if (send.claim) await idempotency.record(send.claim, answer.status, answer.body, trx)
+      if (send.claim) await this.idempotency.record(send.claim, answer.status, answer.body, trx)
       answers[index] = answer
     }
     return answers
@@ -171,11 +156,4 @@ function refusalFor(send: PreparedSend, blocked: Set<string>): ApiError | null {
   const positions = send.numbers.flatMap((number, position) => (blocked.has(number) ? [position] : []))
   if (!positions.length) return null
   return new ApiError('CONTACT_BLACKLISTED', 'A recipient opted out; nothing was queued', { field: 'to', position: positions[0], positions })
-}
-
-declare module '@adonisjs/core/types' {
-  interface EventsList {
-    /** New messages wait for a phone: the dispatcher wakes. */
-    'messages:queued': { count: number }
-  }
 }

@@ -25,29 +25,19 @@ export type MessageExportRow = Record<(typeof messageExportColumns)[number], str
 /** Rows per read: memory holds one chunk, whatever the table's size. */
 const CHUNK = 1000
 
-const COLUMNS = ['id', 'conversation_id', 'direction', 'phone', 'body', 'encoding', 'segments', 'status', 'error_code', 'device_id', 'sim_slot', 'attempts', 'created_at', 'sent_at', 'delivered_at', 'failed_at']
+/** The table's column of each export column: the same name in snake case. */
+const STORED = messageExportColumns.map((column) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`))
 
-const id = (value: number | string | null) => (value === null || value === undefined ? null : String(value))
+/** Identifiers are exported as text, as the API answers them. */
+const TEXT_IDS = new Set<string>(['id', 'conversationId', 'deviceId'])
 
 function shape(row: any): MessageExportRow {
-  return {
-    id: id(row.id),
-    conversationId: id(row.conversation_id),
-    direction: row.direction,
-    phone: row.phone,
-    body: row.body,
-    encoding: row.encoding,
-    segments: row.segments,
-    status: row.status,
-    errorCode: row.error_code,
-    deviceId: id(row.device_id),
-    simSlot: row.sim_slot,
-    attempts: row.attempts,
-    createdAt: row.created_at,
-    sentAt: row.sent_at,
-    deliveredAt: row.delivered_at,
-    failedAt: row.failed_at,
-  }
+  const shaped = {} as MessageExportRow
+  messageExportColumns.forEach((column, index) => {
+    const value = row[STORED[index]]
+    shaped[column] = TEXT_IDS.has(column) && value !== null ? String(value) : value
+  })
+  return shaped
 }
 
 /**
@@ -58,7 +48,7 @@ function shape(row: any): MessageExportRow {
 export async function* messageExportRows(): AsyncGenerator<MessageExportRow> {
   let after: { createdAt: string; id: number } | null = null
   for (;;) {
-    const query = db.from('messages').select(COLUMNS).orderBy('created_at').orderBy('id').limit(CHUNK)
+    const query = db.from('messages').select(STORED).orderBy('created_at').orderBy('id').limit(CHUNK)
     if (after) query.whereRaw('(created_at, id) > (?, ?)', [after.createdAt, after.id])
     const rows: any[] = await query
     for (const row of rows) yield shape(row)

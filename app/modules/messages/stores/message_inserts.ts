@@ -3,7 +3,7 @@ import type { InboundReport } from '#modules/devices/public'
 import { countSegments } from '#core/sms/segment_counter'
 import type { MessageCategory } from '#modules/messages/message_values'
 import type { MessageRow } from '#modules/messages/schemas'
-import { chunksOf } from '#modules/messages/stores/statement_chunks'
+import { chunksOf } from '#core/database/statement_chunks'
 
 /**
  * The one place messages are inserted (a unit test holds it): queued outbound messages, from an

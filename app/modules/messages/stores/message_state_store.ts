@@ -4,7 +4,7 @@ import { readConnection } from '#core/database/read_connection'
 import type { PhoneOrder } from '#modules/devices/public'
 import type { MessageStatus } from '#modules/messages/message_values'
 import type { MessageChange } from '#modules/messages/services/message_changes'
-import { eachChunk, marks, tuples } from '#modules/messages/stores/statement_chunks'
+import { eachChunk, marks, tuples } from '#core/database/statement_chunks'
 
 /** A queued message due to be handed to a phone. */
 export interface DueMessage {
@@ -14,6 +14,27 @@ export interface DueMessage {
   /** The phone and SIM the send forced (-1: a phone id that cannot exist). */
   forcedDeviceId: number | null
   forcedSimSlot: number | null
+}
+
+/** A message handed to a phone's SIM, with the text as the phone's options made it. */
+export interface Order {
+  messageId: number
+  deviceId: number
+  simSlot: number
+  text: string
+}
+
+/** A queued message held back by a SIM's minimum interval or per-minute limit, until `until`. */
+export interface Hold {
+  messageId: number
+  reason: 'sim_cadence' | 'sim_rate'
+  until: Date
+}
+
+/** A queued message that cannot be sent at all, and why. */
+export interface Unsendable {
+  messageId: number
+  errorCode: string
 }
 
 /** An order as stored, read to be withdrawn from its phone (dates as stored). */
@@ -143,83 +164,44 @@ export class MessageStateStore {
   }
 
   /** Stores orders (the text as it leaves, counted) on messages still queued and not ordered. */
-  async storeOrders(
-    orders: Array<{ messageId: number; deviceId: number; simSlot: number; text: string; encoding: string; segments: number }>,
-    at: Date
-  ): Promise<MessageChange[]> {
+  async storeOrders(orders: Array<Order & { encoding: string; segments: number }>, at: Date): Promise<MessageChange[]> {
     const now = at.toISOString()
-    const rows = orders.map((order) => [order.messageId, String(order.deviceId), order.simSlot, order.text, order.encoding, order.segments])
-    return this.#changed(rows, CHUNK, (chunk) =>
-      db.rawQuery(
-        `WITH chosen(id, device_id, sim_slot, body, encoding, segments) AS (VALUES ${tuples(chunk)})
-         UPDATE messages SET ordered_at = ?, device_id = chosen.device_id, sim_slot = chosen.sim_slot, body = chosen.body,
-           encoding = chosen.encoding, segments = chosen.segments, hold_reason = NULL, held_until = NULL, updated_at = ?
-         FROM chosen
-         WHERE messages.id = chosen.id AND messages.status = 'queued' AND messages.ordered_at IS NULL
-         RETURNING ${CHANGED_COLUMNS}`,
-        [...chunk.flat(), now, now]
-      )
+    return this.#joined(
+      'chosen(id, device_id, sim_slot, body, encoding, segments)',
+      orders.map((order) => [order.messageId, String(order.deviceId), order.simSlot, order.text, order.encoding, order.segments]),
+      `ordered_at = ?, device_id = chosen.device_id, sim_slot = chosen.sim_slot, body = chosen.body,
+       encoding = chosen.encoding, segments = chosen.segments, hold_reason = NULL, held_until = NULL, updated_at = ?`,
+      `messages.status = 'queued' AND messages.ordered_at IS NULL`,
+      [now, now]
     )
   }
 
   async waitForQuota(messageIds: number[], at: Date): Promise<MessageChange[]> {
-    return this.#changed(messageIds, CHUNK, (chunk) =>
-      db.rawQuery(
-        `UPDATE messages SET status = 'pending_quota_exceeded', hold_reason = NULL, held_until = NULL, updated_at = ?
-         WHERE id IN (${marks(chunk)}) AND status = 'queued'
-         RETURNING ${CHANGED_COLUMNS}`,
-        [at.toISOString(), ...chunk]
-      )
-    )
+    const change = { status: 'pending_quota_exceeded', hold_reason: null, held_until: null, updated_at: at.toISOString() }
+    return this.#move(messageIds, `status = 'queued'`, change)
   }
 
-  async hold(holds: Array<{ messageId: number; reason: 'sim_cadence' | 'sim_rate'; until: Date }>, at: Date): Promise<MessageChange[]> {
-    return this.#changed(
-      holds.map((entry) => [entry.messageId, entry.reason, entry.until.toISOString()]),
-      CHUNK,
-      (chunk) =>
-        db.rawQuery(
-          `WITH held(id, reason, until) AS (VALUES ${tuples(chunk)})
-           UPDATE messages SET hold_reason = held.reason, held_until = held.until, updated_at = ?
-           FROM held
-           WHERE messages.id = held.id AND messages.status = 'queued'
-           RETURNING ${CHANGED_COLUMNS}`,
-          [...chunk.flat(), at.toISOString()]
-        )
-    )
+  async hold(holds: Hold[], at: Date): Promise<MessageChange[]> {
+    const rows = holds.map((entry) => [entry.messageId, entry.reason, entry.until.toISOString()])
+    const set = `hold_reason = held.reason, held_until = held.until, updated_at = ?`
+    return this.#joined('held(id, reason, until)', rows, set, `messages.status = 'queued'`, [at.toISOString()])
   }
 
-  async failUnsendable(failures: Array<{ messageId: number; errorCode: string }>, at: Date): Promise<MessageChange[]> {
-    return this.#changed(
-      failures.map((entry) => [entry.messageId, entry.errorCode]),
-      CHUNK,
-      (chunk) =>
-        db.rawQuery(
-          `WITH unsendable(id, error_code) AS (VALUES ${tuples(chunk)})
-           UPDATE messages SET status = 'failed', error_code = unsendable.error_code, failed_at = ?, updated_at = ?
-           FROM unsendable
-           WHERE messages.id = unsendable.id AND messages.status = 'queued'
-           RETURNING ${CHANGED_COLUMNS}`,
-          [...chunk.flat(), at.toISOString(), at.toISOString()]
-        )
-    )
+  async failUnsendable(failures: Unsendable[], at: Date): Promise<MessageChange[]> {
+    const rows = failures.map((entry) => [entry.messageId, entry.errorCode])
+    const set = `status = 'failed', error_code = unsendable.error_code, failed_at = ?, updated_at = ?`
+    return this.#joined('unsendable(id, error_code)', rows, set, `messages.status = 'queued'`, [at.toISOString(), at.toISOString()])
   }
 
   /** The orders a phone has not accepted yet, oldest first, as they were handed to it. */
   async waitingOrdersOf(deviceId: number): Promise<PhoneOrder[]> {
-    const rows = await db
-      .from('messages')
-      .where('device_id', String(deviceId))
-      .where('status', 'queued')
-      .whereNotNull('ordered_at')
-      .orderBy('id', 'asc')
-      .select('id', 'phone', 'body', 'sim_slot', 'ordered_at')
+    const rows = await this.#unaccepted(deviceId).orderBy('id', 'asc').select('id', 'phone', 'body', 'sim_slot', 'ordered_at')
     return rows.map((row) => ({ messageId: row.id, to: row.phone, text: row.body, simSlot: row.sim_slot ?? 0, orderedAt: new Date(row.ordered_at) }))
   }
 
   /** The orders a phone has not accepted yet (ordered up to `orderedUpTo` when given). */
   async unacceptedOrdersOf(deviceId: number, orderedUpTo?: Date): Promise<StoredOrder[]> {
-    const query = db.from('messages').where('device_id', String(deviceId)).where('status', 'queued').whereNotNull('ordered_at')
+    const query = this.#unaccepted(deviceId)
     if (orderedUpTo) query.where('ordered_at', '<=', orderedUpTo.toISOString())
     return query.select('id', 'sim_slot', 'ordered_at')
   }
@@ -230,50 +212,28 @@ export class MessageStateStore {
    * gone back to the queue and out to another phone.
    */
   async requeue(deviceId: number, orders: StoredOrder[]): Promise<MessageChange[]> {
-    return this.#changed(
+    return this.#joined(
+      'r(id, ordered_at)',
       orders.map((order) => [order.id, order.ordered_at]),
-      CHUNK,
-      (chunk) =>
-        db.rawQuery(
-          `WITH r(id, ordered_at) AS (VALUES ${tuples(chunk)})
-           UPDATE messages SET ordered_at = NULL, sim_slot = forced_sim_slot,
-             device_id = CASE WHEN forced_device_id IS NULL THEN NULL ELSE device_id END
-           FROM r
-           WHERE messages.id = r.id AND messages.ordered_at = r.ordered_at AND messages.device_id = ? AND messages.status = 'queued'
-           RETURNING ${CHANGED_COLUMNS}`,
-          [...chunk.flat(), String(deviceId)]
-        )
+      `ordered_at = NULL, sim_slot = forced_sim_slot, device_id = CASE WHEN forced_device_id IS NULL THEN NULL ELSE device_id END`,
+      `messages.ordered_at = r.ordered_at AND messages.device_id = ? AND messages.status = 'queued'`,
+      [String(deviceId)]
     )
   }
 
   /** The orders a phone took (dispatched) fail with `errorCode`. */
   async failTakenOrdersOf(deviceId: number, errorCode: string, at: Date): Promise<MessageChange[]> {
-    return changesOf(
-      await db.rawQuery(
-        `UPDATE messages SET status = 'failed', error_code = ?, failed_at = ?, ordered_at = NULL, updated_at = ?
-         WHERE device_id = ? AND status = 'dispatched' RETURNING ${CHANGED_COLUMNS}`,
-        [errorCode, at.toISOString(), at.toISOString(), String(deviceId)]
-      )
-    )
+    const now = at.toISOString()
+    const change = { status: 'failed', error_code: errorCode, failed_at: now, ordered_at: null, updated_at: now }
+    return changesOf(await this.#set(change, `device_id = ? AND status = 'dispatched'`, [String(deviceId)]))
   }
 
   async releaseHolds(at: Date): Promise<MessageChange[]> {
-    return changesOf(
-      await db.rawQuery(
-        `UPDATE messages SET hold_reason = NULL, held_until = NULL, updated_at = ?
-         WHERE status = 'queued' AND hold_reason IS NOT NULL RETURNING ${CHANGED_COLUMNS}`,
-        [at.toISOString()]
-      )
-    )
+    return changesOf(await this.#set({ hold_reason: null, held_until: null, updated_at: at.toISOString() }, `status = 'queued' AND hold_reason IS NOT NULL`))
   }
 
   async releaseQuotaWaits(at: Date): Promise<MessageChange[]> {
-    return changesOf(
-      await db.rawQuery(
-        `UPDATE messages SET status = 'queued', updated_at = ? WHERE status = 'pending_quota_exceeded' RETURNING ${CHANGED_COLUMNS}`,
-        [at.toISOString()]
-      )
-    )
+    return changesOf(await this.#set({ status: 'queued', updated_at: at.toISOString() }, `status = 'pending_quota_exceeded'`))
   }
 
   /**
@@ -301,16 +261,8 @@ export class MessageStateStore {
    */
   async #applyReports(changes: ReportedChange[], set: string, guard: string): Promise<MessageChange[]> {
     const rows = changes.map((change) => [change.messageId, String(change.deviceId), change.at.toISOString(), change.target, change.orderedAt?.toISOString() ?? null])
-    return this.#changed(rows, CHUNK, (chunk) =>
-      db.rawQuery(
-        `WITH r(id, device_id, at, target, ordered_at) AS (VALUES ${tuples(chunk)})
-         UPDATE messages SET ${set}
-         FROM r
-         WHERE messages.id = r.id AND messages.device_id = r.device_id AND (r.ordered_at IS NULL OR messages.ordered_at = r.ordered_at) AND ${guard}
-         RETURNING ${CHANGED_COLUMNS}`,
-        chunk.flat()
-      )
-    )
+    const handOut = `messages.device_id = r.device_id AND (r.ordered_at IS NULL OR messages.ordered_at = r.ordered_at)`
+    return this.#joined('r(id, device_id, at, target, ordered_at)', rows, set, `${handOut} AND ${guard}`)
   }
 
   /** The orders among these messages a phone holds (dispatched, or queued and ordered). */
@@ -344,25 +296,19 @@ export class MessageStateStore {
       order.forced_sim_slot,
       at.toISOString(),
     ])
-    const changed = await eachChunk(rows, CHUNK, (chunk): Promise<Array<{ id: number }>> =>
-      db.rawQuery(
-        `WITH f(id, from_status, from_device_id, from_ordered_at, status, attempts, error_code, held_until, device_id, sim_slot, at)
-           AS (VALUES ${tuples(chunk)})
-         UPDATE messages SET status = f.status, attempts = f.attempts, error_code = f.error_code, ordered_at = NULL,
-           held_until = CASE WHEN f.status = 'queued' THEN f.held_until ELSE messages.held_until END,
-           hold_reason = CASE WHEN f.status = 'queued' THEN NULL ELSE messages.hold_reason END,
-           device_id = CASE WHEN f.status = 'queued' THEN f.device_id ELSE messages.device_id END,
-           sim_slot = CASE WHEN f.status = 'queued' THEN f.sim_slot ELSE messages.sim_slot END,
-           failed_at = CASE WHEN f.status = 'failed' THEN f.at ELSE messages.failed_at END,
-           updated_at = f.at
-         FROM f
-         WHERE messages.id = f.id AND messages.status = f.from_status AND messages.device_id = f.from_device_id
-           AND messages.ordered_at = f.from_ordered_at
-         RETURNING messages.id`,
-        chunk.flat()
-      )
+    const changed = await this.#joined(
+      'f(id, from_status, from_device_id, from_ordered_at, status, attempts, error_code, held_until, device_id, sim_slot, at)',
+      rows,
+      `status = f.status, attempts = f.attempts, error_code = f.error_code, ordered_at = NULL,
+       held_until = CASE WHEN f.status = 'queued' THEN f.held_until ELSE messages.held_until END,
+       hold_reason = CASE WHEN f.status = 'queued' THEN NULL ELSE messages.hold_reason END,
+       device_id = CASE WHEN f.status = 'queued' THEN f.device_id ELSE messages.device_id END,
+       sim_slot = CASE WHEN f.status = 'queued' THEN f.sim_slot ELSE messages.sim_slot END,
+       failed_at = CASE WHEN f.status = 'failed' THEN f.at ELSE messages.failed_at END,
+       updated_at = f.at`,
+      `messages.status = f.from_status AND messages.device_id = f.from_device_id AND messages.ordered_at = f.from_ordered_at`
     )
-    return new Set(changed.map((row) => row.id))
+    return new Set(changed.map((change) => change.id))
   }
 
   /** Failed messages go back to the queue with their attempts restarted. */
@@ -417,15 +363,42 @@ export class MessageStateStore {
 
   /** Outbound messages among `messageIds` in the state `from` take `change`. */
   async #move(messageIds: number[], from: string, change: Record<string, string | number | null>): Promise<MessageChange[]> {
+    return this.#changed(messageIds, CHUNK * 2, (chunk) => this.#set(change, `id IN (${marks(chunk)}) AND direction = 'out' AND ${from}`, chunk))
+  }
+
+  /** The messages `where` selects (its `?` bound by `params`) take `change`; answers the rows changed. */
+  #set(change: Record<string, string | number | null>, where: string, params: unknown[] = []): Promise<ChangedRow[]> {
     const columns = Object.keys(change)
-    return this.#changed(messageIds, CHUNK * 2, (chunk) =>
+    return db.rawQuery(
+      `UPDATE messages SET ${columns.map((column) => `${column} = ?`).join(', ')}
+       WHERE ${where}
+       RETURNING ${CHANGED_COLUMNS}`,
+      [...columns.map((column) => change[column]), ...params]
+    )
+  }
+
+  /**
+   * One `UPDATE … FROM (VALUES …)` per chunk of `rows`, the list named and its columns given by
+   * `values` (`name(id, …)`), joined on the message's id: `set` on the messages `where` still
+   * allows it. `params` are bound after the rows' values, as they come after them in the text.
+   */
+  #joined(values: string, rows: unknown[][], set: string, where: string, params: unknown[] = []): Promise<MessageChange[]> {
+    const name = values.slice(0, values.indexOf('('))
+    return this.#changed(rows, CHUNK, (chunk) =>
       db.rawQuery(
-        `UPDATE messages SET ${columns.map((column) => `${column} = ?`).join(', ')}
-         WHERE id IN (${marks(chunk)}) AND direction = 'out' AND ${from}
+        `WITH ${values} AS (VALUES ${tuples(chunk)})
+         UPDATE messages SET ${set}
+         FROM ${name}
+         WHERE messages.id = ${name}.id AND ${where}
          RETURNING ${CHANGED_COLUMNS}`,
-        [...columns.map((column) => change[column]), ...chunk]
+        [...chunk.flat(), ...params]
       )
     )
+  }
+
+  /** A phone's orders it has not accepted yet: queued, and handed to it. */
+  #unaccepted(deviceId: number) {
+    return db.from('messages').where('device_id', String(deviceId)).where('status', 'queued').whereNotNull('ordered_at')
   }
 
   /** A statement per chunk; answers what they all changed. */

@@ -3,7 +3,7 @@ import { storedDateBound, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
 import Message from '#modules/messages/models/message'
 import type { MessageCategory, MessageStatus } from '#modules/messages/message_values'
-import { eachChunk } from '#modules/messages/stores/statement_chunks'
+import { eachChunk } from '#core/database/statement_chunks'
 
 export interface MessageFilters extends PageRequest {
   direction?: 'in' | 'out'

@@ -1,13 +1,7 @@
 import vine from '@vinejs/vine'
-import { pageQueryFields } from '#core/pagination/keyset_page'
-import { documentedAs, isoDateTimeSchema } from '#core/contract/schemas'
+import { dateBoundField, pageQueryFields } from '#core/pagination/keyset_page'
+import { documentedAs } from '#core/contract/schemas'
 import { messageCategories, messageStatuses } from '#modules/messages/message_values'
-
-const isoDate = () =>
-  vine
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/)
-    .use(documentedAs(isoDateTimeSchema))
 
 export const listMessagesValidator = vine.compile(
   vine.object({
@@ -19,7 +13,7 @@ export const listMessagesValidator = vine.compile(
     conversationId: vine.string().regex(/^\d{1,16}$/).optional(),
     deviceId: vine.string().regex(/^\d{1,16}$/).use(documentedAs({ description: 'The phone that sent or received it' })).optional(),
     campaignId: vine.string().regex(/^\d{1,16}$/).use(documentedAs({ description: 'The campaign that queued it' })).optional(),
-    since: isoDate().use(documentedAs({ description: 'Created at or after' })).optional(),
-    until: isoDate().use(documentedAs({ description: 'Created before' })).optional(),
+    since: dateBoundField().use(documentedAs({ description: 'Created at or after' })).optional(),
+    until: dateBoundField().use(documentedAs({ description: 'Created before' })).optional(),
   })
 )

@@ -4,6 +4,7 @@ import { affectedRows } from '#core/database/affected_rows'
 import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
 import WebhookDelivery, { type DeliveryStatus } from '#modules/webhooks/models/webhook_delivery'
+import { chunksOf } from '#core/database/statement_chunks'
 
 /** A due delivery with what its attempt needs: the webhook's URL, headers and secret as of now. */
 export interface DueDelivery {
@@ -129,8 +130,7 @@ export class DeliveryStore {
 
   /** Stores a batch of outcomes on rows still pending, in the caller's transaction. */
   async storeOutcomes(trx: TransactionClientContract, outcomes: StoredOutcome[], at: string): Promise<void> {
-    for (let start = 0; start < outcomes.length; start += OUTCOMES_PER_STATEMENT) {
-      const chunk = outcomes.slice(start, start + OUTCOMES_PER_STATEMENT)
+    for (const chunk of chunksOf(outcomes, OUTCOMES_PER_STATEMENT)) {
       await trx.rawQuery(
         `WITH outcome(id, status, attempts, due_at, http_status, duration_ms, answer, error, completed_at) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')})
            UPDATE webhook_deliveries SET status = outcome.status, attempts = outcome.attempts, due_at = outcome.due_at,

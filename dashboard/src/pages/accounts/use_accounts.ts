@@ -1,6 +1,7 @@
 import { api, answer } from '../../api/client'
 import type { components } from '../../api/schema'
 import { useCursorList } from '../../components/use_cursor_list'
+import { useLoaded } from '../../components/use_loaded'
 
 export type Account = components['schemas']['User']
 export type Role = Account['role']
@@ -19,6 +20,15 @@ export function roleLabel(role: Role): string {
 /** The accounts, newest first, a page of 50 at a time. */
 export function useAccounts() {
   return useCursorList<Account>((cursor) => answer(api.GET('/api/v1/users', { params: { query: { cursor, limit: 50 } } })))
+}
+
+/**
+ * How many superadmins there are, all pages together: GET /users/assignable lists every operator
+ * and superadmin (a gateway has a handful, not paged). Undefined until read or when the read failed.
+ */
+export function useSuperadminCount() {
+  const loaded = useLoaded(async () => (await answer(api.GET('/api/v1/users/assignable'))).data.filter((account) => account.role === 'superadmin').length)
+  return { count: loaded.data, reload: loaded.reload }
 }
 
 export interface NewAccount {

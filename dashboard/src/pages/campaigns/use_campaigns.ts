@@ -11,23 +11,6 @@ export type CampaignFields = paths['/api/v1/campaigns/{id}']['patch']['requestBo
 export type Group = components['schemas']['Group']
 export type Template = components['schemas']['Template']
 
-export const statusLabels: Record<CampaignStatus, string> = {
-  draft: 'Draft',
-  scheduled: 'Scheduled',
-  running: 'Running',
-  paused: 'Paused',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-}
-export const statusTone: Record<CampaignStatus, 'default' | 'info' | 'success' | 'warning' | 'error'> = {
-  draft: 'default',
-  scheduled: 'info',
-  running: 'success',
-  paused: 'warning',
-  completed: 'success',
-  cancelled: 'error',
-}
-
 /** Recipients that will not change any more: sent, delivered, failed or withdrawn. */
 export function finalCount(counts: Campaign['counts']): number {
   return counts.sent + counts.delivered + counts.failed + counts.cancelled

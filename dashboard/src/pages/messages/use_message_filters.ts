@@ -55,10 +55,13 @@ export function useMessageFilters() {
   const openId = computed(() => (typeof route.query.message === 'string' ? route.query.message : null))
   const active = computed(() => KEYS.some((key) => filters.value[key] !== ''))
 
-  function replaceQuery(change: Record<string, string | null>) {
+  function queryWith(change: Record<string, string | null>) {
     const query: Record<string, string> = {}
     for (const [key, value] of Object.entries({ ...route.query, ...change })) if (typeof value === 'string' && value !== '') query[key] = value
-    void router.replace({ query })
+    return query
+  }
+  function replaceQuery(change: Record<string, string | null>) {
+    void router.replace({ query: queryWith(change) })
   }
 
   return {
@@ -68,5 +71,7 @@ export function useMessageFilters() {
     setFilters: (next: MessageFilters) => replaceQuery({ ...next, message: openId.value }),
     clearFilters: () => replaceQuery({ ...Object.fromEntries(KEYS.map((key) => [key, null])) }),
     open: (id: string | null) => replaceQuery({ message: id }),
+    /** Where a row's link leads: this list with that message open (`/messages?status=failed&message=42`). */
+    linkTo: (id: string) => ({ query: queryWith({ message: id }) }),
   }
 }

@@ -53,3 +53,35 @@ test.group('PDU codec / delivery reports matched by recipient', () => {
     assert.isFalse(sameRecipient('', '+33612345678'))
   })
 })
+
+test.group('PDU codec / delivery tracker kept across a restart', () => {
+  test('a snapshot restored matches the reports still to come; it holds the last nine digits of the number', ({ assert }) => {
+    const before = new DeliveryTracker()
+    before.track('m1', [40, 41], '+33612345678', 1000)
+    before.track('m2', [42], '36179', 2000)
+    before.report(40, DELIVERED, '+33612345678')
+    const snapshot = JSON.parse(JSON.stringify(before.snapshot()))
+    assert.deepEqual(snapshot, [
+      { messageId: 'm1', references: [40, 41], delivered: [40], recipient: '612345678', at: 1000 },
+      { messageId: 'm2', references: [42], delivered: [], recipient: '36179', at: 2000 },
+    ])
+    const after = new DeliveryTracker()
+    after.restore(snapshot)
+    assert.isNull(after.report(41, DELIVERED, '+447911123456'))
+    assert.deepEqual(after.report(41, DELIVERED, '+33612345678'), { messageId: 'm1', outcome: 'delivered', code: 'DELIVERED', delivered: 2, parts: 2 })
+    assert.deepInclude(after.report(42, DELIVERED, '36179'), { messageId: 'm2', outcome: 'delivered' })
+  })
+
+  test('a message whose every reference went to newer ones is dropped; old ones are forgotten by age', ({ assert }) => {
+    const tracker = new DeliveryTracker()
+    tracker.track('old', [1, 2], undefined, 10)
+    tracker.track('half', [3], undefined, 20)
+    tracker.track('new', [1], undefined, 30)
+    assert.equal(tracker.waiting, 3, 'old still owns reference 2')
+    tracker.track('newer', [2, 3], undefined, 40)
+    assert.deepEqual(tracker.snapshot().map((entry) => entry.messageId), ['new', 'newer'])
+    tracker.forgetSentBefore(35)
+    assert.deepEqual(tracker.snapshot().map((entry) => entry.messageId), ['newer'])
+    assert.isNull(tracker.report(1, DELIVERED))
+  })
+})
