@@ -145,8 +145,12 @@ test.group("Overview's first steps on a fresh gateway, ticked from the gateway's
     await screenshotsAtBothWidths(page, 'first-steps')
 
     // The last step's link leads to the schedule; saving it, even unchanged, is the check.
+    // The form is filled from GET /settings: saving before it answered would send empty fields.
+    const settingsRead = page.waitForResponse((response) => /\/api\/v1\/settings$/.test(response.url()))
     await page.getByRole('list', { name: 'First steps' }).getByRole('link', { name: 'Check the backup schedule' }).click()
     await page.getByRole('heading', { name: 'Backups', level: 1 }).waitFor()
+    await settingsRead
+    await page.waitForFunction('document.getElementById("backup-retention")?.value !== ""')
     await page.getByRole('button', { name: 'Save the schedule' }).click()
     await page.getByRole('status').getByText(/^Saved at/).waitFor()
 
