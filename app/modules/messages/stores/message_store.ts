@@ -22,6 +22,9 @@ export interface MessageFilters extends PageRequest {
   matching?: SearchCondition
 }
 
+/** The columns a delete or retry decides on: never the text. */
+const SELECTED = ['id', 'conversation_id', 'direction', 'status', 'device_id', 'ordered_at', 'campaign_id', 'created_at']
+
 /**
  * The messages as they are read and deleted (docs/modules.md, Data access): the Message model
  * for what the API lists, reads and deletes, the query builder and SQL text for the reads of a
@@ -31,6 +34,20 @@ export interface MessageFilters extends PageRequest {
 export class MessageStore {
   /** Newest first, keyset pages: as fast on the last page as on the first. */
   async page(filters: MessageFilters): Promise<Page<Message>> {
+    return keysetPage(this.#filtered(filters), filters, 'created_at', (row) => toIso(row.createdAt))
+  }
+
+  /** What a bulk action reads of the messages its filter matches, up to `limit`, oldest first. */
+  async selection(filters: MessageFilters, limit: number): Promise<Message[]> {
+    return this.#filtered(filters).select(SELECTED).orderBy('id').limit(limit)
+  }
+
+  /** The same of the messages among `ids` (an id of no message is absent). */
+  async selected(ids: number[]): Promise<Message[]> {
+    return eachChunk(ids, 5000, (chunk) => Message.query().select(SELECTED).whereIn('id', chunk).orderBy('id'))
+  }
+
+  #filtered(filters: MessageFilters) {
     const query = Message.query()
     if (filters.direction) query.where('direction', filters.direction)
     if (filters.status) query.where('status', filters.status)
@@ -42,7 +59,7 @@ export class MessageStore {
     if (filters.since) query.where('created_at', '>=', storedDateBound(filters.since, 'since'))
     if (filters.until) query.where('created_at', '<', storedDateBound(filters.until, 'until'))
     if (filters.matching) query.whereRaw(filters.matching.sql, filters.matching.bindings as any[])
-    return keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+    return query
   }
 
   async find(id: number): Promise<Message | null> {
@@ -55,8 +72,12 @@ export class MessageStore {
     return message
   }
 
-  async delete(id: number): Promise<void> {
-    await db.from('messages').where('id', id).delete()
+  /** Deletes these messages, a statement per chunk; answers the ids deleted (one deleted meanwhile is not). */
+  async delete(ids: number[]): Promise<Set<number>> {
+    const rows = await eachChunk(ids, 5000, (chunk): Promise<Array<{ id: number }>> =>
+      db.rawQuery(`DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?)) RETURNING id`, [JSON.stringify(chunk)])
+    )
+    return new Set(rows.map((row) => row.id))
   }
 
   /** Whether a phone's received SMS with this reference is stored already. */
