@@ -45,6 +45,8 @@ export class PhoneAgent {
   readonly #outcomeFrames = new Map<string, string>()
   /** Frames whose sender waits for the gateway's ack, by frame id. */
   readonly #ackWaiters = new Map<string, () => void>()
+  /** Orders being sent, each with the reports that came before its send's outcome was reported. */
+  readonly #sending = new Map<string, Array<Record<string, unknown>>>()
   #timers: NodeJS.Timeout[] = []
   #idleWaiters: Array<() => void> = []
   #closeWaiters: Array<(code: number) => void> = []
@@ -54,9 +56,9 @@ export class PhoneAgent {
     this.#handled = options.handled ?? new HandledOrders()
     // Resolves once the gateway stored it: a modem deletes the SMS from its SIM only then.
     options.driver.onInbound((sms) => new Promise<void>((stored) => this.#ackWaiters.set(this.#report({ type: 'inbound', ...sms }), stored)))
-    options.driver.onDelivered((messageId) => this.#report({ type: 'delivered', messageId }))
+    options.driver.onDelivered((messageId) => this.#afterOutcome(messageId, { type: 'delivered', messageId }))
     // A status report saying the SMS will never arrive: the failed frame with its meaning.
-    options.driver.onDeliveryFailed?.((messageId, reason) => this.#report({ type: 'failed', messageId, reason }))
+    options.driver.onDeliveryFailed?.((messageId, reason) => this.#afterOutcome(messageId, { type: 'failed', messageId, reason }))
     // Outcomes a stop kept from the gateway: it holds those messages as taken (dispatched) and
     // would wait for a report forever. One cut mid-send may or may not have left: it is
     // reported OUTCOME_UNKNOWN and never sent again.
@@ -208,10 +210,13 @@ export class PhoneAgent {
     try {
       // Recorded before the driver sends: an agent killed mid-send must not send again.
       await this.#record(messageId, 'sending')
+      this.#sending.set(messageId, [])
       const outcome = await this.options.driver.send(order)
       await this.#record(messageId, outcome.ok ? 'sent' : 'failed', outcome.ok ? undefined : outcome.reason)
       this.#reportOutcome(messageId, outcome.ok ? { type: 'sent' } : { type: 'failed', reason: outcome.reason })
     } finally {
+      for (const frame of this.#sending.get(messageId) ?? []) this.#report(frame)
+      this.#sending.delete(messageId)
       this.#working--
       this.#checkIdle()
     }
@@ -219,6 +224,17 @@ export class PhoneAgent {
 
   #record(messageId: string, outcome: 'sending' | 'sent' | 'failed', reason?: string) {
     return this.#handled.record(messageId, outcome, reason).catch((error: Error) => this.options.onStateError?.(error))
+  }
+
+  /**
+   * A status report (delivered, or failed on the network) goes after its send's own outcome: the
+   * gateway retries an attempt that fails before `sent`, so a report overtaking it would send the
+   * SMS twice.
+   */
+  #afterOutcome(messageId: string, frame: Record<string, unknown>) {
+    const waiting = this.#sending.get(messageId)
+    if (waiting) waiting.push(frame)
+    else this.#report(frame)
   }
 
   /** Reports an order's outcome; its ack is written to the state file (see HandledOrders). */

@@ -79,6 +79,11 @@ export class FakeModem {
   readonly stores = new Map<string, Map<number, StoredSms>>()
   /** Decides the answer to each submitted part (default: accepted). */
   onSubmit: (part: { submit: SmsSubmit; index: number }) => SubmitAnswer = () => 'ok'
+  /**
+   * Called with an accepted part before its `+CMGS: <mr>` and OK are written: what it makes the
+   * modem say (a status report) comes before the send's answer, as a fast network can make it.
+   */
+  beforeAnswer: ((part: SubmittedPart) => void) | null = null
   /** true: reads everything and answers nothing (a hung modem). */
   silent = false
   /** No `> ` prompt after AT+CMGS (a modem stuck before the PDU). */
@@ -168,7 +173,11 @@ export class FakeModem {
 
   /** An SMS arrives: stored and announced with +CMTI (answers its index), or handed over in a +CMT line. */
   deliver(fields: Partial<DeliverFields> & { from: string; text: string }, how: 'cmti' | 'cmt' = 'cmti', store = 'SM'): number | null {
-    const pdu = encodeDeliver({ sentAt: new Date('2026-05-04T09:30:00Z'), ...fields })
+    return this.deliverPdu(encodeDeliver({ sentAt: new Date('2026-05-04T09:30:00Z'), ...fields }), how, store)
+  }
+
+  /** An SMS-DELIVER PDU written elsewhere (another encoder) arrives, as deliver() does. */
+  deliverPdu(pdu: string, how: 'cmti' | 'cmt' = 'cmti', store = 'SM'): number | null {
     if (how === 'cmt') {
       this.#write(`\r\n+CMT: ,${tpduLength(pdu)}\r\n${pdu}\r\n`)
       return null
@@ -186,6 +195,11 @@ export class FakeModem {
       dischargedAt: new Date('2026-05-04T09:30:05Z'),
       ...fields,
     })
+    this.reportPdu(pdu, how)
+  }
+
+  /** An SMS-STATUS-REPORT PDU written elsewhere (a published one) arrives, as report() does. */
+  reportPdu(pdu: string, how: 'cds' | 'cdsi' = 'cds') {
     if (how === 'cds') return this.#write(`\r\n+CDS: ${tpduLength(pdu)}\r\n${pdu}\r\n`)
     const index = this.store('SR', pdu, 0)
     this.#write(`\r\n+CDSI: "SR",${index}\r\n`)
@@ -300,7 +314,9 @@ export class FakeModem {
       return this.#answer(answer)
     }
     this.mr = (this.mr + 1) & 0xff
-    this.submitted.push({ pdu, declaredLength, submit, mr: this.mr })
+    const part = { pdu, declaredLength, submit, mr: this.mr }
+    this.submitted.push(part)
+    this.beforeAnswer?.(part)
     this.#answer(`+CMGS: ${this.mr}`, 'OK')
   }
 

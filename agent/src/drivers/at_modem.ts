@@ -15,6 +15,7 @@ import {
   type ReassembledSms,
   type SmsDeliver,
   type SmsStatusReport,
+  type SubmitPart,
   type TrackedSnapshot,
 } from '../modem/pdu/index.js'
 
@@ -48,6 +49,16 @@ export interface ModemTimeouts {
   /** Between two attempts to open a serial device that went away. */
   reopenMs: number
 }
+
+/**
+ * How long a status report that came before its send's answer waits once the send is tracked:
+ * the agent reports the send first, since a delivery failure it heard before the send's
+ * outcome would read as a failed attempt, and the gateway would send the SMS again.
+ */
+export const EARLY_REPORT_DELAY_MS = 1_000
+
+/** At most this many early reports are held during one send (a text has at most 255 parts). */
+const EARLY_REPORTS_KEPT = 255
 
 /** Commands left unanswered in a row (the resynchronisation marker after a timeout counts) before the modem is reset. */
 export const SILENT_LIMIT = 2
@@ -125,6 +136,10 @@ export class AtModemDriver implements SmsDriver {
   #delivered: Array<(messageId: string) => void> = []
   #deliveryFailed: Array<(messageId: string, reason: string) => void> = []
   readonly #tracker = new DeliveryTracker()
+  /** Set while a message's parts are being sent: its TP-MRs are not tracked yet. */
+  #sendingParts = false
+  /** Status reports that matched nothing while a message was being sent: perhaps its own, come before +CMGS. */
+  #earlyReports: SmsStatusReport[] = []
   readonly #reassembly: Reassembly
   /** Where each waiting part of a long SMS is stored (a repeat of a part too), by the part's identity. */
   readonly #parts = new Map<string, Stored[]>()
@@ -415,6 +430,16 @@ export class AtModemDriver implements SmsDriver {
       if (!(error instanceof PduError)) throw error
       return { ok: false, reason: /address/.test(error.message) ? 'INVALID_RECIPIENT' : 'INVALID_TEXT' }
     }
+    this.#sendingParts = true
+    try {
+      return await this.#sendParts(order, parts, at)
+    } finally {
+      this.#sendingParts = false
+      this.#earlyReports = []
+    }
+  }
+
+  async #sendParts(order: SendOrder, parts: SubmitPart[], at: AtChannel): Promise<SendOutcome> {
     const references: number[] = []
     for (const [index, part] of parts.entries()) {
       try {
@@ -440,6 +465,12 @@ export class AtModemDriver implements SmsDriver {
       this.#tracker.forgetSentBefore(this.#clock.nowMs() - KEEP_DELIVERIES_MS)
       this.#tracker.track(order.messageId, references, order.to, this.#clock.nowMs())
       this.#deliveriesChanged()
+      const early = this.#earlyReports.filter((report) => references.includes(report.messageReference))
+      if (early.length) {
+        this.#clock.setTimer(EARLY_REPORT_DELAY_MS, () => {
+          if (!this.#stopped) for (const report of early) this.#onStatusReport(report)
+        })
+      }
     }
     return { ok: true }
   }
@@ -537,7 +568,11 @@ export class AtModemDriver implements SmsDriver {
 
   #onStatusReport(report: SmsStatusReport) {
     const outcome = this.#tracker.report(report.messageReference, report.status, report.recipient.value)
-    if (!outcome) return
+    if (!outcome) {
+      // A fast network's report may come before the +CMGS answer naming its reference.
+      if (this.#sendingParts && this.#earlyReports.length < EARLY_REPORTS_KEPT) this.#earlyReports.push(report)
+      return
+    }
     this.#deliveriesChanged()
     if (outcome.outcome === 'pending') return
     if (outcome.outcome === 'delivered') for (const listener of this.#delivered) listener(outcome.messageId)

@@ -2,6 +2,8 @@ import type { ApplicationService } from '@adonisjs/core/types'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { JobRunner } from '#core/jobs/job_runner'
 import { messageRoutes } from '#modules/messages/routes'
+import { messageBulkRoutes } from '#modules/messages/bulk_routes'
+import { messageActivity } from '#modules/messages/activity'
 import { IdempotentRequests } from '#core/idempotency/idempotent_requests'
 import { SendQueue } from '#modules/messages/services/send_queue'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
@@ -21,6 +23,8 @@ import { OrderReportQueue } from '#modules/messages/dispatch/order_report_queue'
 import { MessageOrderBook } from '#modules/messages/dispatch/message_order_book'
 import { DISPATCH_JOB, dispatchJob, quotaDayJob } from '#modules/messages/dispatch/dispatch_jobs'
 import { broadcastMessageChanges } from '#modules/messages/listeners/live_messages'
+import { ConversationTexts } from '#modules/conversations/public'
+import { MessageSearch } from '#modules/messages/services/message_search'
 
 /**
  * Sending and reading messages, and a message's way to a phone: the dispatcher decides which
@@ -34,12 +38,13 @@ export default class MessagesProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings })
+    registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings, activity: messageActivity })
     this.app.container.singleton(SendQueue, async (resolver) => new SendQueue(await resolver.make(IdempotentRequests)))
     // Stateless; one instance spares a construction per phone frame and dispatch pass.
     this.app.container.singleton(MessageLedger, async (resolver) => new MessageLedger(new MessageStateStore(), new MessageStore(), await resolver.make(PhoneFleet)))
     this.app.container.singleton(BulkSends, () => new BulkSends(new MessageStore()))
     const { container } = this.app
+    container.bind(ConversationTexts, (resolver) => resolver.make(MessageSearch))
     container.singleton(RoutingCursor, () => new RoutingCursor())
     container.singleton(OrderReportQueue, async (resolver) => new OrderReportQueue(await resolver.make(MessageLedger), await resolver.make(PhoneFleet)))
     container.singleton(
@@ -54,6 +59,7 @@ export default class MessagesProvider {
   async start() {
     const registry = await this.app.container.make(RouteRegistry)
     registry.add(messageRoutes(registry))
+    registry.add(messageBulkRoutes())
     const runner = await this.app.container.make(JobRunner)
     for (const job of dispatchJobs(this.app.container)) runner.register(job)
     const clock = await this.app.container.make(Clock)

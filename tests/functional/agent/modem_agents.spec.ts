@@ -12,6 +12,8 @@ import { eventually, settle, useDeviceJobs } from '#tests/helpers/phones'
 import { useManualClock } from '#tests/helpers/clock'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
 import { FakeModem } from '#tests/helpers/fake_modem'
+import { Deliver, utils } from 'node-pdu'
+import { oracleSubmit, WHOLE_TEXTS } from '../../unit/agent/pdu_oracle.js'
 
 /** The agent bin as an operator runs it, a real process; its output collected as it comes. */
 function agentProcess(args: string[], env: Record<string, string> = {}) {
@@ -268,4 +270,86 @@ test.group('A modem away: its phone offline at the gateway until it is back (the
       await modem.stop()
     }
   }).timeout(180_000)
+})
+
+test.group('Whole texts and scripted faults through the gateway (the documented command, a simulated modem on a pseudo-terminal)', (group) => {
+  let folder: string
+  group.setup(() => useTestKeys())
+  group.each.setup(async () => {
+    await clearDevices()
+    await clearMessaging()
+    folder = mkdtempSync(join(tmpdir(), 'modem-texts-'))
+    return () => rmSync(folder, { recursive: true, force: true })
+  })
+
+  test('single, long GSM 7-bit, long UCS-2, emoji: PDUs read by node-pdu, delivered by reports; +CMS ERROR 38 retried and sent once, 500 failed with its code; a long SMS in parts out of order stored whole', async ({ client, assert }) => {
+    const modem = await FakeModem.start()
+    const manual = useManualClock(new Date())
+    const jobs = await useDeviceJobs(manual.clock)
+    const until = (condition: () => boolean | Promise<boolean>) =>
+      eventually(async () => {
+        await settle(manual.clock, jobs.runner, jobs.hub, [])
+        return condition()
+      }, 60_000)
+    const message = async (id: string) => db.from('messages').where('id', id).select('status', 'attempts', 'error_code').first()
+    let agent: ReturnType<typeof agentProcess> | null = null
+    try {
+      const link = join(folder, 'usb-Fake_Modem-if02-port0')
+      await modem.serialDevice(link)
+      agent = agentProcess(['--gateway', process.env.GATEWAY_PUBLIC_URL!, '--pair', await pairingCode(client), '--driver', 'modem', '--device', link, '--state', join(folder, 'modem.json')])
+      await eventually(() => agent!.printed(/connected/), 60_000)
+
+      const ids: string[] = []
+      for (const [, text] of WHOLE_TEXTS) ids.push((await sendAs(client, { to: '+33612345678', body: text })).body().accepted[0].id)
+      await until(async () => (await db.from('messages').whereIn('id', ids).where('status', 'sent').count('* as n').first()).n === ids.length)
+      // The texts the modem got, read by node-pdu: parts joined by their concatenation reference.
+      const read = modem.submitted.map((part) => oracleSubmit(part.pdu))
+      const texts = new Map<string, string>()
+      for (const [index, part] of read.entries()) {
+        const key = part.concatenation ? `ref ${part.concatenation.reference}` : `single ${index}`
+        texts.set(key, (texts.get(key) ?? '') + part.text)
+      }
+      assert.sameMembers([...texts.values()], WHOLE_TEXTS.map(([, text]) => text))
+      assert.lengthOf(modem.submitted, 1 + 2 + 3 + 4, 'no part twice')
+      for (const part of modem.submitted) modem.report({ messageReference: part.mr, status: 0 })
+      await until(async () => (await db.from('messages').whereIn('id', ids).where('status', 'delivered').count('* as n').first()).n === ids.length)
+
+      let busy = 0
+      modem.onSubmit = ({ submit }) => (submit.userData.text === 'Busy network' && busy++ === 0 ? '+CMS ERROR: 38' : submit.userData.text === 'Refused' ? '+CMS ERROR: 500' : 'ok')
+      const retried = (await sendAs(client, { to: '+33612345678', body: 'Busy network' })).body().accepted[0].id
+      await until(async () => (await message(retried)).error_code === 'NETWORK_BUSY')
+      assert.deepInclude(await message(retried), { status: 'queued', attempts: 1 })
+      await manual.clock.advance(30_000)
+      await until(async () => (await message(retried)).status === 'sent')
+      assert.deepInclude(await message(retried), { attempts: 2 })
+      assert.lengthOf(modem.submitted.filter((part) => part.mr !== -1 && part.submit.userData.text === 'Busy network'), 1)
+
+      const refused = (await sendAs(client, { to: '+33612345678', body: 'Refused' })).body().accepted[0].id
+      for (const wait of [30_000, 120_000, 600_000]) {
+        const attempts = (await message(refused)).attempts
+        await until(async () => (await message(refused)).attempts > attempts || (await message(refused)).status === 'failed')
+        await manual.clock.advance(wait)
+      }
+      await until(async () => (await message(refused)).status === 'failed')
+      assert.deepInclude(await message(refused), { error_code: 'CMS_ERROR_500', attempts: 4 })
+      assert.lengthOf(modem.submitted.filter((part) => part.submit.userData.text === 'Refused'), 4)
+      assert.isFalse(modem.submitted.some((part) => part.mr !== -1 && part.submit.userData.text === 'Refused'))
+
+      const inbound = 'Входящее [long] SMS, parts out of order ✓ '.repeat(5)
+      const parts = new Deliver('+447911123456', inbound, { serviceCenterTimeStamp: new utils.SCTS(new Date('2026-05-04T09:30:00Z'), 0) }).getPartStrings()
+      assert.isAbove(parts.length, 2)
+      for (const at of [parts.length - 1, 0, 0, ...parts.keys()].filter((each, position) => position < 3 || (each > 0 && each < parts.length - 1))) modem.deliverPdu(parts[at])
+      await until(async () => (await db.from('messages').where('direction', 'in').count('* as n').first()).n === 1)
+      assert.equal((await db.from('messages').where('direction', 'in').select('body').first()).body, inbound)
+      await eventually(() => modem.stores.get('SM')!.size === 0, 30_000)
+      assert.isFalse(agent.printed(/33612345678|447911123456|Busy network|Входящее/), agent.output)
+      const { status, lines } = await agent.stop()
+      assert.equal(status, 0, lines.join('\n'))
+    } finally {
+      await agent?.stop()
+      await jobs.stop()
+      manual.restore()
+      await modem.stop()
+    }
+  }).timeout(240_000)
 })
