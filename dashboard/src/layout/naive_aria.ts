@@ -8,6 +8,8 @@
  * - A dialog (a modal card, a confirmation) has no accessible name: it is named by its title.
  * - Buttons drawn as an icon alone have no name: a number input's minus and plus (out of the tab
  *   order: the arrow keys do the same in the input) and a list of words' "+" are named.
+ * - A table's header row that scrolls sideways (a table wider than the screen) is reachable by
+ *   the keyboard, so its columns can be scrolled into view without a mouse.
  *
  * Vue leaves these attributes alone afterwards: it writes an attribute only when its own value
  * for it changes, and it has none for these.
@@ -34,6 +36,12 @@ function complete(root: HTMLElement) {
     }
   }
   for (const add of root.querySelectorAll<HTMLButtonElement>('.n-dynamic-tags button.n-button--dashed')) nameIfUnnamed(add, 'Add')
+  for (const header of root.querySelectorAll<HTMLElement>('.n-data-table-base-table-header:not([tabindex])')) {
+    if (header.scrollWidth <= header.clientWidth) continue
+    header.tabIndex = 0
+    header.setAttribute('role', 'region')
+    header.setAttribute('aria-label', 'Column headers, scrolled sideways with the arrow keys')
+  }
 }
 
 function nameIfUnnamed(button: HTMLElement, name: string) {
