@@ -51,7 +51,7 @@ test.group('Accounts, own account, Activity and technical log in a real browser'
       await signInToOverview(page, account.email, TEST_PASSWORD)
 
       // The signed-in name in the header leads to the own account page.
-      await page.getByRole('link', { name: 'Your account: Counter clerk (operator)' }).click()
+      await page.getByRole('link', { name: 'Your account: Counter clerk operator' }).click()
       await page.getByRole('heading', { name: 'Your account', level: 1 }).waitFor()
       assert.equal(new URL(page.url()).pathname, '/account')
       await page.getByText('own-account@gateway.test').waitFor()

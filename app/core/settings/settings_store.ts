@@ -36,6 +36,8 @@ export type SectionCheck = (change: Record<string, unknown>) => Promise<FieldErr
  */
 export class SettingsStore {
   #cache: Settings | null = null
+  /** When each section was last saved (its row's updated_at); a section never saved has none. */
+  #savedAt = new Map<SettingsSectionName, string>()
   /** Changes run one at a time, each merged onto what the previous one left. */
   #changes: Promise<unknown> = Promise.resolve()
   readonly #checks = new Map<SettingsSectionName, SectionCheck[]>()
@@ -67,6 +69,15 @@ export class SettingsStore {
     if (typeof sealed !== 'string' || !sealed) return null
     const revealed = this.secrets.reveal(sealed)
     return revealed.readable ? revealed.value : null
+  }
+
+  /**
+   * When a section was last saved through `update`, or null while it was never saved and runs on
+   * its defaults: a module can tell "an operator chose these values" from "nobody looked".
+   */
+  async savedAt(name: SettingsSectionName): Promise<string | null> {
+    this.#cache ??= await this.#load()
+    return this.#savedAt.get(name) ?? null
   }
 
   async all(): Promise<Settings> {
@@ -111,6 +122,7 @@ export class SettingsStore {
       }
     }, this.db)
     this.#cache = deepFreeze(next) as unknown as Settings
+    for (const name of changed) this.#savedAt.set(name, now)
     if (changed.length) await this.emitter.emit('settings:changed', { sections: changed })
     return this.all()
   }
@@ -133,8 +145,10 @@ export class SettingsStore {
   }
 
   async #load(): Promise<Settings> {
-    const rows: Array<{ section: string; value: string }> = await this.db.from(TABLE).select('section', 'value')
+    const rows: Array<{ section: string; value: string; updated_at: string }> = await this.db.from(TABLE).select('section', 'value', 'updated_at')
     const stored = new Map(rows.map((row) => [row.section, row.value]))
+    // A row always means a save, even one whose date no longer reads (a hand-edited database).
+    this.#savedAt = new Map(rows.map((row) => [row.section as SettingsSectionName, isoOr(row.updated_at, new Date(0).toISOString())]))
     const settings = {} as Record<SettingsSectionName, Record<string, unknown>>
     for (const name of settingsCatalogue.sectionNames) {
       const defaults = settingsCatalogue.defaults(name) as unknown as Record<string, unknown>
@@ -211,6 +225,11 @@ export class SettingsStore {
       }))
     }
   }
+}
+
+function isoOr(text: string, fallback: string): string {
+  const time = Date.parse(text)
+  return Number.isNaN(time) ? fallback : new Date(time).toISOString()
 }
 
 function deepFreeze<T>(value: T): T {

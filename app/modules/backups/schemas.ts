@@ -36,7 +36,7 @@ export type BackupFile = JsonOf<typeof backupFileSchema>
 /** `BackupSchedule.state` answers it. */
 export const backupScheduleSchema = {
   type: 'object',
-  required: ['enabled', 'frequency', 'dailyAt', 'timezone', 'intervalSeconds', 'retention', 'lastAttemptAt', 'nextRunAt'],
+  required: ['enabled', 'frequency', 'dailyAt', 'timezone', 'intervalSeconds', 'retention', 'lastAttemptAt', 'nextRunAt', 'savedAt'],
   properties: {
     enabled: { type: 'boolean' },
     frequency: { enum: ['daily', 'interval'] },
@@ -46,6 +46,11 @@ export const backupScheduleSchema = {
     retention: { type: 'integer', minimum: 1, maximum: 365 },
     lastAttemptAt: { type: ['string', 'null'], format: 'date-time', description: 'The last automatic attempt, failed or not' },
     nextRunAt: { type: ['string', 'null'], format: 'date-time', description: 'null when off; now when due on the next pass' },
+    savedAt: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'When the schedule was last saved (PATCH /settings {backup}); null while it runs on the defaults no one saved',
+    },
   },
 } as const
 export type BackupScheduleState = JsonOf<typeof backupScheduleSchema>

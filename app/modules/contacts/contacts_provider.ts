@@ -4,6 +4,8 @@ import { registerVocabulary } from '#core/contract/module_vocabulary'
 import { contactPermissions } from '#modules/contacts/permissions'
 import { contactRoutes } from '#modules/contacts/routes'
 import { groupRoutes } from '#modules/contacts/group_routes'
+import { NumbersByName } from '#modules/messages/public'
+import { ContactsByName } from '#modules/contacts/services/contacts_by_name'
 
 /**
  * Contacts (one per number, the opt-out flag) and their groups, the contacts each CSV import
@@ -16,6 +18,8 @@ export default class ContactsProvider {
 
   register() {
     registerVocabulary({ permissions: contactPermissions })
+    // A search of messages finds them by their contacts' names too (docs/modules.md, Search).
+    this.app.container.bind(NumbersByName, (resolver) => resolver.make(ContactsByName))
   }
 
   async start() {

@@ -18,3 +18,5 @@ export { ImportedContacts, type ImportedChunk, type ImportedContact, type Import
 export { CUSTOM_FIELD_KEY, RESERVED_FIELD_KEYS, MAX_FIELDS, MAX_FIELD_VALUE } from '#modules/contacts/validators/contact_validators'
 /** Who may read and change contacts: contact imports are contact data and share them. */
 export { contactPermissions } from '#modules/contacts/permissions'
+/** Contacts' numbers found by their names (a search of messages and conversations; bound as the messages module's `NumbersByName`). */
+export { ContactsByName } from '#modules/contacts/services/contacts_by_name'

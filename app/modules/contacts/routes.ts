@@ -2,8 +2,8 @@ import { contactPermissions } from '#modules/contacts/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { contactFieldsSchema, contactSchemas } from '#modules/contacts/schemas'
-import { createContactValidator, listContactsValidator, updateContactValidator } from '#modules/contacts/validators/contact_validators'
+import { contactFieldsSchema, contactSchemas, optOutOutcomeSchema } from '#modules/contacts/schemas'
+import { createContactValidator, listContactsValidator, optOutContactsValidator, updateContactValidator } from '#modules/contacts/validators/contact_validators'
 
 const ContactsController = () => import('#modules/contacts/controllers/contacts_controller')
 
@@ -51,6 +51,20 @@ export function contactRoutes(registry: RouteRegistry) {
         schema: contactFieldsSchema,
       },
       handler: [ContactsController, 'fields'],
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/contacts/opt-out',
+      operationId: 'optOutContacts',
+      summary: 'Opt out many contacts (up to 1,000 per call)',
+      description:
+        'Each contact is opted out as PATCH blacklisted: true does: its messages no phone has accepted yet are cancelled ' +
+        '(errorCode CONTACT_BLACKLISTED). One transaction. Ids of no contact and contacts already opted out are counted, not refused.',
+      tag: 'Contacts',
+      access: contactPermissions['contacts.change'],
+      body: optOutContactsValidator,
+      answer: { status: 200, description: 'What was done', schema: optOutOutcomeSchema },
+      handler: [ContactsController, 'optOut'],
     },
     {
       method: 'GET',

@@ -77,6 +77,24 @@ export type MembersAdded = JsonOf<typeof membersAddedSchema>
 export const membersRemovedSchema = { type: 'object', required: ['removed'], additionalProperties: false, properties: { removed: count } } as const
 export type MembersRemoved = JsonOf<typeof membersRemovedSchema>
 
+/** The answer of a bulk opt-out: the contacts named, those opted out now, the rest by reason. */
+export const optOutOutcomeSchema = {
+  type: 'object',
+  required: ['matched', 'changed', 'skipped'],
+  additionalProperties: false,
+  properties: {
+    matched: { ...count, description: 'Contacts the ids named (each once)' },
+    changed: { ...count, description: 'Opted out by this call' },
+    skipped: {
+      type: 'object',
+      description: 'The rest, counted by reason; a reason with none is absent',
+      additionalProperties: false,
+      properties: { not_found: { ...count, description: 'Ids of no contact' }, already_opted_out: count },
+    },
+  },
+} as const
+export type OptOutOutcome = JsonOf<typeof optOutOutcomeSchema>
+
 /** The module's resources as published in the OpenAPI document. */
 export function contactSchemas(registry: RouteRegistry) {
   const contact = registry.addSchema('Contact', contactSchema)

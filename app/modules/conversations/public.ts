@@ -12,3 +12,5 @@ export { messageCategories, type MessageCategory } from '#modules/conversations/
 export { conversationPermissions } from '#modules/conversations/permissions'
 /** The rows of the conversations export. */
 export { conversationExportColumns, conversationExportRows, type ConversationExportRow } from '#modules/conversations/services/conversation_export_rows'
+/** The conversations a search matches by their messages, and the start of their last messages: bound by the messages module. */
+export { ConversationTexts } from '#modules/conversations/services/conversation_texts'

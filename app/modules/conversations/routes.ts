@@ -14,7 +14,7 @@ const ConversationsController = () => import('#modules/conversations/controllers
  */
 export function conversationRoutes(registry: RouteRegistry) {
   registry.describeTag('Conversations', 'One per number, created by its first message either way')
-  const { conversation } = conversationSchemas(registry)
+  const { conversation, conversationListItem } = conversationSchemas(registry)
   const conversationId = { id: 'Conversation identifier' }
 
   return defineRoutes([
@@ -26,7 +26,7 @@ export function conversationRoutes(registry: RouteRegistry) {
       tag: 'Conversations',
       access: conversationPermissions['conversations.read'],
       query: listConversationsValidator,
-      answer: { status: 200, description: 'A page of conversations', schema: pageOf(conversation) },
+      answer: { status: 200, description: 'A page of conversations', schema: pageOf(conversationListItem) },
       handler: [ConversationsController, 'index'],
     },
     {

@@ -5,6 +5,9 @@ import { conversationStates, messageCategories } from '#modules/conversations/co
 
 const nullableId = { type: ['string', 'null'] } as const
 
+/** The longest preview of a conversation's last message in the list, in characters. */
+export const PREVIEW_LENGTH = 60
+
 /** The Conversation resource; `Conversation.toResource` (models/conversation.ts) answers it. */
 export const conversationSchema = {
   type: 'object',
@@ -26,7 +29,29 @@ export const conversationSchema = {
 } as const
 export type ConversationResource = JsonOf<typeof conversationSchema>
 
+/**
+ * A conversation as the list answers it: the resource and the first words of its last message
+ * (the dashboard's rows). Only the list carries them: the resource and the conversations export
+ * keep no message text.
+ */
+export const conversationListItemSchema = {
+  ...conversationSchema,
+  description: 'A conversation in the list, with the first words of its last message',
+  required: [...conversationSchema.required, 'lastMessagePreview'],
+  properties: {
+    ...conversationSchema.properties,
+    lastMessagePreview: {
+      type: ['string', 'null'],
+      description: `The first words of the last message, at most ${PREVIEW_LENGTH} characters, "…" when cut; null when the conversation has no message left`,
+    },
+  },
+} as const
+export type ConversationListItem = JsonOf<typeof conversationListItemSchema>
+
 /** The module's resource as published in the OpenAPI document. */
 export function conversationSchemas(registry: RouteRegistry) {
-  return { conversation: registry.addSchema('Conversation', conversationSchema) }
+  return {
+    conversation: registry.addSchema('Conversation', conversationSchema),
+    conversationListItem: registry.addSchema('ConversationListItem', conversationListItemSchema),
+  }
 }

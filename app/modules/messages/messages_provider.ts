@@ -3,6 +3,8 @@ import { RouteRegistry } from '#core/contract/route_registry'
 import { JobRunner } from '#core/jobs/job_runner'
 import { messageRoutes } from '#modules/messages/routes'
 import { sendCheckMeta } from '#modules/messages/validators/send_validator'
+import { messageBulkRoutes } from '#modules/messages/bulk_routes'
+import { messageActivity } from '#modules/messages/activity'
 import { IdempotentRequests } from '#core/idempotency/idempotent_requests'
 import { SendQueue } from '#modules/messages/services/send_queue'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
@@ -22,6 +24,8 @@ import { OrderReportQueue } from '#modules/messages/dispatch/order_report_queue'
 import { MessageOrderBook } from '#modules/messages/dispatch/message_order_book'
 import { DISPATCH_JOB, dispatchJob, quotaDayJob } from '#modules/messages/dispatch/dispatch_jobs'
 import { broadcastMessageChanges } from '#modules/messages/listeners/live_messages'
+import { ConversationTexts } from '#modules/conversations/public'
+import { MessageSearch } from '#modules/messages/services/message_search'
 
 /**
  * Sending and reading messages, and a message's way to a phone: the dispatcher decides which
@@ -35,12 +39,13 @@ export default class MessagesProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings })
+    registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings, activity: messageActivity })
     this.app.container.singleton(SendQueue, async (resolver) => new SendQueue(await resolver.make(IdempotentRequests)))
     // Stateless; one instance spares a construction per phone frame and dispatch pass.
     this.app.container.singleton(MessageLedger, async (resolver) => new MessageLedger(new MessageStateStore(), new MessageStore(), await resolver.make(PhoneFleet)))
     this.app.container.singleton(BulkSends, () => new BulkSends(new MessageStore()))
     const { container } = this.app
+    container.bind(ConversationTexts, (resolver) => resolver.make(MessageSearch))
     container.singleton(RoutingCursor, () => new RoutingCursor())
     container.singleton(OrderReportQueue, async (resolver) => new OrderReportQueue(await resolver.make(MessageLedger), await resolver.make(PhoneFleet)))
     container.singleton(
@@ -56,6 +61,7 @@ export default class MessagesProvider {
     const registry = await this.app.container.make(RouteRegistry)
     const settings = await this.app.container.make(SettingsStore)
     registry.add(messageRoutes(registry, sendCheckMeta(settings, await this.app.container.make(Clock))))
+    registry.add(messageBulkRoutes())
     const runner = await this.app.container.make(JobRunner)
     for (const job of dispatchJobs(this.app.container)) runner.register(job)
     const clock = await this.app.container.make(Clock)

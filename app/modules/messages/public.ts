@@ -14,3 +14,5 @@ export { BulkSends, type BulkSend, type BulkSendResult, type BulkBatch } from '#
 export { type MessageChange } from '#modules/messages/services/message_changes'
 /** Received SMS in the order they were stored, for a reader with its own cursor (the automation rules). */
 export { ReceivedSmsFeed, type ReceivedSms } from '#modules/messages/stores/received_sms_feed'
+/** The numbers whose contact's name matches a search: bound by the contacts module (docs/modules.md, Search). */
+export { NumbersByName } from '#modules/messages/services/numbers_by_name'

@@ -109,6 +109,8 @@ const handWritten: Record<string, CallerName[]> = {
   'GET /api/v1/messages/:id': readers,
   'POST /api/v1/messages/:id/retry': senders,
   'DELETE /api/v1/messages/:id': adminOrOperator,
+  'POST /api/v1/messages/bulk-delete': adminOrOperator,
+  'POST /api/v1/messages/bulk-retry': senders,
   // Statistics: every read (docs/statistics.md).
   'GET /api/v1/statistics/messages': readers,
   'GET /api/v1/statistics/messages/breakdown': readers,
@@ -123,6 +125,7 @@ const handWritten: Record<string, CallerName[]> = {
   'GET /api/v1/contacts/:id': readers,
   'PATCH /api/v1/contacts/:id': adminOrOperator,
   'DELETE /api/v1/contacts/:id': adminOrOperator,
+  'POST /api/v1/contacts/opt-out': adminOrOperator,
   // Campaigns: every role reads them; operators and admins change them.
   'GET /api/v1/campaigns': readers,
   'POST /api/v1/campaigns': adminOrOperator,

@@ -107,6 +107,7 @@ test.group('Backup schedule on the clock', (group) => {
 
   test('a run missed while the gateway was stopped is made once at start; a manual backup does not shift the schedule', async ({ client, assert }) => {
     await settings.update({ backup: { frequency: 'daily', dailyAt: '03:00' } })
+    const savedAt = await settings.savedAt('backup')
     await db.table('backup_attempts').insert({ name: 'gateway-old.db', origin: 'scheduled', outcome: 'success', started_at: '2026-05-07T03:00:00.000Z', finished_at: '2026-05-07T03:00:01.000Z' })
     await startSchedule('2026-05-10T12:00:00.000Z')
     assert.deepEqual((await scheduledRuns()).slice(1), ['2026-05-10T12:00:00.000Z'])
@@ -123,6 +124,7 @@ test.group('Backup schedule on the clock', (group) => {
       retention: 7,
       lastAttemptAt: '2026-05-10T12:00:00.000Z',
       nextRunAt: '2026-05-11T03:00:00.000Z',
+      savedAt,
     })
     await advanceTo('2026-05-11T04:00:00.000Z')
     assert.deepEqual((await scheduledRuns()).slice(1), ['2026-05-10T12:00:00.000Z', '2026-05-11T03:00:00.000Z'])
@@ -173,5 +175,26 @@ test.group('Backup schedule on the clock', (group) => {
     await clock.advance(60_000)
     await runner.whenIdle()
     assert.lengthOf(await scheduledRuns(), 1)
+  })
+
+  test('savedAt: null while no one saved the schedule, then the last save of its section, read back from the database', async ({ client, assert }) => {
+    await db.from('settings').where('section', 'backup').delete()
+    settings.invalidate()
+    const schedule = async () => (await client.get('/api/v1/backups/schedule').header('x-api-key', testKeys.admin)).body()
+    assert.isNull((await schedule()).savedAt)
+
+    const manual = useManualClock('2026-05-10T12:00:00.000Z')
+    restoreClock = manual.restore
+    // Saved as it is (the defaults): looking at the schedule and keeping it is a choice too.
+    ;(await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ backup: settingsCatalogue.defaults('backup') })).assertStatus(200)
+    assert.equal((await schedule()).savedAt, '2026-05-10T12:00:00.000Z')
+
+    await manual.clock.advance(3_600_000)
+    ;(await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ sending: { timezone: 'Europe/Paris' } })).assertStatus(200)
+    assert.equal((await schedule()).savedAt, '2026-05-10T12:00:00.000Z', 'another section saved leaves it')
+
+    ;(await client.patch('/api/v1/settings').header('x-api-key', testKeys.admin).json({ backup: { retention: 9 } })).assertStatus(200)
+    settings.invalidate()
+    assert.equal((await schedule()).savedAt, '2026-05-10T13:00:00.000Z')
   })
 })

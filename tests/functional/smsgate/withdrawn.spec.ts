@@ -144,6 +144,27 @@ test.group('SMSGate app: withdrawn orders are cancelled on the phone', (group) =
     world.events.assertEmittedCount('message.failed', 0)
   })
 
+  test('a bulk delete withdraws from the phone as one delete does: fetched or not, each cancelled on the phone', async ({ client, assert }) => {
+    const smsgate = await phone(client)
+    smsgate.behaviour = 'silence'
+    const fetched = (await sendAs(client, { to: '+33612345678', body: 'Fetched, then deleted with others' })).body().accepted[0].id
+    await flush()
+    smsgate.fetchOnEvents = false
+    const unfetched = (await sendAs(client, { to: '+33698765432', body: 'Deleted with others before its fetch' })).body().accepted[0].id
+    await flush()
+    const [copy] = copiesOf(smsgate, fetched)
+
+    const answer = await client.post('/api/v1/messages/bulk-delete').header('x-api-key', testKeys.admin).json({ ids: [fetched, unfetched] })
+    answer.assertStatus(200)
+    assert.deepEqual(answer.body(), { matched: 2, changed: 2, skipped: {} })
+    await flush()
+    const told = cancels(smsgate).map((event) => JSON.parse(event.data).messageId)
+    assert.sameMembers(told.map(messageIdOf), [fetched, unfetched])
+    assert.equal(copy.state, 'Cancelled')
+    assert.deepEqual((await smsgate.call('GET', '/message')).json, [])
+    world.events.assertEmittedCount('message.failed', 0)
+  })
+
   test('unpairing: what it never fetched goes to another phone, what it fetched fails OUTCOME_UNKNOWN; it is told to drop both', async ({ client, assert }) => {
     const smsgate = await phone(client)
     smsgate.behaviour = 'silence'

@@ -39,6 +39,7 @@ export class BackupSchedule {
       retention: backup.retention,
       lastAttemptAt: lastAttemptAt?.toISOString() ?? null,
       nextRunAt: nextRunAt({ ...backup, timezone }, lastAttemptAt, now)?.toISOString() ?? null,
+      savedAt: await this.settings.savedAt('backup'),
     }
   }
 

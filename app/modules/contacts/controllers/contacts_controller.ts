@@ -39,6 +39,10 @@ export default class ContactsController {
     return this.contacts.resources(await this.contacts.update(idParam(ctx.params.id, 'Contact'), input(ctx, 'updateContact').body))
   }
 
+  async optOut(ctx: HttpContext) {
+    return this.contacts.optOut(input(ctx, 'optOutContacts').body.contactIds.map(Number))
+  }
+
   async destroy({ params, response }: HttpContext) {
     await this.contacts.delete(idParam(params.id, 'Contact'))
     return response.noContent()

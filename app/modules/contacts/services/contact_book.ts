@@ -8,7 +8,7 @@ import { dateTimeOf } from '#core/database/utc_date_time'
 import type { PageRequest } from '#core/pagination/keyset_page'
 import type Contact from '#modules/contacts/models/contact'
 import { ContactStore } from '#modules/contacts/stores/contact_store'
-import type { ContactResource } from '#modules/contacts/schemas'
+import type { ContactResource, OptOutOutcome } from '#modules/contacts/schemas'
 import { ContactGroups } from '#modules/contacts/services/contact_groups'
 import { MessageLedger } from '#modules/messages/public'
 import { ConversationBook } from '#modules/conversations/public'
@@ -110,6 +110,32 @@ export class ContactBook {
     })
     await announce()
     return updated
+  }
+
+  /**
+   * Opts out many contacts at once, each as `update` with blacklisted: true does (its waiting
+   * messages withdrawn by the same call), in one transaction; one already opted out is counted.
+   */
+  async optOut(ids: number[]): Promise<OptOutOutcome> {
+    const unique = [...new Set(ids)]
+    const announcements: Array<() => Promise<void>> = []
+    const { found, changed } = await transaction(async (trx) => {
+      const contacts = await this.store.findManyIn(trx, unique)
+      const now = dateTimeOf(this.clock.now())
+      let optedOut = 0
+      for (const contact of contacts) {
+        if (contact.blacklisted) continue
+        await this.store.change(trx, contact, { blacklisted: true, updatedAt: now })
+        announcements.push((await this.#withdrawWaiting(contact.phone, trx)).announce)
+        optedOut++
+      }
+      return { found: contacts.length, changed: optedOut }
+    })
+    for (const announce of announcements) await announce()
+    const skipped: OptOutOutcome['skipped'] = {}
+    if (unique.length > found) skipped.not_found = unique.length - found
+    if (found > changed) skipped.already_opted_out = found - changed
+    return { matched: unique.length, changed, skipped }
   }
 
   async delete(id: number): Promise<void> {

@@ -94,6 +94,11 @@ export class ContactStore {
     return Contact.query({ client: trx }).where('id', id).first()
   }
 
+  /** Contacts by id read in the caller's transaction (an id of no contact is absent). */
+  async findManyIn(trx: TransactionClientContract, ids: number[]): Promise<Contact[]> {
+    return Contact.query({ client: trx }).whereIn('id', ids).orderBy('id')
+  }
+
   async findByPhone(phone: string): Promise<Contact | null> {
     return Contact.findBy('phone', phone)
   }

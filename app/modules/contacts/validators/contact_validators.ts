@@ -100,3 +100,16 @@ export const listContactsValidator = vine.compile(
       .optional(),
   })
 )
+
+/** Contacts one opt-out call takes: a dashboard page's selection, several pages of it. */
+export const MAX_OPT_OUTS_PER_CALL = 1000
+
+export const optOutContactsValidator = vine.compile(
+  vine.object({
+    contactIds: vine
+      .array(vine.string().regex(/^\d{1,15}$/))
+      .minLength(1)
+      .maxLength(MAX_OPT_OUTS_PER_CALL)
+      .use(documentedAs({ description: `Contact identifiers, 1 to ${MAX_OPT_OUTS_PER_CALL}` })),
+  })
+)

@@ -4,7 +4,12 @@ import type Conversation from '#modules/conversations/models/conversation'
 import { ConversationStore, type ConversationFilters } from '#modules/conversations/stores/conversation_store'
 import { UserService } from '#modules/auth/public'
 import type { PageOf } from '#core/contract/schemas'
-import type { ConversationResource, conversationSchema } from '#modules/conversations/schemas'
+import { PREVIEW_LENGTH, type ConversationResource, type conversationListItemSchema } from '#modules/conversations/schemas'
+import { ConversationTexts } from '#modules/conversations/services/conversation_texts'
+import { firstWords } from '#modules/conversations/services/first_words'
+
+/** Written like a number: its digits are looked for in the conversations' numbers too. */
+const LOOKS_LIKE_A_NUMBER = /^[+\d\s().-]*\d[\d\s().-]*$/
 
 export interface ConversationChange {
   pinned?: boolean
@@ -18,12 +23,19 @@ export interface ConversationChange {
 export class ConversationInbox {
   constructor(
     private users: UserService,
-    private conversations: ConversationStore
+    private conversations: ConversationStore,
+    private texts: ConversationTexts
   ) {}
 
-  async list(filters: ConversationFilters): Promise<PageOf<typeof conversationSchema>> {
-    const page = await this.conversations.page(filters)
-    return { data: page.data.map((conversation) => conversation.toResource()), nextCursor: page.nextCursor }
+  async list(filters: ConversationFilters): Promise<PageOf<typeof conversationListItemSchema>> {
+    const matching = filters.q ? { ...(await this.texts.matching(filters.q)), digits: LOOKS_LIKE_A_NUMBER.test(filters.q) ? filters.q.replace(/\D/g, '') : null } : undefined
+    const page = await this.conversations.page({ ...filters, matching })
+    // One character more than shown tells a cut text from one that ends there.
+    const starts = await this.texts.lastMessageStarts(page.data.map((conversation) => conversation.id), PREVIEW_LENGTH + 1)
+    return {
+      data: page.data.map((conversation) => ({ ...conversation.toResource(), lastMessagePreview: firstWords(starts.get(conversation.id), PREVIEW_LENGTH) })),
+      nextCursor: page.nextCursor,
+    }
   }
 
   /** The Conversation resource of one conversation (404 if there is none). */

@@ -1,6 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { toIso } from '#core/database/utc_date_time'
+import { likeContaining } from '#core/database/like_pattern'
 import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
 import Conversation from '#modules/conversations/models/conversation'
 import type { ConversationState, MessageCategory } from '#modules/conversations/conversation_values'
@@ -11,6 +12,9 @@ export interface ConversationFilters extends PageRequest {
   archived?: boolean
   pinned?: boolean
   unread?: boolean
+  q?: string
+  /** A search's matches (`ConversationTexts.matching`), and the digits of a `q` written like a number. */
+  matching?: { conversationIds: number[]; phones: string[]; digits: string | null }
 }
 
 /** A message to or from a number, as the upsert writes it. */
@@ -89,6 +93,14 @@ export class ConversationStore {
     if (filters.archived !== undefined) query.where('archived', filters.archived)
     if (filters.pinned !== undefined) query.where('pinned', filters.pinned)
     if (filters.unread !== undefined) query.where('unread_count', filters.unread ? '>' : '=', 0)
+    const matching = filters.matching
+    if (matching) {
+      query.where((match) => {
+        match.whereRaw('conversations.id IN (SELECT value FROM json_each(?))', [JSON.stringify(matching.conversationIds)])
+        match.orWhereRaw('conversations.phone IN (SELECT value FROM json_each(?))', [JSON.stringify(matching.phones)])
+        if (matching.digits) match.orWhere('phone', 'like', likeContaining(matching.digits))
+      })
+    }
     return keysetPage(query, filters, 'last_message_at', (row) => toIso(row.lastMessageAt))
   }
 

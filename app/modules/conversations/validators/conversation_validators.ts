@@ -1,5 +1,12 @@
 import vine from '@vinejs/vine'
 import { pageQueryFields } from '#core/pagination/keyset_page'
+import { documentedAs } from '#core/contract/schemas'
+
+/** What `q` of the conversations list matches (docs/sending.md, Search). */
+const CONVERSATION_SEARCH =
+  'Search, 1 to 100 characters: conversations holding a message that `q` of GET /api/v1/messages matches (its words in the ' +
+  'text, or a part of the number), whose number holds the digits of a `q` written like a number, or whose number is a ' +
+  "contact's whose name holds every word. Same order and paging as without it"
 import { conversationStates, messageCategories } from '#modules/conversations/conversation_values'
 
 export const listConversationsValidator = vine.compile(
@@ -11,6 +18,7 @@ export const listConversationsValidator = vine.compile(
     pinned: vine.boolean().optional(),
     /** true: conversations with unread messages; false: those read to the end. */
     unread: vine.boolean().optional(),
+    q: vine.string().trim().minLength(1).maxLength(100).use(documentedAs({ description: CONVERSATION_SEARCH })).optional(),
   })
 )
 

@@ -11,6 +11,7 @@ import type Message from '#modules/messages/models/message'
 import { MessageStore, type MessageFilters } from '#modules/messages/stores/message_store'
 import { announceChanges } from '#modules/messages/services/message_changes'
 import { PhoneFleet } from '#modules/devices/public'
+import { MessageSearch } from '#modules/messages/services/message_search'
 
 /** Reading, retrying and deleting messages. */
 @inject()
@@ -21,14 +22,21 @@ export class MessageQueries {
     private settings: SettingsStore,
     private ledger: MessageLedger,
     private fleet: PhoneFleet,
-    private messages: MessageStore
+    private messages: MessageStore,
+    private search: MessageSearch
   ) {}
 
   /** Newest first, keyset pages: as fast on the last page as on the first. */
   async list(filters: MessageFilters): Promise<PageOf<typeof messageSchema>> {
-    const phone = filters.phone && this.phoneNumbers.normalize(filters.phone, (await this.settings.get('reception')).localPrefix)
-    const page = await this.messages.page({ ...filters, phone })
+    const page = await this.messages.page(await this.resolved(filters))
     return { data: page.data.map((message) => message.toResource()), nextCursor: page.nextCursor }
+  }
+
+  /** The filters as the store takes them: the number normalised, the search made a condition. */
+  async resolved<F extends MessageFilters>(filters: F): Promise<F> {
+    const phone = filters.phone && this.phoneNumbers.normalize(filters.phone, (await this.settings.get('reception')).localPrefix)
+    const matching = filters.q ? await this.search.listCondition(filters.q) : undefined
+    return { ...filters, phone, matching }
   }
 
   /** The Message resource of one message (404 if there is none). */
@@ -50,25 +58,49 @@ export class MessageQueries {
         status: message.status,
       })
     }
-    const [retried] = await this.ledger.retryFailed([message.id], this.clock.now())
+    const [retried] = await this.retryMessages([message])
     // Changed since it was read (a retry at the same moment): answered as it is now.
     if (!retried) throw new ApiError('MESSAGE_NOT_FAILED', 'Only a failed message can be retried; this one changed meanwhile')
     return (await this.messages.reload(message)).toResource()
   }
 
+  /**
+   * Failed outgoing messages, as read, go back to the queue with their attempts restarted (one
+   * or a bulk action's chunk); answers the ids retried. Any other status, or a message that
+   * changed meanwhile, is left as it is.
+   */
+  async retryMessages(messages: Message[]): Promise<number[]> {
+    const failed = messages.filter((message) => message.status === 'failed').map((message) => message.id)
+    return failed.length ? this.ledger.retryFailed(failed, this.clock.now()) : []
+  }
+
   async delete(id: number): Promise<void> {
-    const message = await this.find(id)
-    await this.messages.delete(message.id)
+    await this.deleteMessages([await this.find(id)])
+  }
+
+  /**
+   * Deletes messages as read (one or a bulk action's chunk); answers the ids deleted. A message
+   * deleted meanwhile is left out of what follows.
+   */
+  async deleteMessages(messages: Message[]): Promise<Set<number>> {
+    const deleted = await this.messages.delete(messages.map((message) => message.id))
+    const gone = messages.filter((message) => deleted.has(message.id))
     // Handed to a phone and not reported yet: the phone is told to drop it, if its kind can be.
-    if (message.direction === 'out' && message.deviceId && message.orderedAt && (message.status === 'queued' || message.status === 'dispatched')) {
-      this.fleet.withdraw(Number(message.deviceId), [message.id])
+    const withdrawn = new Map<number, number[]>()
+    for (const message of gone) {
+      if (message.direction === 'out' && message.deviceId && message.orderedAt && (message.status === 'queued' || message.status === 'dispatched')) {
+        const deviceId = Number(message.deviceId)
+        withdrawn.set(deviceId, [...(withdrawn.get(deviceId) ?? []), message.id])
+      }
     }
-    await emitter.emit('message.deleted', {
-      id: String(message.id),
-      conversationId: String(message.conversationId),
-      at: this.clock.now(),
-    })
-    await announceChanges([{ id: message.id, conversationId: message.conversationId, direction: message.direction, status: 'deleted', campaignId: message.campaignId }])
+    for (const [deviceId, ids] of withdrawn) this.fleet.withdraw(deviceId, ids)
+    for (const message of gone) {
+      await emitter.emit('message.deleted', { id: String(message.id), conversationId: String(message.conversationId), at: this.clock.now() })
+    }
+    await announceChanges(
+      gone.map((message) => ({ id: message.id, conversationId: message.conversationId, direction: message.direction, status: 'deleted' as const, campaignId: message.campaignId }))
+    )
+    return deleted
   }
 }
 

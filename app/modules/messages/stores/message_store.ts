@@ -4,6 +4,7 @@ import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset
 import Message from '#modules/messages/models/message'
 import type { MessageCategory, MessageStatus } from '#modules/messages/message_values'
 import { eachChunk } from '#core/database/statement_chunks'
+import type { SearchCondition } from '#modules/messages/stores/message_search'
 
 export interface MessageFilters extends PageRequest {
   direction?: 'in' | 'out'
@@ -16,7 +17,13 @@ export interface MessageFilters extends PageRequest {
   campaignId?: string
   since?: string
   until?: string
+  /** Words or a number part, matched by `matching` (MessageSearch.listCondition). */
+  q?: string
+  matching?: SearchCondition
 }
+
+/** The columns a delete or retry decides on: never the text. */
+const SELECTED = ['id', 'conversation_id', 'direction', 'status', 'device_id', 'ordered_at', 'campaign_id', 'created_at']
 
 /**
  * The messages as they are read and deleted (docs/modules.md, Data access): the Message model
@@ -27,6 +34,20 @@ export interface MessageFilters extends PageRequest {
 export class MessageStore {
   /** Newest first, keyset pages: as fast on the last page as on the first. */
   async page(filters: MessageFilters): Promise<Page<Message>> {
+    return keysetPage(this.#filtered(filters), filters, 'created_at', (row) => toIso(row.createdAt))
+  }
+
+  /** What a bulk action reads of the messages its filter matches, up to `limit`, oldest first. */
+  async selection(filters: MessageFilters, limit: number): Promise<Message[]> {
+    return this.#filtered(filters).select(SELECTED).orderBy('id').limit(limit)
+  }
+
+  /** The same of the messages among `ids` (an id of no message is absent). */
+  async selected(ids: number[]): Promise<Message[]> {
+    return eachChunk(ids, 5000, (chunk) => Message.query().select(SELECTED).whereIn('id', chunk).orderBy('id'))
+  }
+
+  #filtered(filters: MessageFilters) {
     const query = Message.query()
     if (filters.direction) query.where('direction', filters.direction)
     if (filters.status) query.where('status', filters.status)
@@ -37,7 +58,8 @@ export class MessageStore {
     if (filters.phone) query.where('phone', filters.phone)
     if (filters.since) query.where('created_at', '>=', storedDateBound(filters.since, 'since'))
     if (filters.until) query.where('created_at', '<', storedDateBound(filters.until, 'until'))
-    return keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+    if (filters.matching) query.whereRaw(filters.matching.sql, filters.matching.bindings as any[])
+    return query
   }
 
   async find(id: number): Promise<Message | null> {
@@ -50,8 +72,12 @@ export class MessageStore {
     return message
   }
 
-  async delete(id: number): Promise<void> {
-    await db.from('messages').where('id', id).delete()
+  /** Deletes these messages, a statement per chunk; answers the ids deleted (one deleted meanwhile is not). */
+  async delete(ids: number[]): Promise<Set<number>> {
+    const rows = await eachChunk(ids, 5000, (chunk): Promise<Array<{ id: number }>> =>
+      db.rawQuery(`DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?)) RETURNING id`, [JSON.stringify(chunk)])
+    )
+    return new Set(rows.map((row) => row.id))
   }
 
   /** Whether a phone's received SMS with this reference is stored already. */

@@ -1,9 +1,11 @@
-import { ref, watch } from 'vue'
+import { ref, watch, type Ref } from 'vue'
 import { api, answer } from '../../api/client'
 import type { components, operations } from '../../api/schema'
 import { useCursorList } from '../../components/use_cursor_list'
 
 export type Conversation = components['schemas']['Conversation']
+/** A row of the list: the conversation and the first words of its last message. */
+export type ConversationListItem = components['schemas']['ConversationListItem']
 type InboxQuery = NonNullable<operations['listConversations']['parameters']['query']>
 
 /** The inbox's tabs, each a filter of GET /conversations. */
@@ -29,11 +31,11 @@ async function readConversations(query: InboxQuery) {
  * orders by activity only, so the first page is the pinned ones (one read) followed by the
  * first page of the others, and "Show more" pages through the others.
  */
-export function useInbox(initial: InboxView) {
+export function useInbox(initial: InboxView, search: Ref<string>) {
   const view = ref<InboxView>(initial)
-  const filter = () => inboxViews.find((candidate) => candidate.key === view.value)!.query
+  const filter = (): InboxQuery => ({ ...inboxViews.find((candidate) => candidate.key === view.value)!.query, q: search.value || undefined })
 
-  const list = useCursorList<Conversation>(async (cursor) => {
+  const list = useCursorList<ConversationListItem>(async (cursor) => {
     if (cursor) return readConversations({ ...filter(), pinned: false, limit: PAGE, cursor })
     const [pinned, others] = await Promise.all([
       readConversations({ ...filter(), pinned: true, limit: PINNED_SHOWN }),
@@ -41,7 +43,7 @@ export function useInbox(initial: InboxView) {
     ])
     return { data: [...pinned.data, ...others.data], nextCursor: others.nextCursor }
   })
-  watch(view, () => void list.reload())
+  watch([view, search], () => void list.reload())
   void list.reload()
   return { view, ...list }
 }

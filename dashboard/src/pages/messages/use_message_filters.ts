@@ -15,9 +15,11 @@ export interface MessageFilters {
   to: string
   /** One conversation's messages: the Send page links its accepted messages here. */
   conversationId: string
+  /** A search: words of the text, a part of the number, a contact's name (docs/sending.md, Search). */
+  q: string
 }
 
-const KEYS = ['status', 'direction', 'deviceId', 'category', 'from', 'to', 'conversationId'] as const satisfies ReadonlyArray<keyof MessageFilters>
+const KEYS = ['status', 'direction', 'deviceId', 'category', 'from', 'to', 'conversationId', 'q'] as const satisfies ReadonlyArray<keyof MessageFilters>
 
 function filtersOf(query: LocationQuery): MessageFilters {
   const read = (key: string) => (typeof query[key] === 'string' ? (query[key] as string) : '')
@@ -41,6 +43,7 @@ export function listQueryOf(filters: MessageFilters): ListQuery {
     since: filters.from ? localMidnight(filters.from) : undefined,
     until: filters.to ? localMidnight(filters.to, 1) : undefined,
     conversationId: filters.conversationId || undefined,
+    q: filters.q || undefined,
   }
 }
 

@@ -1,0 +1,54 @@
+/**
+ * What Naive UI leaves out of the accessibility tree, added once for every page rather than in
+ * each page's cards and dialogs (docs/dashboard.md "Accessibility"):
+ *
+ * - A card's title is two nested `role="heading"` elements without a level, which assistive
+ *   technology cannot place in the page's outline. Every card title sits under the page's one
+ *   `<h1>`: the inner element becomes a level-2 heading, the outer one a plain box.
+ * - A dialog (a modal card, a confirmation) has no accessible name: it is named by its title.
+ * - Buttons drawn as an icon alone have no name: a number input's minus and plus (out of the tab
+ *   order: the arrow keys do the same in the input) and a list of words' "+" are named.
+ * - A table's header row that scrolls sideways (a table wider than the screen) is reachable by
+ *   the keyboard, so its columns can be scrolled into view without a mouse.
+ *
+ * Vue leaves these attributes alone afterwards: it writes an attribute only when its own value
+ * for it changes, and it has none for these.
+ */
+let named = 0
+
+function complete(root: HTMLElement) {
+  for (const header of root.querySelectorAll<HTMLElement>('.n-card-header[role="heading"]')) {
+    header.removeAttribute('role')
+    header.querySelector('.n-card-header__main[role="heading"]')?.setAttribute('aria-level', '2')
+  }
+  for (const dialog of root.querySelectorAll<HTMLElement>('[role="dialog"]:not([aria-labelledby]):not([aria-label]), [role="alertdialog"]:not([aria-labelledby]):not([aria-label])')) {
+    const title = dialog.querySelector<HTMLElement>('.n-card-header__main, .n-dialog__title')
+    if (!title) continue
+    title.id ||= `dialog-title-${++named}`
+    dialog.setAttribute('aria-labelledby', title.id)
+  }
+  for (const number of root.querySelectorAll<HTMLElement>('.n-input-number')) {
+    const buttons = number.querySelectorAll<HTMLButtonElement>('.n-input__prefix > button, .n-input__suffix > button')
+    // Naive draws the minus before the plus, both at the end or one on each side.
+    if (buttons.length === 2) {
+      nameIfUnnamed(buttons[0], 'Decrease')
+      nameIfUnnamed(buttons[1], 'Increase')
+    }
+  }
+  for (const add of root.querySelectorAll<HTMLButtonElement>('.n-dynamic-tags button.n-button--dashed')) nameIfUnnamed(add, 'Add')
+  for (const header of root.querySelectorAll<HTMLElement>('.n-data-table-base-table-header:not([tabindex])')) {
+    if (header.scrollWidth <= header.clientWidth) continue
+    header.tabIndex = 0
+    header.setAttribute('role', 'region')
+    header.setAttribute('aria-label', 'Column headers, scrolled sideways with the arrow keys')
+  }
+}
+
+function nameIfUnnamed(button: HTMLElement, name: string) {
+  if (!button.hasAttribute('aria-label') && !button.textContent?.trim()) button.setAttribute('aria-label', name)
+}
+
+export function completeNaiveAria(root: HTMLElement) {
+  complete(root)
+  new MutationObserver(() => complete(root)).observe(root, { childList: true, subtree: true })
+}
