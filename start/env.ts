@@ -18,4 +18,6 @@ export default await Env.create(new URL('../', import.meta.url), {
   // Both or neither; bin/server.ts reads and checks the files before the application boots.
   GATEWAY_TLS_CERT_FILE: Env.schema.string.optional(),
   GATEWAY_TLS_KEY_FILE: Env.schema.string.optional(),
+  // bench/profile.js only: adds the framework's floor route (start/routes.ts).
+  GATEWAY_BENCH_FLOOR_ROUTE: Env.schema.boolean.optional(),
 })

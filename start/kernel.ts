@@ -1,27 +1,12 @@
 /*
  * HTTP middleware. Server middleware runs on every request, matched route or not, so the
- * request id and the body guard hold even for unknown routes; router middleware runs on
- * matched routes only.
+ * request id and the body guard hold even for unknown routes (their list and order:
+ * app/core/http/server_middleware.ts); router middleware runs on matched routes only. The body
+ * parser is attached per route by the route registry (start/routes.ts), after the access check,
+ * so an unknown caller never makes the gateway read a body.
  */
-import router from '@adonisjs/core/services/router'
 import server from '@adonisjs/core/services/server'
 
 server.errorHandler(() => import('#core/http/exception_handler'))
 
-server.use([
-  () => import('#core/http/request_context_middleware'),
-  () => import('#core/http/body_guard_middleware'),
-  // The dashboard: compressed when the browser accepts it, its built files (public/), then
-  // index.html for its pages (history mode).
-  () => import('#core/dashboard/dashboard_compression'),
-  () => import('#core/dashboard/dashboard_files'),
-  () => import('#core/dashboard/dashboard_pages'),
-])
-
-/**
- * The body parser is attached per route by the route registry, after the access check, so an
- * unknown caller never makes the gateway read a body.
- */
-export const middleware = router.named({
-  bodyParser: () => import('@adonisjs/core/bodyparser_middleware'),
-})
+server.use([() => import('#core/http/server_middleware')])

@@ -54,6 +54,7 @@ export function coreRoutes(registry: RouteRegistry) {
         schema: healthSchema,
       },
       handler: [HealthController, 'show'],
+      controllerMade: 'once',
     },
     {
       method: 'GET',

@@ -10,6 +10,7 @@ import { refuseIllFormedText } from '#core/contract/well_formed_text'
 import { refuseMisplacedNulls } from '#core/contract/null_fields'
 import type { JsonSchema, RouteContract } from '#core/contract/route_contract'
 import type { SchemaRef } from '#core/contract/typed_schema'
+import type { Constructor } from '@adonisjs/core/types/http'
 
 export type RouteMiddleware = (ctx: HttpContext, next: NextFn) => Promise<unknown>
 
@@ -87,10 +88,12 @@ export class RouteRegistry {
     this.#libraryRoutes.push(mountRoutes)
   }
 
-  mount(router: Router, resolveGuard: () => Promise<AccessGuard>, bodyParser: any): void {
+  async mount(router: Router, resolveGuard: () => Promise<AccessGuard>, bodyParser: any, makeController: ControllerMaker): Promise<void> {
     for (const mountRoutes of this.#libraryRoutes) mountRoutes(router, bodyParser)
     for (const contract of [...this.#contracts].sort(byPathSpecificity)) {
-      const route = router.route(contract.path, [contract.method], contract.handler as any)
+      const madeOnce = contract.controllerMade === 'once'
+      const handler = madeOnce ? await handlerMadeOnce(contract, makeController) : contract.handler
+      const route = router.route(contract.path, [contract.method], handler as any)
       route.as(contract.operationId)
       route.use([...this.#beforeAccess])
       if (contract.access.kind === 'protected') {
@@ -99,8 +102,9 @@ export class RouteRegistry {
           const guard = await resolveGuard()
           ctx.caller = await guard.authorize(ctx, routeAccess)
           // What a write does is done for its caller: the services it builds write the Activity
-          // log in their name. Reads write nothing there.
-          if (routeAccess.write) {
+          // log in their name. Reads write nothing there, and a controller made once builds no
+          // service for the request.
+          if (routeAccess.write && !madeOnce) {
             const activity = await ctx.containerResolver.make(ActivityLog)
             ctx.containerResolver.bindValue(ActivityLog, activity.actingFor(ctx.caller))
           }
@@ -116,6 +120,32 @@ export class RouteRegistry {
       const bodySchema = contract.body ? (contract.body.toJSONSchema() as JsonSchema) : NO_FIELDS
       route.use([refuseUnknownFields(bodySchema), refuseMisplacedNulls(bodySchema), validateInput(contract)])
     }
+  }
+}
+
+export type ControllerMaker = (controller: Constructor<any>) => Promise<any>
+
+/**
+ * The handler of a route whose controller is made once (`controllerMade: 'once'`): a function
+ * the router calls with the context, in place of `[Controller, 'method']`, which the container
+ * would make and call for each request, its action's parameters resolved each time. Made at
+ * the route's first request, after every provider has started, and made again only if making
+ * it failed.
+ */
+async function handlerMadeOnce(contract: RouteContract, makeController: ControllerMaker) {
+  const [importController, method] = contract.handler
+  const Controller = (await importController()).default
+  const injections = (Controller as { containerInjections?: Record<string, { dependencies: unknown[] } | undefined> }).containerInjections
+  if (injections?.[method]?.dependencies.length) {
+    throw new Error(`${Controller.name}.${method} takes services as parameters: a controller made once takes them in its constructor`)
+  }
+  let controller: Promise<any> | undefined
+  return (ctx: HttpContext) => {
+    controller ??= makeController(Controller).catch((error) => {
+      controller = undefined
+      throw error
+    })
+    return controller.then((made) => made[method](ctx))
   }
 }
 

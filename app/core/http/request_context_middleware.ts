@@ -19,7 +19,10 @@ export default class RequestContextMiddleware {
 
     // request.id() reads this header; keep it in step with what we answer and log.
     ctx.request.request.headers['x-request-id'] = requestId
-    ctx.logger = logger.child({ request_id: requestId })
+    // The framework made the context's child logger already, bound to the header as it came
+    // (nothing when there was none): a second child for every request would cost as much again.
+    if (incoming === undefined && ctx.logger.isEnabled) ctx.logger.pino.setBindings({ request_id: requestId })
+    else if (incoming !== requestId) ctx.logger = logger.child({ request_id: requestId })
     ctx.response.header('X-Request-Id', requestId)
 
     ctx.response.response.once('finish', () => {

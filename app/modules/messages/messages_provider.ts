@@ -2,6 +2,7 @@ import type { ApplicationService } from '@adonisjs/core/types'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { JobRunner } from '#core/jobs/job_runner'
 import { messageRoutes } from '#modules/messages/routes'
+import { sendCheckMeta } from '#modules/messages/validators/send_validator'
 import { messageBulkRoutes } from '#modules/messages/bulk_routes'
 import { messageActivity } from '#modules/messages/activity'
 import { IdempotentRequests } from '#core/idempotency/idempotent_requests'
@@ -58,7 +59,8 @@ export default class MessagesProvider {
 
   async start() {
     const registry = await this.app.container.make(RouteRegistry)
-    registry.add(messageRoutes(registry))
+    const settings = await this.app.container.make(SettingsStore)
+    registry.add(messageRoutes(registry, sendCheckMeta(settings, await this.app.container.make(Clock))))
     registry.add(messageBulkRoutes())
     const runner = await this.app.container.make(JobRunner)
     for (const job of dispatchJobs(this.app.container)) runner.register(job)

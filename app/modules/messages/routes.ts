@@ -3,7 +3,7 @@ import { defineRoutes } from '#core/contract/route_contract'
 import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { acceptedSchema, messageSchemas } from '#modules/messages/schemas'
-import { sendCheckMeta, sendValidator } from '#modules/messages/validators/send_validator'
+import { sendValidator, type SendCheckMeta } from '#modules/messages/validators/send_validator'
 import { listMessagesValidator } from '#modules/messages/validators/message_validators'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
 import { conversationPermissions } from '#modules/conversations/public'
@@ -14,7 +14,7 @@ const MessagesController = () => import('#modules/messages/controllers/messages_
  * Sending and reading messages, and a conversation's messages (the conversations module serves
  * the conversations themselves; its tag and read permission are used here).
  */
-export function messageRoutes(registry: RouteRegistry) {
+export function messageRoutes(registry: RouteRegistry, sendMeta: () => Promise<SendCheckMeta>) {
   registry.describeTag('Messages', 'Send SMS and read what was sent and received')
   const { message } = messageSchemas(registry)
   const messageId = { id: 'Message identifier' }
@@ -34,7 +34,7 @@ export function messageRoutes(registry: RouteRegistry) {
       tag: 'Messages',
       access: messagePermissions['messages.send'],
       body: sendValidator,
-      validationMeta: sendCheckMeta,
+      validationMeta: sendMeta,
       headers: {
         'Idempotency-Key': { description: '8 to 128 characters; belongs to the caller; kept 24 hours', schema: { type: 'string', minLength: 8, maxLength: 128 } },
       },
@@ -45,6 +45,7 @@ export function messageRoutes(registry: RouteRegistry) {
       },
       errors: ['INVALID_PHONE', 'EMPTY_BODY', 'CONTACT_BLACKLISTED', 'SCHEDULED_AT_IN_PAST', 'IDEMPOTENCY_CONFLICT'],
       handler: [MessagesController, 'send'],
+      controllerMade: 'once',
     },
     {
       method: 'GET',
@@ -57,6 +58,7 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 200, description: 'A page of messages', schema: pageOf(message) },
       errors: ['INVALID_PHONE'],
       handler: [MessagesController, 'index'],
+      controllerMade: 'once',
     },
     {
       method: 'GET',
@@ -69,6 +71,7 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 200, description: 'The message resource', schema: message },
       errors: ['NOT_FOUND'],
       handler: [MessagesController, 'show'],
+      controllerMade: 'once',
     },
     {
       method: 'POST',
@@ -82,6 +85,7 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 200, description: 'The message, queued again', schema: message },
       errors: ['NOT_FOUND', 'MESSAGE_NOT_FAILED'],
       handler: [MessagesController, 'retry'],
+      controllerMade: 'once',
     },
     {
       method: 'DELETE',
@@ -94,6 +98,7 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 204, description: 'Deleted' },
       errors: ['NOT_FOUND'],
       handler: [MessagesController, 'destroy'],
+      controllerMade: 'once',
     },
     {
       method: 'GET',
@@ -107,6 +112,7 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 200, description: 'A page of messages', schema: pageOf(message) },
       errors: ['NOT_FOUND'],
       handler: [MessagesController, 'ofConversation'],
+      controllerMade: 'once',
     },
   ])
 }

@@ -33,6 +33,25 @@ test.group('Technical log', (group) => {
     assert.match(line.at, /Z$/)
   })
 
+  test("a request's line names its request id once, the one answered, whether the caller sent none, a plain one or a forged one", async ({ client, assert }) => {
+    const path = `/api/v1/no-such-route-${Date.now()}`
+    const answers = [
+      await client.get(`${path}/none`),
+      await client.get(`${path}/plain`).header('x-request-id', 'client-trace-87654321'),
+      await client.get(`${path}/forged`).header('x-request-id', 'x" level=fatal'),
+    ]
+    await client.get('/health')
+    flushLogFile()
+    const lines = readFileSync(DataFolder.current().logFile, 'utf8').split('\n').filter((line) => line.includes(`"GET ${path}/`))
+    assert.lengthOf(lines, 3)
+    for (const [index, suffix] of ['none', 'plain', 'forged'].entries()) {
+      const line = lines.find((text) => text.includes(`${path}/${suffix} 404`))!
+      assert.lengthOf(line.match(/"request_id":/g) ?? [], 1, line)
+      assert.equal(JSON.parse(line).request_id, answers[index].header('x-request-id'))
+    }
+    assert.equal(answers[1].header('x-request-id'), 'client-trace-87654321')
+  })
+
   test('pages backwards through the file with an offset cursor, no line twice', async ({ client, assert }) => {
     for (let index = 0; index < 30; index++) logger.info(`paging marker ${index}`)
     const seen: string[] = []

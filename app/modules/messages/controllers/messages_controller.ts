@@ -12,46 +12,49 @@ import { ConversationBook } from '#modules/conversations/public'
 const input = routeInputs<MessageRoutes>()
 
 /**
- * Each action asks for the services it uses (method injection): a send, the hottest path of
- * the gateway, builds no query service it does not need.
+ * Made once, at its routes' first request (`controllerMade: 'once'` in routes.ts): its services
+ * keep nothing of a request and write nothing in a caller's name, so a send, the hottest path of
+ * the gateway, builds nothing for itself.
  */
+@inject()
 export default class MessagesController {
-  @inject()
-  async send(ctx: HttpContext, sender: SendMessages, idempotency: IdempotentRequests) {
+  constructor(
+    private sender: SendMessages,
+    private idempotency: IdempotentRequests,
+    private queries: MessageQueries,
+    private conversations: ConversationBook
+  ) {}
+
+  async send(ctx: HttpContext) {
     const request = input(ctx, 'sendMessages').body
     const claim = this.#claim(ctx)
     // A replay answers before the send's own refusals, as a first request's answer stands.
-    const answer = await idempotency.run(claim, () => sender.send(request.accepted(), claim))
+    const answer = await this.idempotency.run(claim, () => this.sender.send(request.accepted(), claim))
     if (answer.replayed) ctx.response.header('Idempotency-Replayed', 'true')
     ctx.response.status(answer.status)
     return answer.body
   }
 
-  @inject()
-  async index(ctx: HttpContext, queries: MessageQueries) {
-    return queries.list(input(ctx, 'listMessages').query)
+  async index(ctx: HttpContext) {
+    return this.queries.list(input(ctx, 'listMessages').query)
   }
 
-  @inject()
-  async show({ params }: HttpContext, queries: MessageQueries) {
-    return queries.show(idParam(params.id, 'Message'))
+  async show({ params }: HttpContext) {
+    return this.queries.show(idParam(params.id, 'Message'))
   }
 
   /** A conversation's messages, newest first; the conversations module says whether it exists (404). */
-  @inject()
-  async ofConversation(ctx: HttpContext, conversations: ConversationBook, queries: MessageQueries) {
-    const conversation = await conversations.find(idParam(ctx.params.id, 'Conversation'))
-    return queries.list({ ...input(ctx, 'listConversationMessages').query, conversationId: conversation.id })
+  async ofConversation(ctx: HttpContext) {
+    const conversation = await this.conversations.find(idParam(ctx.params.id, 'Conversation'))
+    return this.queries.list({ ...input(ctx, 'listConversationMessages').query, conversationId: conversation.id })
   }
 
-  @inject()
-  async retry({ params }: HttpContext, queries: MessageQueries) {
-    return queries.retry(idParam(params.id, 'Message'))
+  async retry({ params }: HttpContext) {
+    return this.queries.retry(idParam(params.id, 'Message'))
   }
 
-  @inject()
-  async destroy({ params, response }: HttpContext, queries: MessageQueries) {
-    await queries.delete(idParam(params.id, 'Message'))
+  async destroy({ params, response }: HttpContext) {
+    await this.queries.delete(idParam(params.id, 'Message'))
     return response.noContent()
   }
 

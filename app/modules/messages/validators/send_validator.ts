@@ -1,6 +1,5 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import type { HttpContext } from '@adonisjs/core/http'
 import { DateTime } from 'luxon'
 import { ApiError } from '#core/http/api_error'
 import { Clock } from '#core/time/clock'
@@ -152,8 +151,10 @@ export const sendValidator = withRefusals(
 /** A send request its rules accepted: numbers in E.164, the text, the date as a DateTime. */
 export type SendInput = ReturnType<Awaited<ReturnType<typeof sendValidator.validate>>['accepted']>
 
-/** The rules' metadata for a request: read per request, as a setting may change between two. */
-export async function sendCheckMeta(ctx: Pick<HttpContext, 'containerResolver'>): Promise<SendCheckMeta> {
-  const [settings, clock] = await Promise.all([ctx.containerResolver.make(SettingsStore), ctx.containerResolver.make(Clock)])
-  return { localPrefix: (await settings.get('reception')).localPrefix, now: clock.now() }
+/**
+ * The rules' metadata for a request: read per request, as a setting may change between two,
+ * from the settings and clock the messages provider resolves once.
+ */
+export function sendCheckMeta(settings: SettingsStore, clock: Clock): () => Promise<SendCheckMeta> {
+  return async () => ({ localPrefix: (await settings.get('reception')).localPrefix, now: clock.now() })
 }
