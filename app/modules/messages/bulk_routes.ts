@@ -22,7 +22,7 @@ export function messageBulkRoutes() {
       path: '/api/v1/messages/bulk-delete',
       operationId: 'deleteMessages',
       summary: 'Delete many messages (each emits message.deleted)',
-      description: `${chosen} Each message is deleted as DELETE /messages/{id} deletes one: handed to an SMSGate app phone that has not reported it, the phone is told to drop it.`,
+      description: `${chosen} Each message is deleted as DELETE /messages/{id} deletes one: one a phone holds and has not reported is taken back from it (the phone is told to drop it).`,
       tag: 'Messages',
       access: messagePermissions['messages.delete'],
       body: bulkMessagesValidator,
