@@ -109,14 +109,23 @@ async function storm(gateway, key, bad) {
   return { peak, seconds, bad: refused.requests.total, bad2xx: refused['2xx'], sends: sent['2xx'], errors: refused.errors + sent.errors }
 }
 
-/** RSS sampled each second for `seconds` after the load stopped. */
+/** CPU time of the process so far (every thread), in ms. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
+
+/** RSS sampled each second for `seconds` after the load stopped, and the CPU time each second. */
 async function settle(pid, seconds) {
   const samples = []
+  const cpu = []
   for (let second = 0; second < seconds; second++) {
+    const before = cpuMs(pid)
     await sleep(1000)
     samples.push(rssMb(pid))
+    cpu.push(Math.round(cpuMs(pid) - before))
   }
-  return { last: samples.at(-1), min: Math.min(...samples), samples }
+  return { last: samples.at(-1), min: Math.min(...samples), samples, cpu }
 }
 
 const inspectPort = split ? await freePort() : null
@@ -172,6 +181,7 @@ try {
     console.table(insides)
   }
   console.log(`RSS each second after the storm (MB): ${after.samples.join(' ')}`)
+  console.log(`CPU time each second after the storm (ms): ${after.cpu.join(' ')}`)
   console.log(
     JSON.stringify({
       idleMb: idle,

@@ -5,14 +5,17 @@ import { runInNewContext } from 'node:vm'
 export const CHECK_EVERY_MS = 5_000
 /** Below this share of one core over a check's interval, the process counts as quiet. */
 export const QUIET_CPU_SHARE = 0.02
-/** Heap in use grown by at least this much since the last release: worth a collection. */
+/** The heap grown by at least this much since the last release: worth a collection. */
 export const GROWTH_BYTES = 16 * 1024 * 1024
 
 export interface ProcessReadings {
   /** CPU time of the whole process (every thread) so far, in µs. */
   cpuMicros(): number
-  /** Bytes of JavaScript heap in use, garbage not yet collected included. */
-  heapUsedBytes(): number
+  /**
+   * Bytes of JavaScript heap the process holds (V8's committed heap: what it uses, the garbage
+   * it has not collected and the room it keeps), which is what counts in its resident memory.
+   */
+  heapBytes(): number
   /** A full garbage collection, synchronous. */
   collect(): void
 }
@@ -24,8 +27,8 @@ export interface ProcessReadings {
  * memory reducer, which shrinks the heap when a process goes idle, only starts after a full
  * collection: a burst of requests that ends before one leaves the heap, and the resident memory
  * with it, at its peak for as long as the gateway stays quiet (hours at night). Every check
- * (CHECK_EVERY_MS), if the process used almost no CPU since the last one and its heap in use
- * grew by GROWTH_BYTES since the last release, one full collection is run; at the next quiet
+ * (CHECK_EVERY_MS), if the process used almost no CPU since the last one and its heap grew by
+ * GROWTH_BYTES since the last release, one full collection is run; at the next quiet
  * check a second one, which V8 lets shrink the young generation once the allocation rate it
  * measures has fallen. A busy gateway is never interrupted; a quiet one pays one collection
  * (tens of ms) after each burst.
@@ -52,11 +55,11 @@ export class QuietMemoryRelease {
     const quiet = cpu - this.#lastCpu < this.options.intervalMs * 1000 * this.options.quietShare
     this.#lastCpu = cpu
     if (!quiet) return false
-    const grown = this.readings.heapUsedBytes() - this.#releasedAt >= this.options.growthBytes
+    const grown = this.readings.heapBytes() - this.#releasedAt >= this.options.growthBytes
     if (!grown && !this.#followUp) return false
     this.readings.collect()
     this.#followUp = grown
-    this.#releasedAt = this.readings.heapUsedBytes()
+    this.#releasedAt = this.readings.heapBytes()
     // The collection's own CPU time is not load.
     this.#lastCpu = this.readings.cpuMicros()
     return true
@@ -81,7 +84,7 @@ export function thisProcess(): ProcessReadings {
       const usage = process.cpuUsage()
       return usage.user + usage.system
     },
-    heapUsedBytes: () => getHeapStatistics().used_heap_size,
+    heapBytes: () => getHeapStatistics().total_heap_size,
     collect,
   }
 }
