@@ -20,12 +20,15 @@ import { logRotationJob } from '#core/logging/log_rotation_job'
 import { IdempotencyLocks, IdempotentRequests } from '#core/idempotency/idempotent_requests'
 import { idempotencyExpiryJob } from '#core/idempotency/idempotency_expiry_job'
 import { coreRoutes } from '#core/routes'
+import { QuietMemoryRelease, thisProcess } from '#core/system/quiet_memory_release'
 
 /**
  * The shared kernel's services. Every module resolves these from the container; the clock is
  * bound once, and tests point it at a ManualClock (tests/helpers/clock.ts).
  */
 export default class CoreProvider {
+  #memoryRelease: QuietMemoryRelease | null = null
+
   constructor(protected app: ApplicationService) {}
 
   register() {
@@ -94,6 +97,8 @@ export default class CoreProvider {
     if (this.app.getEnvironment() === 'web') {
       const runner = await this.app.container.make(JobRunner)
       await runner.start()
+      this.#memoryRelease = new QuietMemoryRelease(thisProcess())
+      this.#memoryRelease.start()
     }
   }
 
@@ -102,6 +107,7 @@ export default class CoreProvider {
    * before Lucid closes the connection (providers stop in reverse order).
    */
   async shutdown() {
+    this.#memoryRelease?.stop()
     const runner = await this.app.container.make(JobRunner)
     await runner.stop()
     ;(await this.app.container.make(StorageHealth)).stop()

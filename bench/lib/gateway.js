@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer as createNetServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createRequire } from 'node:module'
 import autocannon from 'autocannon'
 
@@ -32,7 +32,7 @@ export async function startGateway({ dataDir } = {}) {
   const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean)
   const child = spawn(process.execPath, [...nodeArgs, join(root, 'build/bin/server.js')], {
     cwd: root,
-    env: { ...process.env, GATEWAY_DATA_DIR: folder, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    env: await launcherEnvironment({ ...process.env, GATEWAY_DATA_DIR: folder, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' }),
     stdio: 'ignore',
   })
   const base = `http://127.0.0.1:${port}`
@@ -53,6 +53,16 @@ export async function startGateway({ dataDir } = {}) {
       if (!keepData) rmSync(folder, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * The environment `npm start` and `gateway start` give the server: the allocator's settings
+ * (docs/operations.md, Memory) where `env` has none. A build from before them runs without.
+ */
+async function launcherEnvironment(env) {
+  const settings = join(root, 'build/app/core/service/allocator_settings.js')
+  if (!existsSync(settings)) return env
+  return (await import(pathToFileURL(settings).href)).withAllocatorSettings(env)
 }
 
 /** Signs up the first account (or signs in) and creates an API key the way an operator does. */

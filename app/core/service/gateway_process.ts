@@ -4,6 +4,7 @@ import { request as secureRequest } from 'node:https'
 import { existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { DataFolder } from '#core/data_folder/data_folder'
+import { withAllocatorSettings } from '#core/service/allocator_settings'
 
 /** How long a stop may take: requests finish, jobs stop, the database is checkpointed. */
 const STOP_TIMEOUT_MS = 60_000
@@ -53,7 +54,7 @@ export class GatewayProcess {
     const console = openSync(this.consoleLog, 'a', 0o600)
     const child = spawn(process.execPath, this.#serverArguments(), {
       cwd: this.options.appRoot,
-      env: { ...process.env, ...this.options.env, GATEWAY_DATA_DIR: this.options.folder.root, NODE_ENV: 'production' },
+      env: withAllocatorSettings({ ...process.env, ...this.options.env, GATEWAY_DATA_DIR: this.options.folder.root, NODE_ENV: 'production' }),
       detached: true,
       // Its log lines go to logs/gateway.log already; standard output would only repeat them.
       stdio: ['ignore', 'ignore', console],

@@ -10,6 +10,7 @@ import { PhoneAgent } from '../../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../../agent/src/drivers/simulator.js'
 import { eventually } from '#tests/helpers/phones'
 import { checkedFetch } from '#tests/helpers/answer_contract'
+import { ALLOCATOR_ENVIRONMENT } from '#core/service/allocator_settings'
 
 const isAlive = (pid: number) => {
   try {
@@ -59,6 +60,9 @@ test.group('The gateway command', (group) => {
     assert.include(started.output, 'gateway started')
     assert.equal(await health(), 200)
     assert.isTrue(isAlive(pid()))
+    // The server runs with the allocator's settings (docs/operations.md, Memory).
+    const serverEnv = readFileSync(`/proc/${pid()}/environ`, 'utf8').split('\0')
+    for (const [name, value] of Object.entries(ALLOCATOR_ENVIRONMENT)) assert.include(serverEnv, `${name}=${value}`)
     const again = gateway('start')
     assert.equal(again.status, 1)
     assert.include(again.output, 'already running')
