@@ -5,11 +5,9 @@ import type { Browser, Page } from 'playwright-core'
 import type { Role } from '#core/http/access'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { accountWithRole, useTestKeys } from '#tests/helpers/callers'
-import { clearMessaging } from '#tests/helpers/messages'
 import { DESKTOP, PHONE, gatewayUrl, launchChromium, signInAs } from './browser.js'
-import { pagesOfRole } from './helpers_pages.js'
-import { queueThroughApi } from './helpers_messages.js'
-import { describeFindings, seriousViolations, type AxeFinding } from './helpers_axe.js'
+import { pagesOfRole, type WalkedPage } from './helpers_pages.js'
+import { clearGateway, describeFindings, fullGateway, neverFocused, seriousViolations, type AxeFinding, type FullGateway } from './helpers_axe.js'
 
 /** Waits until the page has had no API call in flight for a moment: axe sees what it read. */
 async function settled(page: Page, inFlight: () => number) {
@@ -26,6 +24,27 @@ function assertNone(assert: { fail(message: string): void }, found: Map<string, 
   if (lines.length) assert.fail(`axe-core found ${lines.length} serious or critical violations:\n${lines.join('\n')}`)
 }
 
+/** A page of the walk, a page of one thing showing the seeded one, once it shows it. */
+async function openPage(page: Page, entry: WalkedPage, full: FullGateway) {
+  await page.goto(gatewayUrl(`/${entry.path.replace('/:section?', '').replace(':id', full.ids[entry.name] ?? '')}`))
+  if (entry.name === 'campaign') await openedCampaign(page)
+  else if (entry.path.includes(':id')) await page.locator('main a.back, main a[href]').first().waitFor()
+  else await page.getByRole('heading', { name: entry.title, level: 1 }).waitFor()
+}
+
+/** The seeded campaign's page once it shows the campaign, or its error as the test's failure. */
+async function openedCampaign(page: Page) {
+  await page
+    .locator('[data-testid="campaign-status"], main [role="alert"]')
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(async () => {
+      throw new Error(`The campaign's page at ${page.url()} shows neither the campaign nor an error: ${(await page.locator('main').innerText()).slice(0, 300)}`)
+    })
+  const problem = page.locator('main [role="alert"]')
+  if (await problem.count()) throw new Error(`The campaign's page shows an error: ${await problem.first().textContent()}`)
+}
+
 function countCalls(page: Page) {
   let inFlight = 0
   page.on('request', (request) => void (request.url().includes('/api/v1/') && inFlight++))
@@ -36,19 +55,20 @@ function countCalls(page: Page) {
 
 test.group('Accessibility: axe-core finds nothing serious or critical', (group) => {
   let browser: Browser
+  let full: FullGateway
 
   group.setup(async () => {
     await useTestKeys()
     // A gateway without an account opens on its first-use page, not on the sign-in form.
     await accountWithRole('superadmin')
     browser = await launchChromium()
-    await clearMessaging()
-    // Rows in the lists: a table with rows has more to check than its empty text.
-    await queueThroughApi({ to: '+33611111111' })
-    await queueThroughApi({ to: '+33622222222', category: 'info' })
+    await clearGateway()
+    // Full pages: rows, a phone's card with its SIM switches, charts, a campaign to open.
+    full = await fullGateway()
     return async () => {
+      await full.agent.disconnect()
       await browser.close()
-      await clearMessaging()
+      await clearGateway()
     }
   })
   group.each.setup(async () => {
@@ -112,10 +132,9 @@ test.group('Accessibility: axe-core finds nothing serious or critical', (group) 
         const found = new Map<string, AxeFinding[]>()
         try {
           await signInAs(page, role)
-          // A page of one thing (`campaigns/:id`) needs that thing: its own browser test opens it.
-          for (const entry of (await pagesOfRole(role)).filter((candidate) => !candidate.path.includes(':'))) {
-            await page.goto(gatewayUrl(`/${entry.path}`))
-            await page.getByRole('heading', { name: entry.title, level: 1 }).waitFor()
+          for (const entry of await pagesOfRole(role)) {
+            // A page of one thing opens the seeded one.
+            await openPage(page, entry, full)
             await settled(page, inFlight)
             const findings = await seriousViolations(page)
             if (findings.length) found.set(`${role} ${viewport.width}px ${entry.name}`, findings)
@@ -135,5 +154,81 @@ test.group('Accessibility: axe-core finds nothing serious or critical', (group) 
         assertNone(assert, found)
       }).timeout(240_000)
     }
+
+    test(`the full pages' panels, steps and dialogs at ${viewport.width} px`, async ({ assert }) => {
+      const context = await browser.newContext({ viewport })
+      const page = await context.newPage()
+      const inFlight = countCalls(page)
+      const found = new Map<string, AxeFinding[]>()
+      const check = async (view: string) => {
+        await settled(page, inFlight)
+        const findings = await seriousViolations(page)
+        if (findings.length) found.set(`${viewport.width}px ${view}`, findings)
+      }
+      try {
+        await signInAs(page, 'superadmin')
+        // A message's panel.
+        await page.goto(gatewayUrl('/messages'))
+        await page.locator(`tr[data-message-id="${full.messageId}"]`).getByRole('link').first().click()
+        await page.getByTestId('message-panel').getByTestId('detail-status').waitFor()
+        await check('message panel')
+
+        // Every step of the campaign wizard.
+        await page.goto(gatewayUrl('/campaigns/new'))
+        await page.getByRole('heading', { name: 'New campaign', level: 1 }).waitFor()
+        await page.getByLabel('Campaign name').fill('Summer sale')
+        await page.getByText('Regulars', { exact: false }).first().click()
+        await check('campaign wizard: audience')
+        await page.getByRole('button', { name: 'Next: the message' }).click()
+        await page.getByLabel('Message').fill('Hi {{firstName|there}}, summer sale.')
+        await check('campaign wizard: message')
+        await page.getByRole('button', { name: 'Next: when and how fast' }).click()
+        await page.getByTestId('window-note').waitFor()
+        await check('campaign wizard: when and how fast')
+        await page.getByRole('button', { name: 'Next: review' }).click()
+        await check('campaign wizard: review')
+
+        // A phone's settings.
+        await page.goto(gatewayUrl('/phones'))
+        await page.locator(`[data-phone="${full.phoneName}"]`).getByText('Online', { exact: true }).waitFor()
+        await page.getByRole('button', { name: `Settings of ${full.phoneName}` }).click()
+        await page.getByRole('dialog').waitFor()
+        await check('phone settings dialog')
+
+        // A rule's editor.
+        await page.goto(gatewayUrl('/rules'))
+        await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor()
+        await page.getByRole('link', { name: 'Opening hours' }).first().click()
+        await page.getByRole('heading', { name: 'Rule', level: 1 }).waitFor()
+        await check('rule editor')
+
+        // The webhook dialog.
+        await page.goto(gatewayUrl('/webhooks'))
+        await page.getByRole('button', { name: 'New webhook' }).click()
+        await page.getByRole('dialog').waitFor()
+        await check('webhook dialog')
+      } finally {
+        await context.close()
+      }
+      assertNone(assert, found)
+    }).timeout(180_000)
   }
+
+  test('every control of every full page is reached with the Tab key', async ({ assert }) => {
+    const context = await browser.newContext({ viewport: DESKTOP })
+    const page = await context.newPage()
+    const inFlight = countCalls(page)
+    const missing: string[] = []
+    try {
+      await signInAs(page, 'superadmin')
+      for (const entry of await pagesOfRole('superadmin')) {
+        await openPage(page, entry, full)
+        await settled(page, inFlight)
+        for (const control of await neverFocused(page)) missing.push(`${entry.name}: ${control}`)
+      }
+    } finally {
+      await context.close()
+    }
+    if (missing.length) assert.fail(`${missing.length} controls the Tab key never reaches:\n${missing.join('\n')}`)
+  }).timeout(300_000)
 })
