@@ -22,7 +22,11 @@ interface SchemaRow {
 async function schemaOf(connection: string): Promise<SchemaRow[]> {
   return db.connection(connection).rawQuery('SELECT type, name, tbl_name, sql, rowid AS position FROM sqlite_master ORDER BY name')
 }
-const counterTriggers = (rows: SchemaRow[]) => rows.filter((row) => row.type === 'trigger' && row.tbl_name === 'messages')
+const triggersOnMessages = (rows: SchemaRow[]) => rows.filter((row) => row.type === 'trigger' && row.tbl_name === 'messages')
+// The messages module keeps its own search index with triggers of its own (docs/sending.md, Search).
+const isSearchTrigger = (row: SchemaRow) => row.name.startsWith('messages_search_')
+const counterTriggers = (rows: SchemaRow[]) => triggersOnMessages(rows).filter((row) => !isSearchTrigger(row))
+const writtenBy = (trigger: SchemaRow) => [...trigger.sql!.matchAll(/\b(?:INSERT INTO|UPDATE|DELETE FROM)\s+(\w+)\s*(?:\(|SET\b|WHERE\b|;)/g)].map((match) => match[1])
 const withoutPosition = (rows: SchemaRow[]) => rows.map(({ position: _position, ...row }) => row)
 
 test.group('Statistics counters: the triggers the statistics module owns', (group) => {
@@ -72,9 +76,17 @@ test.group('Statistics counters: the triggers the statistics module owns', (grou
     const live = counterTriggers(await schemaOf(db.primaryConnectionName))
     assert.deepEqual(withoutPosition(live), withoutPosition(legacy))
     for (const trigger of live) {
-      const written = [...trigger.sql!.matchAll(/\b(?:INSERT INTO|UPDATE)\s+(\w+)\s+(?:\(|SET\b)/g)].map((match) => match[1])
+      const written = writtenBy(trigger)
       assert.isNotEmpty(written, trigger.name)
       for (const table of written) assert.include(COUNTERS, table, trigger.name)
+    }
+    // Every other trigger on messages is the search index's, and writes only that index.
+    const search = triggersOnMessages(await schemaOf(db.primaryConnectionName)).filter(isSearchTrigger)
+    assert.lengthOf(search, 3)
+    for (const trigger of search) {
+      const written = writtenBy(trigger)
+      assert.isNotEmpty(written, trigger.name)
+      for (const table of written) assert.equal(table, 'messages_search', trigger.name)
     }
   }).timeout(30_000)
 })
