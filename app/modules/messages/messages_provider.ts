@@ -3,8 +3,6 @@ import { RouteRegistry } from '#core/contract/route_registry'
 import { JobRunner } from '#core/jobs/job_runner'
 import { messageRoutes } from '#modules/messages/routes'
 import { sendCheckMeta } from '#modules/messages/validators/send_validator'
-import { messageBulkRoutes } from '#modules/messages/bulk_routes'
-import { messageActivity } from '#modules/messages/activity'
 import { IdempotentRequests } from '#core/idempotency/idempotent_requests'
 import { SendQueue } from '#modules/messages/services/send_queue'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
@@ -39,7 +37,7 @@ export default class MessagesProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings, activity: messageActivity })
+    registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings })
     this.app.container.singleton(SendQueue, async (resolver) => new SendQueue(await resolver.make(IdempotentRequests)))
     // Stateless; one instance spares a construction per phone frame and dispatch pass.
     this.app.container.singleton(MessageLedger, async (resolver) => new MessageLedger(new MessageStateStore(), new MessageStore(), await resolver.make(PhoneFleet)))
@@ -61,7 +59,6 @@ export default class MessagesProvider {
     const registry = await this.app.container.make(RouteRegistry)
     const settings = await this.app.container.make(SettingsStore)
     registry.add(messageRoutes(registry, sendCheckMeta(settings, await this.app.container.make(Clock))))
-    registry.add(messageBulkRoutes())
     const runner = await this.app.container.make(JobRunner)
     for (const job of dispatchJobs(this.app.container)) runner.register(job)
     const clock = await this.app.container.make(Clock)

@@ -16,3 +16,9 @@ export { type MessageChange } from '#modules/messages/services/message_changes'
 export { ReceivedSmsFeed, type ReceivedSms } from '#modules/messages/stores/received_sms_feed'
 /** The numbers whose contact's name matches a search: bound by the contacts module (docs/modules.md, Search). */
 export { NumbersByName } from '#modules/messages/services/numbers_by_name'
+/** Messages chosen by ids or by the list's filters, deleted or retried as one is (the message_bulk module's actions). */
+export { ChosenMessages, type ChosenMessage, type MessageListFilters } from '#modules/messages/services/chosen_messages'
+/** The list's filters, which a choice by filter takes too. */
+export { messageFilterFields } from '#modules/messages/validators/message_validators'
+/** Who may delete, and who may retry, one message: the same who may do it to many. */
+export { messagePermissions } from '#modules/messages/permissions'
