@@ -25,6 +25,7 @@ const MODULES_WITH_STORES = [
   'webhooks',
   'campaigns',
   'messages',
+  'sending',
 ]
 
 /**
