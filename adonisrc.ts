@@ -19,6 +19,9 @@ export default defineConfig({
     () => import('#providers/core_provider'),
     () => import('#modules/auth/auth_provider'),
     () => import('#modules/license/license_provider'),
+    // Before messages, which it builds on: the OpenAPI document lists a path's operations in
+    // the order their routes are added, and the send (POST /api/v1/messages) comes first.
+    () => import('#modules/sending/sending_provider'),
     () => import('#modules/messages/messages_provider'),
     // Right after messages, whose actions it offers over many: its routes follow that module's in the OpenAPI document.
     () => import('#modules/message_bulk/message_bulk_provider'),

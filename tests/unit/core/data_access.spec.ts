@@ -26,6 +26,7 @@ const MODULES_WITH_STORES = [
   'campaigns',
   'messages',
   'message_bulk',
+  'sending',
 ]
 
 /**
