@@ -4,7 +4,7 @@ import { documentedAs } from '#core/contract/schemas'
 import { messageCategories, messageStatuses } from '#modules/messages/message_values'
 import { SEARCH_DESCRIPTION } from '#modules/messages/validators/search_field'
 
-/** The list's filters, which a bulk action's `filter` takes too (bulk_validators.ts). */
+/** The list's filters, which a bulk action's `filter` takes too (the message_bulk module's validator). */
 export const messageFilterFields = {
   direction: vine.enum(['in', 'out'] as const).optional(),
   status: vine.enum(messageStatuses).optional(),
