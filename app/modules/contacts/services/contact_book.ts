@@ -146,8 +146,9 @@ export class ContactBook {
   /**
    * Opts out many contacts at once, each as `update` with blacklisted: true does (its waiting
    * messages withdrawn by the same call); one already opted out is counted. One transaction per
-   * MAX_OPT_OUTS_PER_CALL contacts (the ids a call may name: one), so a filter's ten thousand
-   * leave the one writer to sends and reports between them. A dry run counts and changes nothing.
+   * MAX_OPT_OUTS_PER_CALL contacts: the ids of a call are one, as they always were, and a filter's
+   * ten thousand leave the one writer to sends and reports between their chunks. A dry run counts
+   * and changes nothing.
    */
   async optOut(ids: number[], dryRun = false): Promise<OptOutOutcome> {
     const unique = [...new Set(ids)]
