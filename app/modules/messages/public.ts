@@ -2,8 +2,10 @@
  * What the messages module offers other modules (docs/modules.md, module boundaries). Anything
  * not exported here is the module's own business and may change without notice.
  */
-/** The rows of the messages export. */
+/** The rows of the messages export: every message, or those the list's filters or a selection's ids match. */
 export { messageExportColumns, messageExportRows, type MessageExportRow } from '#modules/messages/stores/export_rows'
+export { MessageExports, type MessageExportFilters } from '#modules/messages/services/message_exports'
+export { messageExportFilterFields, MAX_EXPORT_IDS } from '#modules/messages/validators/message_validators'
 /** Every change of a message's state, whoever decides it. */
 export * from '#modules/messages/services/message_ledger'
 /** A message's categories and statuses, as the statistics count them. */
