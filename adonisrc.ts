@@ -19,7 +19,12 @@ export default defineConfig({
     () => import('#providers/core_provider'),
     () => import('#modules/auth/auth_provider'),
     () => import('#modules/license/license_provider'),
+    // Before messages, which it builds on: the OpenAPI document lists a path's operations in
+    // the order their routes are added, and the send (POST /api/v1/messages) comes first.
+    () => import('#modules/sending/sending_provider'),
     () => import('#modules/messages/messages_provider'),
+    // Right after messages, whose actions it offers over many: its routes follow that module's in the OpenAPI document.
+    () => import('#modules/message_bulk/message_bulk_provider'),
     () => import('#modules/conversations/conversations_provider'),
     () => import('#modules/links/links_provider'),
     () => import('#modules/contacts/contacts_provider'),

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging } from '#tests/helpers/messages'
-import { DESKTOP, gatewayUrl, launchChromium, signInAs } from './browser.js'
+import { DESKTOP, PHONE, gatewayUrl, launchChromium, signInAs } from './browser.js'
 import { queueThroughApi, rowOf } from './helpers_messages.js'
 
 async function viaApi(path: string, body: unknown): Promise<{ id: string }> {
@@ -16,6 +16,21 @@ async function viaApi(path: string, body: unknown): Promise<{ id: string }> {
   })
   if (response.status !== 201) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`)
   return (await response.json()) as { id: string }
+}
+
+/** The ids of the rows of a CSV export the page's Export link downloads, with the page's session. */
+async function exportedIds(page: Page): Promise<string[]> {
+  const href = await page.getByTestId('export-selection').getAttribute('href')
+  const response = await page.request.get(gatewayUrl(href!))
+  if (response.status() !== 200) throw new Error(`${href} answered ${response.status()}`)
+  return (await response.text()).trim().split('\n').slice(1).map((line) => line.split(',')[0])
+}
+
+/** Whether an element is wholly inside the viewport (not cut at an edge, not scrolled away). */
+async function whollyInView(page: Page, locator: ReturnType<Page['locator']>): Promise<boolean> {
+  const box = await locator.boundingBox()
+  const viewport = page.viewportSize()!
+  return !!box && box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height
 }
 
 /** Selecting many on Messages and Contacts (docs/dashboard.md, Selecting many). */
@@ -50,11 +65,13 @@ test.group('Selecting many messages and contacts in a real browser', (group) => 
     await page.keyboard.press('Space')
     const bar = page.getByRole('group', { name: 'Selected messages' })
     await bar.getByText('1 message selected').waitFor()
+    // Export takes the selection: the one ticked, not the others.
+    assert.deepEqual(await exportedIds(page), [ids[0]])
     await page.getByRole('checkbox', { name: 'Select every message shown' }).click()
     await bar.getByText('3 messages selected').waitFor()
     // Every message shown is every match: nothing more to offer.
     assert.equal(await page.getByTestId('select-matching').count(), 0)
-    await bar.getByText('Export downloads every message, not only the selection').waitFor()
+    assert.sameMembers(await exportedIds(page), ids)
 
     await bar.getByRole('button', { name: 'Delete' }).click()
     const dialog = page.getByRole('dialog')
@@ -79,6 +96,10 @@ test.group('Selecting many messages and contacts in a real browser', (group) => 
     await bar.getByText('50 messages selected').waitFor()
     await page.getByRole('button', { name: 'Select everything matching the filters (55)' }).click()
     await bar.getByText('All 55 messages matching the filters are selected').waitFor()
+    // Export takes the filters: the 55 failed, not the queued one.
+    const exported = await exportedIds(page)
+    assert.lengthOf(exported, 55)
+    assert.includeMembers((await db.from('messages').where('status', 'failed').select('id')).map((row) => String(row.id)), exported)
 
     await bar.getByRole('button', { name: 'Retry' }).click()
     const dialog = page.getByRole('dialog')
@@ -131,5 +152,82 @@ test.group('Selecting many messages and contacts in a real browser', (group) => 
     await page.goto(gatewayUrl('/messages'))
     await page.getByText('1 message shown').waitFor()
     assert.equal(await page.getByRole('checkbox').count(), 0)
+  })
+
+  test('contacts: everything the search matches, past the page shown, is opted out after a dialog saying how many', async ({ assert }) => {
+    // 55 Parkers (the list shows 50 at a time) and one other.
+    const parkers = Array.from({ length: 55 }, (_, i) => i)
+    await db.table('contacts').multiInsert(
+      parkers.map((i) => ({ phone: `+336${10_000_000 + i}`, first_name: 'Ann', last_name: `Parker ${i}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), updated_at: new Date().toISOString() }))
+    )
+    const other = await viaApi('/api/v1/contacts', { phone: '+447911123456', firstName: 'Grace', lastName: 'Hopper' })
+
+    await signInAs(page, 'operator')
+    await page.goto(gatewayUrl('/contacts'))
+    const grace = page.getByRole('cell', { name: 'Grace Hopper', exact: true })
+    await grace.waitFor()
+    await page.getByLabel('Search contacts').fill('parker')
+    await grace.waitFor({ state: 'detached' })
+    await page.getByRole('cell', { name: 'Ann Parker 54', exact: true }).waitFor()
+    await page.getByRole('checkbox', { name: 'Select every contact shown' }).click()
+    const bar = page.getByRole('group', { name: 'Selected contacts' })
+    await bar.getByText('50 contacts selected').waitFor()
+    await bar.getByRole('button', { name: 'Select every contact matching the search (55)' }).click()
+    await bar.getByText('All 55 contacts matching the search are selected').waitFor()
+    await bar.getByRole('button', { name: 'Opt out' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByText('Opt out 55 contacts?').waitFor()
+    await dialog.getByRole('button', { name: 'Opt out' }).click()
+    await page.getByRole('status').getByText('Opted out 55 contacts.').waitFor()
+    assert.equal(Number((await db.from('contacts').where('blacklisted', true).count('* as n').first()).n), 55)
+    assert.isFalse(Boolean((await db.from('contacts').where('id', other.id).first()).blacklisted))
+  })
+
+  test('at phone width (360 px) rows are ticked and the bar stays on screen: messages and contacts', async ({ assert }) => {
+    await context.close()
+    context = await browser.newContext({ viewport: PHONE })
+    page = await context.newPage()
+    const ids = [await queueThroughApi({ to: '+33611111111' }), await queueThroughApi({ to: '+33622222222' })]
+    await signInAs(page, 'operator')
+
+    await page.goto(gatewayUrl('/messages'))
+    await page.getByText('2 messages shown').waitFor()
+    const box = rowOf(page, ids[1]).getByRole('checkbox', { name: `Select message ${ids[1]}` })
+    assert.isTrue(await whollyInView(page, box))
+    await box.click()
+    const bar = page.getByRole('group', { name: 'Selected messages' })
+    await bar.getByText('1 message selected').waitFor()
+    for (const name of ['Delete', 'Retry', 'Clear selection']) assert.isTrue(await whollyInView(page, bar.getByRole('button', { name })), name)
+    assert.isTrue(await whollyInView(page, bar.getByRole('link', { name: 'Export CSV' })))
+    await bar.getByRole('button', { name: 'Delete' }).click()
+    await page.getByRole('dialog').getByText('Delete 1 message?').waitFor()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click()
+    await page.getByRole('status').getByText('Deleted 1 message.').waitFor()
+    assert.deepEqual((await db.from('messages').select('id')).map((row) => String(row.id)), [ids[0]])
+
+    // Contacts are cards at this width: each has its box, and the bar follows the page down.
+    await db.table('contacts').multiInsert(
+      Array.from({ length: 20 }, (_, i) => ({ phone: `+336${20_000_000 + i}`, first_name: 'Card', last_name: `Holder ${i}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), updated_at: new Date().toISOString() }))
+    )
+    await page.goto(gatewayUrl('/contacts'))
+    const last = page.getByRole('checkbox', { name: 'Select Card Holder 0', exact: true })
+    await last.scrollIntoViewIfNeeded()
+    await last.click()
+    const contactsBar = page.getByRole('group', { name: 'Selected contacts' })
+    await contactsBar.getByText('1 contact selected').waitFor()
+    assert.isTrue(await whollyInView(page, contactsBar.getByRole('button', { name: 'Opt out' })))
+    // The last card scrolls out from under the docked bar: its box is still reached by a tap.
+    await page.getByRole('checkbox', { name: 'Select Card Holder 1', exact: true }).click()
+    await contactsBar.getByText('2 contacts selected').waitFor()
+    await last.click()
+    await contactsBar.getByText('1 contact selected').waitFor()
+    assert.isTrue(await whollyInView(page, last))
+    await page.getByRole('checkbox', { name: 'Select every contact shown' }).click()
+    await contactsBar.getByText('20 contacts selected').waitFor()
+    await contactsBar.getByRole('button', { name: 'Opt out' }).click()
+    await page.getByRole('dialog').getByText('Opt out 20 contacts?').waitFor()
+    await page.getByRole('dialog').getByRole('button', { name: 'Opt out' }).click()
+    await page.getByRole('status').getByText('Opted out 20 contacts.').waitFor()
+    assert.equal(Number((await db.from('contacts').where('blacklisted', true).count('* as n').first()).n), 20)
   })
 })

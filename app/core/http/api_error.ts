@@ -15,9 +15,9 @@ export interface ErrorKindDefinition {
  * its kinds with `defineErrorKinds` and declaration merging, so `new ApiError('EMPTY_BODY', ...)`
  * is checked by the compiler wherever the kind comes from:
  *
- *   export const messageErrors = defineErrorKinds({ EMPTY_BODY: { status: 400, ... } })
+ *   export const sendErrors = defineErrorKinds({ EMPTY_BODY: { status: 400, ... } })
  *   declare module '#core/http/api_error' {
- *     interface ApiErrorKinds extends KindsOf<typeof messageErrors> {}
+ *     interface ApiErrorKinds extends KindsOf<typeof sendErrors> {}
  *   }
  */
 export interface ApiErrorKinds extends KindsOf<typeof coreErrors> {}

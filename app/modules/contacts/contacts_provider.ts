@@ -2,6 +2,7 @@ import type { ApplicationService } from '@adonisjs/core/types'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
 import { contactPermissions } from '#modules/contacts/permissions'
+import { contactErrors } from '#modules/contacts/errors'
 import { contactRoutes } from '#modules/contacts/routes'
 import { groupRoutes } from '#modules/contacts/group_routes'
 import { NumbersByName } from '#modules/messages/public'
@@ -17,7 +18,7 @@ export default class ContactsProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    registerVocabulary({ permissions: contactPermissions })
+    registerVocabulary({ errors: contactErrors, permissions: contactPermissions })
     // A search of messages finds them by their contacts' names too (docs/modules.md, Search).
     this.app.container.bind(NumbersByName, (resolver) => resolver.make(ContactsByName))
   }

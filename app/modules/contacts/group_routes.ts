@@ -4,7 +4,7 @@ import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { contactSchemas, membersAddedSchema, membersRemovedSchema } from '#modules/contacts/schemas'
 import { listContactsValidator } from '#modules/contacts/validators/contact_validators'
-import { createGroupValidator, groupMembersValidator, listGroupsValidator, updateGroupValidator } from '#modules/contacts/validators/group_validators'
+import { addGroupMembersValidator, createGroupValidator, groupMembersValidator, listGroupsValidator, updateGroupValidator } from '#modules/contacts/validators/group_validators'
 
 const GroupsController = () => import('#modules/contacts/controllers/groups_controller')
 
@@ -93,17 +93,20 @@ export function groupRoutes(registry: RouteRegistry) {
       path: '/api/v1/groups/:id/members',
       operationId: 'addGroupMembers',
       summary: 'Add contacts to a group (up to 10,000 per call)',
-      description: 'Contacts already in the group and ids of no contact are counted, not refused.',
+      description:
+        'The contacts named by contactIds, or every contact the filters of GET /contacts match (filter; at most 10,000 in one ' +
+        'request, more is 422 TOO_MANY_CONTACTS and nothing changes). Contacts already in the group and ids of no contact are ' +
+        'counted, not refused. With dryRun: true, answers the same counts and changes nothing.',
       tag: 'Groups',
       access: contactPermissions['groups.change'],
       params: groupId,
-      body: groupMembersValidator,
+      body: addGroupMembersValidator,
       answer: {
         status: 200,
         description: 'What changed',
         schema: membersAddedSchema,
       },
-      errors: ['NOT_FOUND'],
+      errors: ['NOT_FOUND', 'TOO_MANY_CONTACTS', 'INVALID_PHONE'],
       handler: [GroupsController, 'addMembers'],
     },
     {

@@ -56,14 +56,17 @@ export function contactRoutes(registry: RouteRegistry) {
       method: 'POST',
       path: '/api/v1/contacts/opt-out',
       operationId: 'optOutContacts',
-      summary: 'Opt out many contacts (up to 1,000 per call)',
+      summary: 'Opt out many contacts (up to 1,000 ids, or 10,000 matching a filter, per call)',
       description:
         'Each contact is opted out as PATCH blacklisted: true does: its messages no phone has accepted yet are cancelled ' +
-        '(errorCode CONTACT_BLACKLISTED). One transaction. Ids of no contact and contacts already opted out are counted, not refused.',
+        '(errorCode CONTACT_BLACKLISTED). The contacts named by contactIds (one transaction), or every contact the filters of ' +
+        'GET /contacts match (filter; one transaction per 1,000; more than 10,000 is 422 TOO_MANY_CONTACTS and nothing changes). ' +
+        'Ids of no contact and contacts already opted out are counted, not refused. With dryRun: true, answers the same counts and changes nothing.',
       tag: 'Contacts',
       access: contactPermissions['contacts.change'],
       body: optOutContactsValidator,
       answer: { status: 200, description: 'What was done', schema: optOutOutcomeSchema },
+      errors: ['TOO_MANY_CONTACTS', 'INVALID_PHONE'],
       handler: [ContactsController, 'optOut'],
     },
     {

@@ -83,7 +83,7 @@ export const optOutOutcomeSchema = {
   required: ['matched', 'changed', 'skipped'],
   additionalProperties: false,
   properties: {
-    matched: { ...count, description: 'Contacts the ids named (each once)' },
+    matched: { ...count, description: 'Contacts the ids named (each once) or the filter matched' },
     changed: { ...count, description: 'Opted out by this call' },
     skipped: {
       type: 'object',

@@ -2,7 +2,8 @@ import { exportPermissions } from '#modules/exports/permissions'
 import { defineRoutes, type RouteContract } from '#core/contract/route_contract'
 import type { RouteRegistry } from '#core/contract/route_registry'
 import { exportColumns, type ExportDataset } from '#modules/exports/services/export_datasets'
-import { exportQueryValidator } from '#modules/exports/validators/export_validators'
+import { MAX_EXPORT_IDS } from '#modules/messages/public'
+import { exportQueryValidator, messageExportQueryValidator } from '#modules/exports/validators/export_validators'
 
 const ExportsController = () => import('#modules/exports/controllers/exports_controller')
 
@@ -11,19 +12,26 @@ export function exportRoutes(registry: RouteRegistry) {
   registry.describeTag('Exports', 'Messages, contacts and conversations as CSV or JSON; the whole database as a SQLite file')
 
   // The operationId stays a literal type, so each export's handler reads its own query typed.
-  const dataExport = <const Id extends string>(dataset: ExportDataset, path: string, operationId: Id) => ({
+  const dataExport = <const Id extends string, Query extends typeof exportQueryValidator>(
+    dataset: ExportDataset,
+    path: string,
+    operationId: Id,
+    query: Query,
+    selection = ''
+  ) => ({
     method: 'GET',
     path,
     operationId,
     summary: `Export every ${dataset.replace(/s$/, '')}, oldest first`,
     description:
+      selection +
       `Columns in this order: ${exportColumns[dataset].join(', ')}. Streamed as it is read. An empty export is the ` +
       'header line (CSV) or `[]` (JSON); a missing value or date is an empty field (null in JSON); in CSV booleans are ' +
       'true/false and tags are joined by `;`.' +
       (dataset === 'conversations' ? ' Conversations carry no message text.' : ''),
     tag: 'Exports',
     access: exportPermissions['exports.data'],
-    query: exportQueryValidator,
+    query,
     answer: {
       status: 200,
       description: `The ${dataset}: CSV (default) or a JSON array (format=json)`,
@@ -43,10 +51,20 @@ export function exportRoutes(registry: RouteRegistry) {
   }) satisfies RouteContract
 
   return defineRoutes([
-    dataExport('messages', '/api/v1/export/messages', 'exportMessages'),
-    dataExport('contacts', '/api/v1/export/contacts', 'exportContacts'),
-    dataExport('contacts', '/api/v1/contacts/export', 'exportContactsFromContacts'),
-    dataExport('conversations', '/api/v1/export/conversations', 'exportConversations'),
+    {
+      ...dataExport(
+        'messages',
+        '/api/v1/export/messages',
+        'exportMessages',
+        messageExportQueryValidator,
+        'Without filters, every message. With the filters of GET /messages (q included), the messages they match; with ids ' +
+          `(at most ${MAX_EXPORT_IDS}), those messages; both together, those of the ids that match. `
+      ),
+      errors: ['INVALID_PHONE'],
+    },
+    dataExport('contacts', '/api/v1/export/contacts', 'exportContacts', exportQueryValidator),
+    dataExport('contacts', '/api/v1/contacts/export', 'exportContactsFromContacts', exportQueryValidator),
+    dataExport('conversations', '/api/v1/export/conversations', 'exportConversations', exportQueryValidator),
     {
       method: 'GET',
       path: '/api/v1/export/database',

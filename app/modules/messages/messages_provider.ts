@@ -2,20 +2,15 @@ import type { ApplicationService } from '@adonisjs/core/types'
 import { RouteRegistry } from '#core/contract/route_registry'
 import { JobRunner } from '#core/jobs/job_runner'
 import { messageRoutes } from '#modules/messages/routes'
-import { sendCheckMeta } from '#modules/messages/validators/send_validator'
-import { messageBulkRoutes } from '#modules/messages/bulk_routes'
-import { messageActivity } from '#modules/messages/activity'
-import { IdempotentRequests } from '#core/idempotency/idempotent_requests'
-import { SendQueue } from '#modules/messages/services/send_queue'
 import { registerVocabulary } from '#core/contract/module_vocabulary'
 import { messageErrors } from '#modules/messages/errors'
 import { messagePermissions } from '#modules/messages/permissions'
 import { messageEvents } from '#modules/messages/events'
 import { messageSettings } from '#modules/messages/settings'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
-import { BulkSends } from '#modules/messages/services/bulk_sends'
 import { MessageStateStore } from '#modules/messages/stores/message_state_store'
 import { MessageStore } from '#modules/messages/stores/message_store'
+import { CampaignMessages } from '#modules/messages/services/campaign_messages'
 import { Clock } from '#core/time/clock'
 import { SettingsStore } from '#core/settings/settings_store'
 import { OrderBook, PhoneFleet } from '#modules/devices/public'
@@ -28,22 +23,22 @@ import { ConversationTexts } from '#modules/conversations/public'
 import { MessageSearch } from '#modules/messages/services/message_search'
 
 /**
- * Sending and reading messages, and a message's way to a phone: the dispatcher decides which
- * phone and SIM take it and when (docs/sending.md, How a message leaves), through the devices
- * module's `PhoneFleet`, and this module keeps the `OrderBook` the phones report to. Every
- * message sent or received touches its number's conversation through the conversations
- * module's upsert, and a send with shortenLinks has its addresses replaced, inside the message's
- * own transaction (`#modules/conversations/public`, `#modules/links/public`).
+ * The messages, from their insert to the phone's last report, and reading them: the dispatcher
+ * decides which phone and SIM take a message and when (docs/sending.md, How a message leaves),
+ * through the devices module's `PhoneFleet`, and this module keeps the `OrderBook` the phones
+ * report to. Every message queued or received touches its number's conversation through the
+ * conversations module's upsert, inside the message's own transaction
+ * (`#modules/conversations/public`). Accepting a send is the sending module's, which queues
+ * through `queueMessages` (`#modules/messages/public`).
  */
 export default class MessagesProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings, activity: messageActivity })
-    this.app.container.singleton(SendQueue, async (resolver) => new SendQueue(await resolver.make(IdempotentRequests)))
+    registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings })
     // Stateless; one instance spares a construction per phone frame and dispatch pass.
     this.app.container.singleton(MessageLedger, async (resolver) => new MessageLedger(new MessageStateStore(), new MessageStore(), await resolver.make(PhoneFleet)))
-    this.app.container.singleton(BulkSends, () => new BulkSends(new MessageStore()))
+    this.app.container.singleton(CampaignMessages, () => new CampaignMessages(new MessageStore()))
     const { container } = this.app
     container.bind(ConversationTexts, (resolver) => resolver.make(MessageSearch))
     container.singleton(RoutingCursor, () => new RoutingCursor())
@@ -59,9 +54,7 @@ export default class MessagesProvider {
 
   async start() {
     const registry = await this.app.container.make(RouteRegistry)
-    const settings = await this.app.container.make(SettingsStore)
-    registry.add(messageRoutes(registry, sendCheckMeta(settings, await this.app.container.make(Clock))))
-    registry.add(messageBulkRoutes())
+    registry.add(messageRoutes(registry))
     const runner = await this.app.container.make(JobRunner)
     for (const job of dispatchJobs(this.app.container)) runner.register(job)
     const clock = await this.app.container.make(Clock)

@@ -2,17 +2,32 @@
  * What the messages module offers other modules (docs/modules.md, module boundaries). Anything
  * not exported here is the module's own business and may change without notice.
  */
-export { SendMessages } from '#modules/messages/services/send_messages'
-/** The rows of the messages export. */
+/** The rows of the messages export: every message, or those the list's filters or a selection's ids match. */
 export { messageExportColumns, messageExportRows, type MessageExportRow } from '#modules/messages/stores/export_rows'
+export { MessageExports, type MessageExportFilters } from '#modules/messages/services/message_exports'
+export { messageExportFilterFields, MAX_EXPORT_IDS } from '#modules/messages/validators/message_validators'
 /** Every change of a message's state, whoever decides it. */
 export * from '#modules/messages/services/message_ledger'
 /** A message's categories and statuses, as the statistics count them. */
-export { messageCategories, messageStatuses, type MessageStatus } from '#modules/messages/message_values'
-/** Many messages queued at once (a campaign's turn), each row recorded by the caller with its message (docs/campaigns.md). */
-export { BulkSends, type BulkSend, type BulkSendResult, type BulkBatch } from '#modules/messages/services/bulk_sends'
-export { type MessageChange } from '#modules/messages/services/message_changes'
+export { messageCategories, messageStatuses, type MessageCategory, type MessageStatus } from '#modules/messages/message_values'
+/**
+ * Queued messages inserted with their numbers' conversations on the caller's transaction (the
+ * only insert of outbound messages), and their announcement once it has committed
+ * (`messages:queued`, which wakes the dispatcher).
+ */
+export { queueMessages, type OutboundSend, type OptedOutRule, type QueuedOutcome } from '#modules/messages/services/queued_messages'
+export { announceQueued, type MessageChange } from '#modules/messages/services/message_changes'
+/** The Message resource: its schema as published, a row just written as answered, a send's answer around it. */
+export { messageSchemas, messageResource, acceptedSchema, type AcceptedMessages, type MessageRow } from '#modules/messages/schemas'
+/** Who may read, send (and retry) and delete messages, one or many. */
+export { messagePermissions } from '#modules/messages/permissions'
+/** The messages a campaign queued: their statuses, those waiting, its backlog (docs/campaigns.md). */
+export { CampaignMessages } from '#modules/messages/services/campaign_messages'
 /** Received SMS in the order they were stored, for a reader with its own cursor (the automation rules). */
 export { ReceivedSmsFeed, type ReceivedSms } from '#modules/messages/stores/received_sms_feed'
 /** The numbers whose contact's name matches a search: bound by the contacts module (docs/modules.md, Search). */
 export { NumbersByName } from '#modules/messages/services/numbers_by_name'
+/** Messages chosen by ids or by the list's filters, deleted or retried as one is (the message_bulk module's actions). */
+export { ChosenMessages, type ChosenMessage, type MessageListFilters } from '#modules/messages/services/chosen_messages'
+/** The list's filters, which a choice by filter takes too. */
+export { messageFilterFields } from '#modules/messages/validators/message_validators'

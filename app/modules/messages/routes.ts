@@ -2,8 +2,7 @@ import { messagePermissions } from '#modules/messages/permissions'
 import { defineRoutes } from '#core/contract/route_contract'
 import { pageOf } from '#core/contract/schemas'
 import type { RouteRegistry } from '#core/contract/route_registry'
-import { acceptedSchema, messageSchemas } from '#modules/messages/schemas'
-import { sendValidator, type SendCheckMeta } from '#modules/messages/validators/send_validator'
+import { messageSchemas } from '#modules/messages/schemas'
 import { listMessagesValidator } from '#modules/messages/validators/message_validators'
 import { pageQueryValidator } from '#core/pagination/keyset_page'
 import { conversationPermissions } from '#modules/conversations/public'
@@ -11,42 +10,16 @@ import { conversationPermissions } from '#modules/conversations/public'
 const MessagesController = () => import('#modules/messages/controllers/messages_controller')
 
 /**
- * Sending and reading messages, and a conversation's messages (the conversations module serves
- * the conversations themselves; its tag and read permission are used here).
+ * Reading, retrying and deleting messages, and a conversation's messages (the conversations
+ * module serves the conversations themselves; its tag and read permission are used here). The
+ * send, `POST /api/v1/messages`, is the sending module's.
  */
-export function messageRoutes(registry: RouteRegistry, sendMeta: () => Promise<SendCheckMeta>) {
+export function messageRoutes(registry: RouteRegistry) {
   registry.describeTag('Messages', 'Send SMS and read what was sent and received')
   const { message } = messageSchemas(registry)
   const messageId = { id: 'Message identifier' }
 
   return defineRoutes([
-    {
-      method: 'POST',
-      path: '/api/v1/messages',
-      operationId: 'sendMessages',
-      summary: 'Send an SMS to one number or up to 500',
-      description:
-        'Queues one message per number, in the order of `to`, in one transaction: one invalid or opted-out number refuses ' +
-        'the whole request and nothing is queued. A repeated number gets one message per occurrence. An offline phone or ' +
-        'an exhausted SIM quota never causes an error: the message is accepted and the problem shows in its status. ' +
-        'With Idempotency-Key, the same key and body within 24 hours answer the original answer (Idempotency-Replayed: ' +
-        'true) and queue nothing.',
-      tag: 'Messages',
-      access: messagePermissions['messages.send'],
-      body: sendValidator,
-      validationMeta: sendMeta,
-      headers: {
-        'Idempotency-Key': { description: '8 to 128 characters; belongs to the caller; kept 24 hours', schema: { type: 'string', minLength: 8, maxLength: 128 } },
-      },
-      answer: {
-        status: 202,
-        description: 'Accepted: one queued message per number, as submitted (body, encoding and segments before text options)',
-        schema: acceptedSchema(message),
-      },
-      errors: ['INVALID_PHONE', 'EMPTY_BODY', 'CONTACT_BLACKLISTED', 'SCHEDULED_AT_IN_PAST', 'IDEMPOTENCY_CONFLICT'],
-      handler: [MessagesController, 'send'],
-      controllerMade: 'once',
-    },
     {
       method: 'GET',
       path: '/api/v1/messages',

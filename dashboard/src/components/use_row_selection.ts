@@ -47,5 +47,5 @@ export function useRowSelection<Row>(rows: Ref<Row[]>, keyOf: (row: Row) => stri
   }
 
   const ids = computed(() => [...selected.value])
-  return { selected, ids, allShown, column, clear, selectShown }
+  return { selected, ids, allShown, column, clear, selectShown, toggle }
 }

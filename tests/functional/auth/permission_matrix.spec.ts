@@ -109,8 +109,6 @@ const handWritten: Record<string, CallerName[]> = {
   'GET /api/v1/messages/:id': readers,
   'POST /api/v1/messages/:id/retry': senders,
   'DELETE /api/v1/messages/:id': adminOrOperator,
-  'POST /api/v1/messages/bulk-delete': adminOrOperator,
-  'POST /api/v1/messages/bulk-retry': senders,
   // Statistics: every read (docs/statistics.md).
   'GET /api/v1/statistics/messages': readers,
   'GET /api/v1/statistics/messages/breakdown': readers,

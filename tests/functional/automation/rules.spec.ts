@@ -18,6 +18,9 @@ const START = '2026-06-01T10:00:00.000Z' // a Monday, 12:00 in Paris
 const SENDER = '+33612345678'
 const admin = () => testKeys.admin
 /** The help keyword's settings as shipped (the shared helper's reset does not know them). */
+const signedWith = (call: { headers: Record<string, any>; rawBody: string }, secret: string) =>
+  call.headers['x-signature'] === `sha256=${createHmac('sha256', secret).update(`${call.headers['x-timestamp']}.${call.headers['x-delivery-id']}.${call.rawBody}`).digest('hex')}`
+
 const HELP_DEFAULTS = { helpKeywords: ['HELP'], helpReply: null }
 
 test.group('Automation rules: the API', (group) => {
@@ -428,15 +431,14 @@ test.group('Automation rules: runs on incoming SMS', (group) => {
     }
   })
 
-  test('after POST /rules/{id}/secret new calls are signed with the new secret; a call recorded before keeps the secret it was recorded with on its retries', async ({ client, assert }) => {
+  test('after POST /rules/{id}/secret every call is signed with the new secret, the retries of calls recorded before included', async ({ client, assert }) => {
     const rule = await createRule(client, { name: 'Hook', actions: [{ type: 'call_url', url: target.url }] })
-    const signedWith = (call: (typeof target.calls)[number], secret: string) =>
-      call.headers['x-signature'] === `sha256=${createHmac('sha256', secret).update(`${call.headers['x-timestamp']}.${call.headers['x-delivery-id']}.${call.rawBody}`).digest('hex')}`
     const oldSecret = rule.body().callSecret
     target.answerWith(answerStatus(500))
     await receive(clock, SENDER, 'one')
     await engine.run()
     assert.lengthOf(target.calls, 1)
+    assert.isTrue(signedWith(target.calls[0], oldSecret))
     const rotated = await client.post(`/api/v1/rules/${rule.body().id}/secret`).header('x-api-key', admin())
     const newSecret = rotated.body().callSecret
     target.answerWith((_request, response) => response.end('ok'))
@@ -444,12 +446,59 @@ test.group('Automation rules: runs on incoming SMS', (group) => {
     await engine.run()
     assert.lengthOf(target.calls, 2)
     assert.isTrue(signedWith(target.calls[1], newSecret))
-    // The first call's retry, 30 seconds on.
+    // The first call's retry, 30 seconds on: signed with the secret of now, as a webhook's is.
     await clock.advance(30_000)
     await engine.settle()
     assert.lengthOf(target.calls, 3)
     assert.equal(target.calls[2].headers['x-delivery-id'], target.calls[0].headers['x-delivery-id'])
-    assert.isTrue(signedWith(target.calls[2], oldSecret))
+    assert.isTrue(signedWith(target.calls[2], newSecret))
+    assert.isFalse(signedWith(target.calls[2], oldSecret))
+  })
+
+  test('a rule whose URL changes sends the retries of its waiting calls there; a rule deleted or calling no URL drops them', async ({ client, assert }) => {
+    const moved = await startReceiver()
+    try {
+      const rule = await createRule(client, { name: 'Hook', actions: [{ type: 'call_url', url: target.url }] })
+      const secret = rule.body().callSecret
+      target.answerWith(answerStatus(500))
+      await receive(clock, SENDER, 'one')
+      await engine.run()
+      assert.lengthOf(target.calls, 1)
+      const changed = await client.patch(`/api/v1/rules/${rule.body().id}`).header('x-api-key', admin()).json({ actions: [{ type: 'call_url', url: moved.url }] })
+      changed.assertStatus(200)
+      moved.answerWith(answerStatus(500))
+      await clock.advance(30_000)
+      await engine.settle()
+      assert.lengthOf(target.calls, 1)
+      assert.lengthOf(moved.calls, 1)
+      assert.equal(moved.calls[0].headers['x-delivery-id'], target.calls[0].headers['x-delivery-id'])
+      assert.isTrue(signedWith(moved.calls[0], secret))
+
+      // Failing at its new URL too, then the rule stops calling a URL: the next retry is dropped.
+      const beforeDrop = moved.calls.length
+      ;(await client.patch(`/api/v1/rules/${rule.body().id}`).header('x-api-key', admin()).json({ actions: [{ type: 'add_tags', tags: ['hook'] }] })).assertStatus(200)
+      await clock.advance(3_600_000)
+      await engine.settle()
+      assert.lengthOf(moved.calls, beforeDrop)
+      const dropped = await db.from('webhook_deliveries').where('rule_id', String(rule.body().id)).first()
+      assert.equal(dropped.status, 'failed')
+      assert.equal(dropped.error, 'dropped: the rule was deleted or calls no URL any more')
+      assert.isNull(dropped.due_at)
+
+      // A deleted rule's waiting call is dropped the same way.
+      const other = await createRule(client, { name: 'Other hook', actions: [{ type: 'call_url', url: moved.url }] })
+      await receive(clock, '+33611111111', 'three')
+      await engine.run()
+      const calls = moved.calls.length
+      ;(await client.delete(`/api/v1/rules/${other.body().id}`).header('x-api-key', admin())).assertStatus(204)
+      await clock.advance(3_600_000)
+      await engine.settle()
+      assert.lengthOf(moved.calls, calls)
+      const deleted = await db.from('webhook_deliveries').where('rule_id', String(other.body().id)).first()
+      assert.containsSubset(deleted, { status: 'failed', error: 'dropped: the rule was deleted or calls no URL any more' })
+    } finally {
+      await moved.close()
+    }
   })
 
   test('loop guard: at most N replies per number per 10 minutes, never to one of the gateway\u2019s own phones', async ({ client, assert }) => {

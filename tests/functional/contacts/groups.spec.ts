@@ -86,6 +86,37 @@ test.group('Contact groups', (group_) => {
     unknownGroup.assertStatus(404)
   })
 
+  test("everything the contacts list's filters match joins a group, after a dry run that counts and changes nothing", async ({ client, assert }) => {
+    const vip = await group(client, 'VIP')
+    const ada = await contact(client, '+33612345678', { firstName: 'Ada', tags: ['gold'] })
+    const adam = await contact(client, '+33612345679', { firstName: 'Adam', tags: ['gold'] })
+    await contact(client, '+33612345670', { firstName: 'Bob' })
+    await client.post(`/api/v1/groups/${vip}/members`).header('x-api-key', admin()).json({ contactIds: [adam] })
+    const add = (body: unknown) => client.post(`/api/v1/groups/${vip}/members`).header('x-api-key', admin()).json(body as any)
+
+    const dry = await add({ filter: { tag: 'gold' }, dryRun: true })
+    dry.assertStatus(200)
+    assert.deepEqual(dry.body(), { added: 1, alreadyMembers: 1, notFound: 0 })
+    assert.equal((await client.get(`/api/v1/groups/${vip}`).header('x-api-key', testKeys.read)).body().memberCount, 1)
+    assert.deepEqual((await add({ filter: { tag: 'gold' } })).body(), dry.body())
+    const members = (await client.get(`/api/v1/groups/${vip}/members`).header('x-api-key', testKeys.read)).body().data.map((entry: { id: string }) => entry.id)
+    assert.sameMembers(members, [ada, adam])
+    assert.deepEqual((await add({ filter: { q: 'bob' } })).body(), { added: 1, alreadyMembers: 0, notFound: 0 })
+    assert.deepEqual((await add({ contactIds: [ada, '999999'], dryRun: true })).body(), { added: 0, alreadyMembers: 1, notFound: 1 })
+
+    await db.rawQuery(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10001)
+       INSERT INTO contacts (phone, first_name, created_at, updated_at) SELECT '+336' || (10000000 + i), 'Many', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM n`
+    )
+    const tooMany = await add({ filter: { q: 'many' } })
+    tooMany.assertStatus(422)
+    assert.equal(tooMany.body().error.code, 'TOO_MANY_CONTACTS')
+    assert.equal((await client.get(`/api/v1/groups/${vip}`).header('x-api-key', testKeys.read)).body().memberCount, 3)
+    const both = await add({ contactIds: [ada], filter: { q: 'bob' } })
+    both.assertStatus(400)
+    assert.equal(both.body().error.code, 'VALIDATION_ERROR')
+  })
+
   test("a contact's groups are on the contact resource; deleting a group keeps its contacts; deleting a contact leaves the group", async ({ client, assert }) => {
     const vip = await group(client, 'VIP')
     const news = await group(client, 'Newsletter')

@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
+import db from '@adonisjs/lucid/services/db'
 import { asBrowser, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging, sendAs, setLocalPrefix } from '#tests/helpers/messages'
 
@@ -16,6 +17,8 @@ test.group('Opting out many contacts', (group) => {
     created.assertStatus(201)
     return created.body().id as string
   }
+  const optedOut = async (client: ApiClient, id: string) => (await client.get(`/api/v1/contacts/${id}`).header('x-api-key', testKeys.read)).body().blacklisted as boolean
+  const optOut = (client: ApiClient, body: unknown) => client.post('/api/v1/contacts/opt-out').header('x-api-key', testKeys.admin).json(body as any)
   const message = async (client: ApiClient, id: string) => (await client.get(`/api/v1/messages/${id}`).header('x-api-key', testKeys.read)).body()
 
   test('each contact named is opted out and what waits for its number is withdrawn; the rest are counted', async ({ client, assert }) => {
@@ -51,5 +54,64 @@ test.group('Opting out many contacts', (group) => {
     ;(await asBrowser(client.post('/api/v1/contacts/opt-out').json({ contactIds: [id] }), viewer)).assertStatus(403)
     ;(await client.post('/api/v1/contacts/opt-out').header('x-api-key', testKeys.send).json({ contactIds: [id] })).assertStatus(403)
     assert.isFalse((await client.get(`/api/v1/contacts/${id}`).header('x-api-key', testKeys.read)).body().blacklisted)
+  })
+
+  test("everything the list's filters match is opted out, after a dry run that counts and changes nothing", async ({ client, assert }) => {
+    const waiting = (await sendAs(client, { to: '+33612345678', body: 'Promo' })).body().accepted[0]
+    const ada = (await client.post('/api/v1/contacts').header('x-api-key', testKeys.admin).json({ phone: '+33612345678', firstName: 'Ada' })).body().id
+    const adam = (await client.post('/api/v1/contacts').header('x-api-key', testKeys.admin).json({ phone: '+33612345679', firstName: 'Adam', blacklisted: true })).body().id
+    const bob = (await client.post('/api/v1/contacts').header('x-api-key', testKeys.admin).json({ phone: '+33612345670', firstName: 'Bob', company: 'Adverts' })).body().id
+    const listed = (await client.get('/api/v1/contacts?q=ada').header('x-api-key', testKeys.read)).body().data.map((row: { id: string }) => row.id)
+    assert.sameMembers(listed, [ada, adam])
+
+    const dry = await optOut(client, { filter: { q: 'ada' }, dryRun: true })
+    dry.assertStatus(200)
+    assert.deepEqual(dry.body(), { matched: 2, changed: 1, skipped: { already_opted_out: 1 } })
+    assert.isFalse(await optedOut(client, ada))
+    assert.deepInclude(await message(client, waiting.id), { status: 'queued' })
+
+    const done = await optOut(client, { filter: { q: 'ada' } })
+    assert.deepEqual(done.body(), dry.body())
+    assert.isTrue(await optedOut(client, ada))
+    assert.isFalse(await optedOut(client, bob))
+    assert.deepInclude(await message(client, waiting.id), { status: 'cancelled', errorCode: 'CONTACT_BLACKLISTED' })
+    // The list's other filters: a number in its local form, the opt-out flag.
+    await setLocalPrefix('+33')
+    assert.deepEqual((await optOut(client, { filter: { phone: '0612345670', blacklisted: false }, dryRun: true })).body(), { matched: 1, changed: 1, skipped: {} })
+    assert.deepEqual((await optOut(client, { filter: { blacklisted: false } })).body(), { matched: 1, changed: 1, skipped: {} })
+    assert.isTrue(await optedOut(client, bob))
+    assert.deepEqual((await optOut(client, { filter: { q: 'nobody' } })).body(), { matched: 0, changed: 0, skipped: {} })
+    // A dry run by ids counts the same way.
+    assert.deepEqual((await optOut(client, { contactIds: [ada, '999999'], dryRun: true })).body(), { matched: 2, changed: 0, skipped: { not_found: 1, already_opted_out: 1 } })
+  })
+
+  test('a filter matching more than 10,000 contacts is refused whole (422 TOO_MANY_CONTACTS); more than 1,000 are opted out in chunks', async ({ client, assert }) => {
+    await db.rawQuery(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10001)
+       INSERT INTO contacts (phone, first_name, created_at, updated_at) SELECT '+336' || (10000000 + i), 'Many', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM n`
+    )
+    for (const dryRun of [true, false]) {
+      const answer = await optOut(client, { filter: { q: 'many' }, dryRun })
+      answer.assertStatus(422)
+      assert.equal(answer.body().error.code, 'TOO_MANY_CONTACTS')
+      assert.deepEqual(answer.body().error.details, { limit: 10_000 })
+    }
+    assert.equal((await db.from('contacts').where('blacklisted', true).count('* as n').first()).n, 0)
+    // 1,500 left: two transactions, one answer.
+    await db.from('contacts').where('phone', '>', '+33610001500').delete()
+    const done = await optOut(client, { filter: { q: 'many' } })
+    done.assertStatus(200)
+    assert.deepEqual(done.body(), { matched: 1500, changed: 1500, skipped: {} })
+    assert.equal((await db.from('contacts').where('blacklisted', true).count('* as n').first()).n, 1500)
+  })
+
+  test('contactIds or filter, exactly one; a filter takes only the list\'s fields', async ({ client, assert }) => {
+    const id = await contact(client, '+33612345678')
+    for (const body of [{ contactIds: [id], filter: { q: 'x' } }, { dryRun: true }, { filter: { q: '' } }, { filter: { blacklisted: 'maybe' } }, { filter: { q: 'x' }, dryRun: 'yes' }]) {
+      const answer = await optOut(client, body)
+      answer.assertStatus(400)
+      assert.equal(answer.body().error.code, 'VALIDATION_ERROR', JSON.stringify(body))
+    }
+    assert.isFalse(await optedOut(client, id))
   })
 })

@@ -132,6 +132,52 @@ test.group('Exports', (group) => {
     response.assertBodyContains({ error: { code: 'VALIDATION_ERROR', details: [{ field: 'format' }] } })
   })
 
+  test("messages: the list's filters and a selection's ids choose what is exported, in the same order and columns", async ({ client, assert }) => {
+    const sent = async (to: string, body: string) => (await sendAs(client, { to, body })).body().accepted[0]
+    const parcel = await sent('+33611111111', 'Your parcel is here')
+    const meeting = await sent('+33622222222', 'Meeting at noon')
+    const late = await sent('+33611111111', 'Parcel delayed')
+    await db.from('messages').where('id', parcel.id).update({ created_at: '2026-01-01T08:00:00.000Z', status: 'failed', device_id: '4' })
+    await db.from('messages').where('id', meeting.id).update({ created_at: '2026-01-02T08:00:00.000Z', status: 'failed' })
+    await db.from('messages').where('id', late.id).update({ created_at: '2026-01-03T08:00:00.000Z', status: 'sent', device_id: '4' })
+    const idsOf = async (query: string) => {
+      const response = await download(client, `/api/v1/export/messages?format=json&${query}`)
+      response.assertStatus(200)
+      return JSON.parse(response.text()).map((row: { id: string }) => row.id)
+    }
+
+    assert.deepEqual(await idsOf('status=failed'), [parcel.id, meeting.id])
+    assert.deepEqual(await idsOf('deviceId=4'), [parcel.id, late.id])
+    assert.deepEqual(await idsOf('phone=%2B33611111111'), [parcel.id, late.id])
+    assert.deepEqual(await idsOf('q=parcel'), [parcel.id, late.id])
+    assert.deepEqual(await idsOf('q=parcel&status=failed'), [parcel.id])
+    assert.deepEqual(await idsOf('since=2026-01-02T00:00:00.000Z&until=2026-01-03T00:00:00.000Z'), [meeting.id])
+    assert.deepEqual(await idsOf('direction=in'), [])
+    assert.deepEqual(await idsOf(`ids=${late.id},${parcel.id},999999`), [parcel.id, late.id])
+    assert.deepEqual(await idsOf(`ids=${late.id},${parcel.id}&status=failed`), [parcel.id])
+    // The list answers the same messages for the same filters (newest first there).
+    const listed = (await client.get('/api/v1/messages?q=parcel&status=failed').header('x-api-key', testKeys.admin)).body().data
+    assert.deepEqual(listed.map((row: { id: string }) => row.id), [parcel.id])
+
+    const csv = (await download(client, '/api/v1/export/messages?status=sent')).text().split('\n')
+    assert.equal(csv[0], HEADERS.messages)
+    assert.match(csv[1], new RegExp(`^${late.id},${late.conversationId},out,\\+33611111111,Parcel delayed,gsm7,1,sent,`))
+    assert.lengthOf(csv, 3)
+  })
+
+  test('messages: a refused filter or too many ids is answered before the download starts', async ({ client, assert }) => {
+    const tooMany = Array.from({ length: 501 }, (_, index) => index + 1).join(',')
+    const cases = [`ids=${tooMany}`, 'ids=1,,2', 'ids=a', 'status=lost', 'since=2026-13-45', 'q=%21%21', 'phone=not-a-number']
+    for (const query of cases) {
+      const response = await download(client, `/api/v1/export/messages?${query}`)
+      assert.oneOf(response.status(), [400, 422], query)
+      assert.match(response.header('content-type'), /application\/json/, query)
+      assert.notExists(response.header('content-disposition'), query)
+    }
+    const fiveHundred = Array.from({ length: 500 }, (_, index) => index + 1).join(',')
+    ;(await download(client, `/api/v1/export/messages?ids=${fiveHundred}`)).assertStatus(200)
+  })
+
   test('every dashboard role exports data; a read key does not; the database is the superadmin only', async ({ client }) => {
     const readonly = await signInAs(client, 'readonly')
     ;(await asBrowser(client.get('/api/v1/export/messages'), readonly)).assertStatus(200)

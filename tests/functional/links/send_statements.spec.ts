@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
-import { SendQueue, type PreparedSend } from '#modules/messages/services/send_queue'
+import { SendQueue, type PreparedSend } from '#modules/sending/services/send_queue'
 import { clearMessaging } from '#tests/helpers/messages'
 import { onStatement } from '#tests/helpers/sql_trace'
 

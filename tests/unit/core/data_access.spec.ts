@@ -25,6 +25,8 @@ const MODULES_WITH_STORES = [
   'webhooks',
   'campaigns',
   'messages',
+  'message_bulk',
+  'sending',
 ]
 
 /**

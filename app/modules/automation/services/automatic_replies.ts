@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import { ApiError } from '#core/http/api_error'
 import { IdempotentRequests, hashRequest } from '#core/idempotency/idempotent_requests'
-import { SendMessages } from '#modules/messages/public'
+import { SendMessages } from '#modules/sending/public'
 
 export interface AutomaticReply {
   phone: string

@@ -98,6 +98,7 @@ export class RuleBook {
       }
     }
     await this.store.change(rule, { ...(callSecretSealed === undefined ? {} : { callSecretSealed }), ...change, updatedAt: dateTimeOf(this.clock.now()) })
+    if (change.actions) await this.#callsFollow(rule)
     await this.activity.info('automation', 'rule.changed', `Rule "${rule.name}" changed: ${Object.keys(change).join(', ')}`, { ruleId: String(rule.id), fields: Object.keys(change) })
     return { rule, callSecret }
   }
@@ -105,6 +106,7 @@ export class RuleBook {
   async delete(id: number): Promise<void> {
     const rule = await this.find(id)
     await this.store.remove(rule)
+    await this.calls.follow(String(id), null)
     await this.activity.info('automation', 'rule.deleted', `Rule "${rule.name}" deleted`, { ruleId: String(rule.id) })
   }
 
@@ -114,6 +116,7 @@ export class RuleBook {
     if (!callsUrl(rule.actions)) throw new ApiError('RULE_CALLS_NO_URL', 'This rule calls no URL: it has no secret')
     const callSecret = drawRuleSecret()
     await this.store.change(rule, { callSecretSealed: this.secrets.seal(callSecret), updatedAt: dateTimeOf(this.clock.now()) })
+    await this.#callsFollow(rule)
     await this.activity.info('automation', 'rule.changed', `Secret of rule "${rule.name}" rotated`, { ruleId: String(rule.id) })
     return { rule, callSecret }
   }
@@ -188,6 +191,19 @@ export class RuleBook {
     if (actions.filter((action) => action.type === 'call_url').length > 1) {
       throw ApiError.validation('actions', 'callUrl', 'A rule calls at most one URL')
     }
+  }
+
+  /**
+   * The rule's calls still waiting for an attempt go to its URL as it is now, signed with its
+   * secret as it is now, like a webhook's retries (docs/webhooks.md, Rule calls); without a URL
+   * they are dropped. A secret that cannot be read (restored without its key) leaves them as
+   * they are: they fail on it until the secret is rotated.
+   */
+  async #callsFollow(rule: AutomationRule) {
+    const action = rule.actions.find((candidate) => candidate.type === 'call_url')
+    if (!action) return this.calls.follow(String(rule.id), null)
+    const secret = this.callSecretOf(rule)
+    if (secret) await this.calls.follow(String(rule.id), { url: action.url, secret })
   }
 
   async #group(id: string, field: string) {

@@ -3,7 +3,7 @@ import { logSafeError } from '#core/logging/redaction'
 import type { SettingsStore } from '#core/settings/settings_store'
 import type { AlertMailer } from '#core/notifications/alert_mailer'
 import type { LiveNotices } from '#core/notifications/live_notices'
-import type { SendMessages } from '#modules/messages/public'
+import type { SendMessages } from '#modules/sending/public'
 import type { BackupAttempt } from '#modules/backups/services/backup_engine'
 
 /**

@@ -4,7 +4,7 @@ import { ApiError } from '#core/http/api_error'
 import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { decodeCursor, encodeCursor, DEFAULT_PAGE_SIZE, type PageRequest } from '#core/pagination/keyset_page'
-import { BulkSends } from '#modules/messages/public'
+import { CampaignMessages } from '#modules/messages/public'
 import type Campaign from '#modules/campaigns/models/campaign'
 import type { CampaignAudience, CampaignStatus } from '#modules/campaigns/models/campaign'
 import { CampaignStore } from '#modules/campaigns/stores/campaign_store'
@@ -42,7 +42,7 @@ export class CampaignBook {
   constructor(
     private clock: Clock,
     private settings: SettingsStore,
-    private sends: BulkSends,
+    private messages: CampaignMessages,
     private campaigns: CampaignStore
   ) {}
 
@@ -172,7 +172,7 @@ export class CampaignBook {
   }
 
   async #recipientResources(rows: any[]): Promise<RecipientResource[]> {
-    const messages = await this.sends.statusesOf(rows.flatMap((row) => (row.message_id ? [row.message_id] : [])))
+    const messages = await this.messages.statusesOf(rows.flatMap((row) => (row.message_id ? [row.message_id] : [])))
     return rows.map((row) => ({
       id: String(row.id),
       contactId: row.contact_id === null ? null : String(row.contact_id),

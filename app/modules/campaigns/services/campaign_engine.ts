@@ -6,7 +6,8 @@ import { ActivityLog } from '#core/activity/activity_log'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
-import { BulkSends, MessageLedger } from '#modules/messages/public'
+import { CampaignMessages, MessageLedger } from '#modules/messages/public'
+import { BulkSends } from '#modules/sending/public'
 import type Campaign from '#modules/campaigns/models/campaign'
 import { resolveAudience, type ResolvedRecipient } from '#modules/campaigns/services/audience_resolution'
 import { forcedPhonePaired } from '#modules/campaigns/services/campaign_review'
@@ -39,6 +40,7 @@ export class CampaignEngine {
     private phoneNumbers: PhoneNumbers,
     private ledger: MessageLedger,
     private sends: BulkSends,
+    private messages: CampaignMessages,
     private activity: ActivityLog,
     private emitter: Emitter<any>,
     private wakeUp: CampaignWake,
@@ -88,7 +90,7 @@ export class CampaignEngine {
     if (campaign.status !== 'running' && campaign.status !== 'scheduled') throw new ApiError('CAMPAIGN_WRONG_STATE', 'Only a running or scheduled campaign can be paused')
     const now = this.clock.now()
     if (!(await this.#move(campaign, ['running', 'scheduled'], { status: 'paused' }))) throw new ApiError('CAMPAIGN_WRONG_STATE', 'The campaign changed meanwhile')
-    await this.ledger.pause(await this.sends.waitingOf(campaign.id, ['queued', 'pending_quota_exceeded']), now)
+    await this.ledger.pause(await this.messages.waitingOf(campaign.id, ['queued', 'pending_quota_exceeded']), now)
     await this.#log(campaign, 'paused')
     this.live.changed(campaign.id, true)
     // One more pass catches a message a concurrent pass queued just before the pause.
@@ -103,7 +105,7 @@ export class CampaignEngine {
     const later = campaign.startAt && campaign.startAt.toMillis() > now.getTime() && !campaign.completedAt && (await this.campaigns.count(campaign.id, 'started')) === 0
     await this.#move(campaign, ['paused'], { status: later ? 'scheduled' : 'running', throttle_credit: 0, last_pass_at: now.toISOString() })
     if (isSendingOpen(now, await this.#window())) {
-      await this.ledger.resume(await this.sends.waitingOf(campaign.id, ['paused']), now)
+      await this.ledger.resume(await this.messages.waitingOf(campaign.id, ['paused']), now)
       await this.#move(campaign, ['running', 'scheduled'], { window_held: 0, resumes_at: null })
     }
     await this.#log(campaign, 'resumed')
@@ -169,7 +171,7 @@ export class CampaignEngine {
       }
       if (campaign.status === 'paused') {
         // A pause cut short by a restart is finished here (a message queued just before it).
-        await this.ledger.pause(await this.sends.waitingOf(campaign.id, ['queued', 'pending_quota_exceeded']), now)
+        await this.ledger.pause(await this.messages.waitingOf(campaign.id, ['queued', 'pending_quota_exceeded']), now)
         continue
       }
       const next = await this.#runPass(campaign, now, window)
@@ -202,7 +204,7 @@ export class CampaignEngine {
       const rows = await this.campaigns.unsettledRecipients(after)
       if (!rows.length) return
       after = rows[rows.length - 1].id
-      const statuses = await this.sends.statusesOf(rows.map((row) => row.message_id))
+      const statuses = await this.messages.statusesOf(rows.map((row) => row.message_id))
       const changes = rows.flatMap((row): Array<[number, string]> => {
         const status = statuses.get(row.message_id)?.status ?? 'cancelled'
         return status === row.status ? [] : [[row.message_id, status]]
@@ -232,7 +234,7 @@ export class CampaignEngine {
   async #runPass(campaign: Campaign, now: Date, window: SendWindowSettings): Promise<number | null> {
     if (!isSendingOpen(now, window)) {
       const opening = nextOpening(now, window)
-      await this.ledger.pause(await this.sends.waitingOf(campaign.id, ['queued', 'pending_quota_exceeded']), now)
+      await this.ledger.pause(await this.messages.waitingOf(campaign.id, ['queued', 'pending_quota_exceeded']), now)
       const resumesAt = opening ? opening.toISOString() : null
       if (!campaign.windowHeld || (campaign.resumesAt ? toIso(campaign.resumesAt) : null) !== resumesAt) {
         await this.#move(campaign, ['running'], { window_held: 1, resumes_at: resumesAt, throttle_credit: 0, last_pass_at: now.toISOString() })
@@ -245,7 +247,7 @@ export class CampaignEngine {
       return opening ? opening.getTime() : null
     }
     if (campaign.windowHeld) {
-      await this.ledger.resume(await this.sends.waitingOf(campaign.id, ['paused']), now)
+      await this.ledger.resume(await this.messages.waitingOf(campaign.id, ['paused']), now)
       // The throttle starts afresh at the opening: the hours held earn no burst.
       await this.#move(campaign, ['running'], { window_held: 0, resumes_at: null, throttle_credit: 0, last_pass_at: now.toISOString() })
       campaign.merge({ windowHeld: false, resumesAt: null, throttleCredit: 0, lastPassAt: now.toISOString() })
@@ -264,7 +266,7 @@ export class CampaignEngine {
     // The credit never exceeds a minute's worth: a campaign held or idle does not burst afterwards.
     let credit = throttle ? Math.min(throttle, campaign.throttleCredit + (elapsed * throttle) / 60_000) : Number.POSITIVE_INFINITY
     const backlogLimit = throttle ? Math.max(2 * throttle, 1) : UNTHROTTLED_BACKLOG
-    const room = Math.max(0, backlogLimit - (await this.sends.backlogOf(campaign.id)))
+    const room = Math.max(0, backlogLimit - (await this.messages.backlogOf(campaign.id)))
     const take = Math.min(Math.floor(credit), room)
     let queued = 0
     let left = true
@@ -314,7 +316,7 @@ export class CampaignEngine {
   }
 
   async #settleCancel(id: number, now: Date) {
-    const waiting = await this.sends.waitingOf(id, ['queued', 'pending_quota_exceeded', 'paused'], { handedOut: true })
+    const waiting = await this.messages.waitingOf(id, ['queued', 'pending_quota_exceeded', 'paused'], { handedOut: true })
     const cancelled = await this.ledger.cancel(waiting, 'CAMPAIGN_CANCELLED', now)
     await this.campaigns.settleCancel(id, cancelled, now.toISOString())
   }

@@ -40,7 +40,8 @@ export default class ContactsController {
   }
 
   async optOut(ctx: HttpContext) {
-    return this.contacts.optOut(input(ctx, 'optOutContacts').body.contactIds.map(Number))
+    const { dryRun, ...selection } = input(ctx, 'optOutContacts').body
+    return this.contacts.optOut(await this.contacts.chosen(selection), dryRun)
   }
 
   async destroy({ params, response }: HttpContext) {

@@ -46,8 +46,9 @@ export default class GroupsController {
   }
 
   async addMembers(ctx: HttpContext) {
-    const { contactIds } = input(ctx, 'addGroupMembers').body
-    return this.groups.addMembers(idParam(ctx.params.id, 'Group'), contactIds.map(Number))
+    const { dryRun, ...selection } = input(ctx, 'addGroupMembers').body
+    const id = idParam(ctx.params.id, 'Group')
+    return this.groups.addMembers(id, await this.contacts.chosen(selection), dryRun)
   }
 
   async removeMembers(ctx: HttpContext) {

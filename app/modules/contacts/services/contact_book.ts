@@ -13,6 +13,17 @@ import { ContactGroups } from '#modules/contacts/services/contact_groups'
 import { MessageLedger } from '#modules/messages/public'
 import { ConversationBook } from '#modules/conversations/public'
 import { transaction } from '#core/database/transaction'
+import { chunksOf } from '#core/database/statement_chunks'
+import { MAX_CONTACT_MATCHES, MAX_OPT_OUTS_PER_CALL } from '#modules/contacts/validators/contact_validators'
+
+/** The list's filters (GET /contacts), as an action over everything matching takes them. */
+export type ContactListFilters = { blacklisted?: boolean; tag?: string; phone?: string; q?: string }
+
+/** What an action over many contacts names: their ids, or the list's filters. */
+export interface ContactSelection {
+  contactIds?: string[]
+  filter?: ContactListFilters
+}
 
 export interface ContactFields {
   phone: string
@@ -44,7 +55,7 @@ export class ContactBook {
     private store: ContactStore
   ) {}
 
-  async list(filters: PageRequest & { blacklisted?: boolean; tag?: string; phone?: string; q?: string; groupId?: number }) {
+  async list(filters: PageRequest & ContactListFilters & { groupId?: number }) {
     return this.store.page({ ...filters, phone: filters.phone ? await this.#normalise(filters.phone) : undefined })
   }
 
@@ -113,14 +124,56 @@ export class ContactBook {
   }
 
   /**
-   * Opts out many contacts at once, each as `update` with blacklisted: true does (its waiting
-   * messages withdrawn by the same call), in one transaction; one already opted out is counted.
+   * The contacts an action over many names, each once: its ids, or the contacts the list's
+   * filters match (at most MAX_CONTACT_MATCHES, or nothing is done: the answer must say what was).
    */
-  async optOut(ids: number[]): Promise<OptOutOutcome> {
+  async chosen(selection: ContactSelection): Promise<number[]> {
+    if ((selection.contactIds === undefined) === (selection.filter === undefined)) {
+      throw new ApiError('VALIDATION_ERROR', 'Give either contactIds or filter', [
+        { field: 'contactIds', rule: 'requiredWithout', message: 'Give either contactIds or filter' },
+      ])
+    }
+    if (selection.contactIds) return [...new Set(selection.contactIds.map(Number))]
+    const filter = selection.filter!
+    const phone = filter.phone ? await this.#normalise(filter.phone) : undefined
+    const ids = await this.store.matchingIds({ ...filter, phone }, MAX_CONTACT_MATCHES + 1)
+    if (ids.length > MAX_CONTACT_MATCHES) {
+      throw new ApiError('TOO_MANY_CONTACTS', `The filter matches more than ${MAX_CONTACT_MATCHES} contacts; narrow the search`, { limit: MAX_CONTACT_MATCHES })
+    }
+    return ids
+  }
+
+  /**
+   * Opts out many contacts at once, each as `update` with blacklisted: true does (its waiting
+   * messages withdrawn by the same call); one already opted out is counted. One transaction per
+   * MAX_OPT_OUTS_PER_CALL contacts: the ids of a call are one, as they always were, and a filter's
+   * ten thousand leave the one writer to sends and reports between their chunks. A dry run counts
+   * and changes nothing.
+   */
+  async optOut(ids: number[], dryRun = false): Promise<OptOutOutcome> {
     const unique = [...new Set(ids)]
+    let found = 0
+    let changed = 0
+    if (dryRun) {
+      const { existing, optedOut } = await this.store.optedOutAmong(unique)
+      found = existing
+      changed = existing - optedOut
+    }
+    for (const chunk of dryRun ? [] : chunksOf(unique, MAX_OPT_OUTS_PER_CALL)) {
+      const done = await this.#optOutChunk(chunk)
+      found += done.found
+      changed += done.changed
+    }
+    const skipped: OptOutOutcome['skipped'] = {}
+    if (unique.length > found) skipped.not_found = unique.length - found
+    if (found > changed) skipped.already_opted_out = found - changed
+    return { matched: unique.length, changed, skipped }
+  }
+
+  async #optOutChunk(ids: number[]): Promise<{ found: number; changed: number }> {
     const announcements: Array<() => Promise<void>> = []
-    const { found, changed } = await transaction(async (trx) => {
-      const contacts = await this.store.findManyIn(trx, unique)
+    const done = await transaction(async (trx) => {
+      const contacts = await this.store.findManyIn(trx, ids)
       const now = dateTimeOf(this.clock.now())
       let optedOut = 0
       for (const contact of contacts) {
@@ -132,10 +185,7 @@ export class ContactBook {
       return { found: contacts.length, changed: optedOut }
     })
     for (const announce of announcements) await announce()
-    const skipped: OptOutOutcome['skipped'] = {}
-    if (unique.length > found) skipped.not_found = unique.length - found
-    if (found > changed) skipped.already_opted_out = found - changed
-    return { matched: unique.length, changed, skipped }
+    return done
   }
 
   async delete(id: number): Promise<void> {

@@ -61,10 +61,14 @@ export class ContactGroups {
     await this.store.remove(await this.#group(id))
   }
 
-  /** Adds contacts to a group; ids of contacts that do not exist are counted, not refused. */
-  async addMembers(id: number, contactIds: number[]): Promise<MembersAdded> {
+  /** Adds contacts to a group; ids of contacts that do not exist are counted, not refused. A dry run counts and changes nothing. */
+  async addMembers(id: number, contactIds: number[], dryRun = false): Promise<MembersAdded> {
     await this.#group(id)
     const ids = [...new Set(contactIds)]
+    if (dryRun) {
+      const { existing, members } = await this.store.membersAmong(id, ids)
+      return { added: existing - members, alreadyMembers: members, notFound: ids.length - existing }
+    }
     const at = this.clock.now().toISOString()
     const { added, members, existing } = await transaction((trx) => this.store.addMembers(trx, id, ids, at))
     return { added, alreadyMembers: members, notFound: ids.length - existing }

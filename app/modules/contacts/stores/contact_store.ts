@@ -59,6 +59,25 @@ const EXPORT_COLUMNS = ['id', 'phone', 'first_name', 'last_name', 'company', 'em
 export class ContactStore {
   /** A page of contacts, newest first; `q` is typed by a person (part of a name, company, e-mail or number). */
   async page(filters: ContactFilters): Promise<Page<Contact>> {
+    return keysetPage(this.#filtered(filters), filters, 'created_at', (row) => toIso(row.createdAt))
+  }
+
+  /** The ids of the contacts the list's filters match, up to `limit` (an action over everything matching). */
+  async matchingIds(filters: ContactFilters, limit: number): Promise<number[]> {
+    const rows = await this.#filtered(filters).select('id').orderBy('id').limit(limit)
+    return rows.map((contact) => contact.id)
+  }
+
+  /** How many of `ids` are contacts, and how many of those have opted out (a dry run's count). */
+  async optedOutAmong(ids: number[]): Promise<{ existing: number; optedOut: number }> {
+    const [row] = await db.rawQuery(
+      `SELECT COUNT(*) AS existing, COALESCE(SUM(blacklisted), 0) AS opted_out FROM contacts WHERE id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(ids)]
+    )
+    return { existing: Number(row.existing), optedOut: Number(row.opted_out) }
+  }
+
+  #filtered(filters: Omit<ContactFilters, 'limit' | 'cursor'>) {
     const query = Contact.query()
     if (filters.groupId !== undefined) {
       query.whereExists((member) =>
@@ -77,7 +96,7 @@ export class ContactStore {
     if (filters.blacklisted !== undefined) query.where('blacklisted', filters.blacklisted)
     if (filters.tag) query.whereRaw('EXISTS (SELECT 1 FROM json_each(contacts.tags) WHERE json_each.value = ?)', [filters.tag])
     if (filters.phone) query.where('phone', filters.phone)
-    return keysetPage(query, filters, 'created_at', (row) => toIso(row.createdAt))
+    return query
   }
 
   async find(id: number): Promise<Contact | null> {

@@ -1,5 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { DateTime } from 'luxon'
 import { toIso } from '#core/database/utc_date_time'
 import { likeContaining } from '#core/database/like_pattern'
@@ -53,13 +53,7 @@ export class GroupStore {
    * how many were added, how many were members already and how many of `ids` exist.
    */
   async addMembers(trx: TransactionClientContract, groupId: number, ids: number[], at: string): Promise<{ added: number; members: number; existing: number }> {
-    const [{ existing, members }] = await trx.rawQuery(
-      `SELECT COUNT(c.id) AS existing, COUNT(m.contact_id) AS members
-       FROM json_each(?) AS wanted
-       LEFT JOIN contacts c ON c.id = wanted.value
-       LEFT JOIN contact_group_members m ON m.group_id = ? AND m.contact_id = c.id`,
-      [JSON.stringify(ids), groupId]
-    )
+    const { existing, members } = await this.membersAmong(groupId, ids, trx)
     const inserted = await trx.rawQuery(
       `INSERT INTO contact_group_members (group_id, contact_id, added_at)
        SELECT ?, c.id, ? FROM contacts c WHERE c.id IN (SELECT value FROM json_each(?))
@@ -67,6 +61,18 @@ export class GroupStore {
       [groupId, at, JSON.stringify(ids)]
     )
     return { added: inserted.length, members: Number(members), existing: Number(existing) }
+  }
+
+  /** How many of `ids` are contacts, and how many of those are in the group (also a dry run's count). */
+  async membersAmong(groupId: number, ids: number[], client: QueryClientContract = db.connection()): Promise<{ existing: number; members: number }> {
+    const [{ existing, members }] = await client.rawQuery(
+      `SELECT COUNT(c.id) AS existing, COUNT(m.contact_id) AS members
+       FROM json_each(?) AS wanted
+       LEFT JOIN contacts c ON c.id = wanted.value
+       LEFT JOIN contact_group_members m ON m.group_id = ? AND m.contact_id = c.id`,
+      [JSON.stringify(ids), groupId]
+    )
+    return { existing: Number(existing), members: Number(members) }
   }
 
   /** Contacts an import wrote join its group (those in it already stay), in the caller's transaction. */

@@ -79,37 +79,59 @@ export const updateContactValidator = vine.compile(
   })
 )
 
-export const listContactsValidator = vine.compile(
-  vine.object({
-    ...pageQueryFields,
-    blacklisted: vine.boolean().optional(),
-    tag: vine.string().trim().maxLength(50).optional(),
-    phone: vine.string().trim().maxLength(32).optional(),
-    q: vine
-      .string()
-      .trim()
+/** The list's filters, which an action over many contacts takes as its `filter` too. */
+export const contactFilterFields = {
+  blacklisted: vine.boolean().optional(),
+  tag: vine.string().trim().maxLength(50).optional(),
+  phone: vine.string().trim().maxLength(32).optional(),
+  q: vine
+    .string()
+    .trim()
+    .minLength(1)
+    .maxLength(100)
+    .use(
+      documentedAs({
+        description:
+          'Search: contacts whose first name, last name, full name, company or e-mail contains the text (case-insensitive for ' +
+          'ASCII letters), or whose number contains its digits when it is written like a number (+, digits, spaces, dashes, dots, brackets)',
+      })
+    )
+    .optional(),
+}
+
+export const listContactsValidator = vine.compile(vine.object({ ...pageQueryFields, ...contactFilterFields }))
+
+/**
+ * Contacts an action's filter may match: done in one request, in chunks, so the answer says what
+ * was done; past it the caller narrows the search (docs/campaigns.md, Contact groups).
+ */
+export const MAX_CONTACT_MATCHES = 10_000
+
+/** The contacts an action over many takes: `contactIds` or `filter`, one of them (checked by ContactBook.chosen). */
+export function contactSelectionFields(maxIds: number) {
+  return {
+    contactIds: vine
+      .array(vine.string().regex(/^\d{1,15}$/))
       .minLength(1)
-      .maxLength(100)
+      .maxLength(maxIds)
+      .use(documentedAs({ description: `Contact identifiers, 1 to ${maxIds}; give contactIds or filter` }))
+      .optional(),
+    filter: vine
+      .object(contactFilterFields)
       .use(
         documentedAs({
-          description:
-            'Search: contacts whose first name, last name, full name, company or e-mail contains the text (case-insensitive for ' +
-            'ASCII letters), or whose number contains its digits when it is written like a number (+, digits, spaces, dashes, dots, brackets)',
+          description: `The filters of GET /contacts (q, blacklisted, tag, phone): every contact they match, at most ${MAX_CONTACT_MATCHES}; give contactIds or filter`,
         })
       )
       .optional(),
-  })
-)
+    dryRun: vine
+      .boolean({ strict: true })
+      .use(documentedAs({ description: 'true: answer what would be done and change nothing' }))
+      .optional(),
+  }
+}
 
 /** Contacts one opt-out call takes: a dashboard page's selection, several pages of it. */
 export const MAX_OPT_OUTS_PER_CALL = 1000
 
-export const optOutContactsValidator = vine.compile(
-  vine.object({
-    contactIds: vine
-      .array(vine.string().regex(/^\d{1,15}$/))
-      .minLength(1)
-      .maxLength(MAX_OPT_OUTS_PER_CALL)
-      .use(documentedAs({ description: `Contact identifiers, 1 to ${MAX_OPT_OUTS_PER_CALL}` })),
-  })
-)
+export const optOutContactsValidator = vine.compile(vine.object(contactSelectionFields(MAX_OPT_OUTS_PER_CALL)))

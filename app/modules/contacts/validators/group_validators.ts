@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine'
 import { pageQueryFields } from '#core/pagination/keyset_page'
 import { documentedAs } from '#core/contract/schemas'
+import { contactSelectionFields } from '#modules/contacts/validators/contact_validators'
 
 /** Ids changed by one call at most: one or two statements, whatever the number. */
 export const MAX_MEMBERS_PER_CALL = 10_000
@@ -18,6 +19,10 @@ export const createGroupValidator = vine.compile(vine.object({ name, description
 export const updateGroupValidator = vine.compile(vine.object({ name: name.optional(), description: description.optional() }))
 export const listGroupsValidator = vine.compile(vine.object({ ...pageQueryFields, q: search.optional() }))
 
+/** Contacts added: their ids, or every contact the list's filters match. */
+export const addGroupMembersValidator = vine.compile(vine.object(contactSelectionFields(MAX_MEMBERS_PER_CALL)))
+
+/** Contacts removed: their ids. */
 export const groupMembersValidator = vine.compile(
   vine.object({
     contactIds: vine

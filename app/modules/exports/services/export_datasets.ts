@@ -12,7 +12,7 @@ export const exportColumns = {
 export type ExportDataset = keyof typeof exportColumns
 export type ExportRow = MessageExportRow | ContactExportRow | ConversationExportRow
 
-/** A dataset's rows, oldest first, from the module that owns its table. */
+/** A whole dataset's rows, oldest first, from the module that owns its table (the messages' may be filtered: MessageExports). */
 export function exportRows(dataset: ExportDataset): AsyncGenerator<ExportRow> {
   if (dataset === 'contacts') return contactExportRows()
   return dataset === 'conversations' ? conversationExportRows() : messageExportRows()

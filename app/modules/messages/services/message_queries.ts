@@ -8,6 +8,7 @@ import type { PageOf } from '#core/contract/schemas'
 import type { MessageResource, messageSchema } from '#modules/messages/schemas'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
 import type Message from '#modules/messages/models/message'
+import type { ChosenMessage } from '#modules/messages/services/chosen_messages'
 import { MessageStore, type MessageFilters } from '#modules/messages/stores/message_store'
 import { announceChanges } from '#modules/messages/services/message_changes'
 import { PhoneFleet } from '#modules/devices/public'
@@ -69,7 +70,7 @@ export class MessageQueries {
    * or a bulk action's chunk); answers the ids retried. Any other status, or a message that
    * changed meanwhile, is left as it is.
    */
-  async retryMessages(messages: Message[]): Promise<number[]> {
+  async retryMessages(messages: ChosenMessage[]): Promise<number[]> {
     const failed = messages.filter((message) => message.status === 'failed').map((message) => message.id)
     return failed.length ? this.ledger.retryFailed(failed, this.clock.now()) : []
   }
@@ -82,7 +83,7 @@ export class MessageQueries {
    * Deletes messages as read (one or a bulk action's chunk); answers the ids deleted. A message
    * deleted meanwhile is left out of what follows.
    */
-  async deleteMessages(messages: Message[]): Promise<Set<number>> {
+  async deleteMessages(messages: ChosenMessage[]): Promise<Set<number>> {
     const deleted = await this.messages.delete(messages.map((message) => message.id))
     const gone = messages.filter((message) => deleted.has(message.id))
     // Handed to a phone and not reported yet: the phone is told to drop it, if its kind can be.

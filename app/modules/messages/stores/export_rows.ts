@@ -1,4 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
+import { whereMessageFilters, type MessageFilters } from '#modules/messages/stores/message_store'
 
 /** The messages export's columns, in order (docs/exports.md, Columns, in this order). */
 export const messageExportColumns = [
@@ -43,12 +44,21 @@ function shape(row: any): MessageExportRow {
 /**
  * Every message, oldest to newest, read in keyset chunks of (created_at, id): what the exports
  * module streams as the messages export (conversations and contacts: their modules' own rows).
+ * With filters (resolved as the list's are: MessageQueries.resolved) or ids, only the messages
+ * they match, so an export of a list's selection holds what the list shows.
  * A store of the `messages` table read so (docs/modules.md, Data access): the query builder.
  */
-export async function* messageExportRows(): AsyncGenerator<MessageExportRow> {
+export function messageExportRows(filters: MessageFilters = {}, ids?: number[]): AsyncGenerator<MessageExportRow> {
+  // Conditions built now, not at the first read: a refused date bound is answered before the download starts.
+  const matching = whereMessageFilters(db.from('messages').select(STORED), filters)
+  if (ids) matching.whereIn('id', ids)
+  return chunksOf(matching)
+}
+
+async function* chunksOf(matching: ReturnType<typeof db.from>): AsyncGenerator<MessageExportRow> {
   let after: { createdAt: string; id: number } | null = null
   for (;;) {
-    const query = db.from('messages').select(STORED).orderBy('created_at').orderBy('id').limit(CHUNK)
+    const query = matching.clone().orderBy('created_at').orderBy('id').limit(CHUNK)
     if (after) query.whereRaw('(created_at, id) > (?, ?)', [after.createdAt, after.id])
     const rows: any[] = await query
     for (const row of rows) yield shape(row)

@@ -1,4 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
+import type { ChainableContract } from '@adonisjs/lucid/types/querybuilder'
 import { storedDateBound, toIso } from '#core/database/utc_date_time'
 import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
 import Message from '#modules/messages/models/message'
@@ -20,6 +21,24 @@ export interface MessageFilters extends PageRequest {
   /** Words or a number part, matched by `matching` (MessageSearch.listCondition). */
   q?: string
   matching?: SearchCondition
+}
+
+/**
+ * The list's filters as conditions on `messages`: one definition for the list, the bulk actions
+ * and the export (export_rows.ts), which must match the same messages.
+ */
+export function whereMessageFilters<Query extends ChainableContract>(query: Query, filters: MessageFilters): Query {
+  if (filters.direction) query.where('direction', filters.direction)
+  if (filters.status) query.where('status', filters.status)
+  if (filters.category) query.where('category', filters.category)
+  if (filters.conversationId !== undefined) query.where('conversation_id', Number(filters.conversationId))
+  if (filters.deviceId !== undefined) query.where('device_id', filters.deviceId)
+  if (filters.campaignId !== undefined) query.where('campaign_id', Number(filters.campaignId))
+  if (filters.phone) query.where('phone', filters.phone)
+  if (filters.since) query.where('created_at', '>=', storedDateBound(filters.since, 'since'))
+  if (filters.until) query.where('created_at', '<', storedDateBound(filters.until, 'until'))
+  if (filters.matching) query.whereRaw(filters.matching.sql, filters.matching.bindings as any[])
+  return query
 }
 
 /** The columns a delete or retry decides on: never the text. */
@@ -48,18 +67,7 @@ export class MessageStore {
   }
 
   #filtered(filters: MessageFilters) {
-    const query = Message.query()
-    if (filters.direction) query.where('direction', filters.direction)
-    if (filters.status) query.where('status', filters.status)
-    if (filters.category) query.where('category', filters.category)
-    if (filters.conversationId !== undefined) query.where('conversation_id', Number(filters.conversationId))
-    if (filters.deviceId !== undefined) query.where('device_id', filters.deviceId)
-    if (filters.campaignId !== undefined) query.where('campaign_id', Number(filters.campaignId))
-    if (filters.phone) query.where('phone', filters.phone)
-    if (filters.since) query.where('created_at', '>=', storedDateBound(filters.since, 'since'))
-    if (filters.until) query.where('created_at', '<', storedDateBound(filters.until, 'until'))
-    if (filters.matching) query.whereRaw(filters.matching.sql, filters.matching.bindings as any[])
-    return query
+    return whereMessageFilters(Message.query(), filters)
   }
 
   async find(id: number): Promise<Message | null> {

@@ -4,7 +4,7 @@ import { documentedAs } from '#core/contract/schemas'
 import { messageCategories, messageStatuses } from '#modules/messages/message_values'
 import { SEARCH_DESCRIPTION } from '#modules/messages/validators/search_field'
 
-/** The list's filters, which a bulk action's `filter` takes too (bulk_validators.ts). */
+/** The list's filters, which a bulk action's `filter` takes too (the message_bulk module's validator). */
 export const messageFilterFields = {
   direction: vine.enum(['in', 'out'] as const).optional(),
   status: vine.enum(messageStatuses).optional(),
@@ -19,3 +19,30 @@ export const messageFilterFields = {
 }
 
 export const listMessagesValidator = vine.compile(vine.object({ ...pageQueryFields, ...messageFilterFields }))
+
+/**
+ * Ids an export of a page's selection takes: a comma list in the address, kept short enough for
+ * any proxy's address limit (a larger selection is exported by its filters, docs/exports.md).
+ */
+export const MAX_EXPORT_IDS = 500
+
+/**
+ * The query parser splits a comma list into an array (into an object past 20 items): the list is
+ * joined back, so the pattern below checks it whole.
+ */
+function commaList(value: unknown): unknown {
+  if (Array.isArray(value)) return value.join(',')
+  if (value && typeof value === 'object') return Object.values(value).join(',')
+  return value
+}
+
+/** The query of the messages export: the list's filters, and the ids of a selection. */
+export const messageExportFilterFields = {
+  ...messageFilterFields,
+  ids: vine
+    .string()
+    .parse(commaList)
+    .regex(new RegExp(`^\\d{1,16}(,\\d{1,16}){0,${MAX_EXPORT_IDS - 1}}$`))
+    .use(documentedAs({ description: `Message identifiers separated by commas, 1 to ${MAX_EXPORT_IDS}: only these messages (with the filters, those of them that match)` }))
+    .optional(),
+}

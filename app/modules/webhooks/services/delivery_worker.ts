@@ -29,6 +29,7 @@ export const CONCURRENCY = { perTarget: 8, total: 64 }
 
 export const DROPPED_PAUSED = 'dropped: the webhook was paused'
 export const DROPPED_SWITCHED_OFF = 'dropped: the webhook was switched off after repeated failures'
+export const DROPPED_RULE_GONE = 'dropped: the rule was deleted or calls no URL any more'
 
 interface PendingOutcome {
   delivery: DueDelivery
@@ -124,6 +125,16 @@ export class DeliveryWorker {
     const dropped = await this.deliveries.dropWaiting(webhookId, [...this.#inFlight.keys()], reason, this.clock.now().toISOString())
     if (dropped) this.#announce([], [webhookId])
     return dropped
+  }
+
+  /**
+   * A rule changed, rotated its secret or was deleted (`null`): its waiting calls follow it
+   * (docs/webhooks.md, Rule calls). Those in flight finish their attempt as they were sent.
+   */
+  async retargetRuleCalls(ruleId: string, rule: { url: string; secretSealed: string } | null): Promise<number> {
+    const dropped = await this.deliveries.retargetRuleCalls(ruleId, [...this.#inFlight.keys()], rule, DROPPED_RULE_GONE, this.clock.now().toISOString())
+    if (dropped.length) this.#announce(dropped, [])
+    return dropped.length
   }
 
   /** One live announcement per stored batch (listeners/live_webhooks.ts), not one per delivery. */

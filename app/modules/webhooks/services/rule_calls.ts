@@ -3,6 +3,7 @@ import { Secrets } from '#core/secrets/secrets'
 import { maskPhone } from '#core/logging/redaction'
 import { DeliveryRecorder } from '#modules/webhooks/services/delivery_recorder'
 import { DestinationPolicy } from '#modules/webhooks/services/destination_policy'
+import { DeliveryWorker } from '#modules/webhooks/services/delivery_worker'
 
 export interface RuleCall {
   ruleId: string
@@ -26,7 +27,8 @@ export class RuleCalls {
   constructor(
     private recorder: DeliveryRecorder,
     private secrets: Secrets,
-    private policy: DestinationPolicy
+    private policy: DestinationPolicy,
+    private worker: DeliveryWorker
   ) {}
 
   /** Why a rule may not call this URL, judged as a webhook's is when saved; null: allowed. */
@@ -34,6 +36,15 @@ export class RuleCalls {
     return this.policy.refusalOfUrl(url)
   }
 
+
+  /**
+   * The rule changed, rotated its secret or was deleted (`null`, or it calls no URL any more):
+   * its calls still waiting for an attempt follow it, as a webhook's follow the webhook. They
+   * go to its current URL signed with its current secret, or are dropped.
+   */
+  async follow(ruleId: string, rule: { url: string; secret: string } | null): Promise<void> {
+    await this.worker.retargetRuleCalls(ruleId, rule && { url: rule.url, secretSealed: this.secrets.seal(rule.secret) })
+  }
 
   /** Records the call; it leaves with the other deliveries. Resolves once it is stored. */
   async call(call: RuleCall): Promise<void> {

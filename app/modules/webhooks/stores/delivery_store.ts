@@ -47,6 +47,8 @@ export interface DeliveryFilters extends PageRequest {
 const OUTCOMES_PER_STATEMENT = 200
 /** Rows per INSERT: 16 columns each stays far below SQLite's bound-parameter limit. */
 const ROWS_PER_STATEMENT = 200
+/** Ids bound in one statement, under SQLite's limit of bound variables. */
+const IDS_PER_STATEMENT = 500
 
 /**
  * The `webhook_deliveries` table, the delivery log and queue (docs/modules.md, Data access): the
@@ -126,6 +128,24 @@ export class DeliveryStore {
     const query = db.from('webhook_deliveries').where('webhook_id', webhookId).where('status', 'pending')
     if (inFlight.length) query.whereNotIn('id', inFlight)
     return affectedRows(await query.update({ status: 'failed', due_at: null, error: reason, completed_at: at, updated_at: at }))
+  }
+
+  /**
+   * A rule's waiting calls (not those in flight) follow the rule as it is now: they take its URL
+   * and secret, or, `rule` null, are marked failed with `reason`. Answers the ids of those dropped.
+   */
+  async retargetRuleCalls(ruleId: string, inFlight: number[], rule: { url: string; secretSealed: string } | null, reason: string, at: string): Promise<number[]> {
+    const query = db.from('webhook_deliveries').whereNull('webhook_id').where('rule_id', ruleId).where('status', 'pending')
+    if (inFlight.length) query.whereNotIn('id', inFlight)
+    if (rule) {
+      await query.update({ rule_url: rule.url, rule_secret_sealed: rule.secretSealed, updated_at: at })
+      return []
+    }
+    const dropped: number[] = (await query.select('id')).map((row: { id: number }) => row.id)
+    for (const chunk of chunksOf(dropped, IDS_PER_STATEMENT)) {
+      await db.from('webhook_deliveries').whereIn('id', chunk).update({ status: 'failed', due_at: null, error: reason, completed_at: at, updated_at: at })
+    }
+    return dropped
   }
 
   /** Stores a batch of outcomes on rows still pending, in the caller's transaction. */

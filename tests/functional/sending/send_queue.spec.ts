@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import { DateTime } from 'luxon'
-import { SendQueue, type PreparedSend } from '#modules/messages/services/send_queue'
+import { SendQueue, type PreparedSend } from '#modules/sending/services/send_queue'
 import { clearMessaging, messageCount } from '#tests/helpers/messages'
 
 function prepared(numbers: string[], overrides: Partial<PreparedSend> = {}): PreparedSend {

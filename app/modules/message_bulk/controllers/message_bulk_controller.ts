@@ -1,8 +1,8 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { routeInputs } from '#core/contract/route_contract'
-import type { MessageBulkRoutes } from '#modules/messages/bulk_routes'
-import { MessageBulk } from '#modules/messages/services/message_bulk'
+import type { MessageBulkRoutes } from '#modules/message_bulk/routes'
+import { MessageBulk } from '#modules/message_bulk/services/message_bulk'
 
 const input = routeInputs<MessageBulkRoutes>()
 

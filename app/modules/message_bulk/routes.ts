@@ -1,9 +1,9 @@
-import { messagePermissions } from '#modules/messages/permissions'
+import { messagePermissions } from '#modules/messages/public'
 import { defineRoutes } from '#core/contract/route_contract'
-import { bulkMessagesValidator, MAX_BULK_IDS, MAX_BULK_MATCHES } from '#modules/messages/validators/bulk_validators'
-import { bulkOutcomeSchema } from '#modules/messages/schemas'
+import { bulkMessagesValidator, MAX_BULK_IDS, MAX_BULK_MATCHES } from '#modules/message_bulk/validators/bulk_validators'
+import { bulkOutcomeSchema } from '#modules/message_bulk/schemas'
 
-const MessageBulkController = () => import('#modules/messages/controllers/message_bulk_controller')
+const MessageBulkController = () => import('#modules/message_bulk/controllers/message_bulk_controller')
 
 const chosen =
   `Either \`ids\` (1 to ${MAX_BULK_IDS}) or \`filter\` (the filters of GET /messages, q included: every message they match, ` +

@@ -7,7 +7,7 @@ import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { documentedAs, isoDateTimeSchema } from '#core/contract/schemas'
 import { refuse, withRefusals } from '#core/contract/refusals'
-import { messageCategories } from '#modules/messages/message_values'
+import { messageCategories } from '#modules/messages/public'
 import { assertShortLinksPossible } from '#modules/links/public'
 
 /** 1 to 500 recipients; more is a campaign (docs/sending.md, The request). */
@@ -153,7 +153,7 @@ export type SendInput = ReturnType<Awaited<ReturnType<typeof sendValidator.valid
 
 /**
  * The rules' metadata for a request: read per request, as a setting may change between two,
- * from the settings and clock the messages provider resolves once.
+ * from the settings and clock the sending provider resolves once.
  */
 export function sendCheckMeta(settings: SettingsStore, clock: Clock): () => Promise<SendCheckMeta> {
   return async () => ({ localPrefix: (await settings.get('reception')).localPrefix, now: clock.now() })

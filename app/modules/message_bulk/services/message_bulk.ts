@@ -2,16 +2,14 @@ import { inject } from '@adonisjs/core'
 import { ActivityLog } from '#core/activity/activity_log'
 import { ApiError } from '#core/http/api_error'
 import { chunksOf } from '#core/database/statement_chunks'
-import type Message from '#modules/messages/models/message'
-import { MessageQueries } from '#modules/messages/services/message_queries'
-import { MessageStore, type MessageFilters } from '#modules/messages/stores/message_store'
-import { MAX_BULK_MATCHES } from '#modules/messages/validators/bulk_validators'
+import { ChosenMessages, type ChosenMessage, type MessageListFilters } from '#modules/messages/public'
+import { MAX_BULK_MATCHES } from '#modules/message_bulk/validators/bulk_validators'
 
 export type BulkAction = 'delete' | 'retry'
 
 export interface BulkRequest {
   ids?: string[]
-  filter?: Omit<MessageFilters, 'limit' | 'cursor' | 'matching'>
+  filter?: MessageListFilters
   dryRun?: boolean
 }
 
@@ -30,15 +28,14 @@ const CHUNK = 500
 
 /**
  * Many messages deleted or retried at once, chosen by ids or by the list's filters: each chunk
- * goes through the single operations' own code (MessageQueries.deleteMessages, .retryMessages),
- * so a bulk delete withdraws from phones and announces exactly as one delete does. One request,
+ * goes through the single operations' own code (the messages module's ChosenMessages), so a
+ * bulk delete withdraws from phones and announces exactly as one delete does. One request,
  * not a job: at most MAX_BULK_MATCHES messages, so the answer can say what was done.
  */
 @inject()
 export class MessageBulk {
   constructor(
-    private queries: MessageQueries,
-    private messages: MessageStore,
+    private messages: ChosenMessages,
     private activity: ActivityLog
   ) {}
 
@@ -50,7 +47,7 @@ export class MessageBulk {
       changed = action === 'delete' ? selected.length : selected.filter((message) => message.status === 'failed' && message.direction === 'out').length
     } else {
       for (const chunk of chunksOf(selected, CHUNK)) {
-        changed += action === 'delete' ? (await this.queries.deleteMessages(chunk)).size : (await this.queries.retryMessages(chunk)).length
+        changed += action === 'delete' ? (await this.messages.delete(chunk)).size : (await this.messages.retry(chunk)).length
       }
     }
     const matched = selected.length + notFound
@@ -67,16 +64,16 @@ export class MessageBulk {
   }
 
   /** The messages named or matched; with ids, how many named no message. */
-  async #select(request: BulkRequest): Promise<{ selected: Message[]; notFound: number }> {
+  async #select(request: BulkRequest): Promise<{ selected: ChosenMessage[]; notFound: number }> {
     if ((request.ids === undefined) === (request.filter === undefined)) {
       throw new ApiError('VALIDATION_ERROR', 'Give either ids or filter', [{ field: 'ids', rule: 'requiredWithout', message: 'Give either ids or filter' }])
     }
     if (request.ids) {
       const ids = [...new Set(request.ids.map(Number))]
-      const selected = await this.messages.selected(ids)
+      const selected = await this.messages.named(ids)
       return { selected, notFound: ids.length - selected.length }
     }
-    const selected = await this.messages.selection(await this.queries.resolved(request.filter!), MAX_BULK_MATCHES + 1)
+    const selected = await this.messages.matching(request.filter!, MAX_BULK_MATCHES + 1)
     if (selected.length > MAX_BULK_MATCHES) {
       throw new ApiError('TOO_MANY_MESSAGES', `The filter matches more than ${MAX_BULK_MATCHES} messages; narrow it (a date range, a status, a phone)`, {
         limit: MAX_BULK_MATCHES,

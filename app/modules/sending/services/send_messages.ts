@@ -4,10 +4,10 @@ import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf } from '#core/database/utc_date_time'
-import type { MessageCategory } from '#modules/messages/message_values'
+import type { MessageCategory } from '#modules/messages/public'
 import type { IdempotencyClaim, RecordedAnswer } from '#core/idempotency/idempotent_requests'
-import { SendQueue, type PreparedSend } from '#modules/messages/services/send_queue'
-import { sendValidator, type SendInput } from '#modules/messages/validators/send_validator'
+import { SendQueue, type PreparedSend } from '#modules/sending/services/send_queue'
+import { sendValidator, type SendInput } from '#modules/sending/validators/send_validator'
 
 /** A send asked for by the gateway itself (an automatic reply, a backup alert), not yet checked. */
 export interface SendRequest {

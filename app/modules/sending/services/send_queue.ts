@@ -4,14 +4,18 @@ import type { DateTime } from 'luxon'
 import { ApiError } from '#core/http/api_error'
 import { GroupCommit } from '#core/group_commit/group_commit'
 import { toIso } from '#core/database/utc_date_time'
-import type { MessageCategory } from '#modules/messages/message_values'
-import { messageResource, type AcceptedMessages } from '#modules/messages/schemas'
 import { shortenLinks } from '#modules/links/public'
-import { recordConversationActivity } from '#modules/conversations/public'
 import { IdempotentRequests, type IdempotencyClaim, type RecordedAnswer } from '#core/idempotency/idempotent_requests'
-import { announceQueued, type MessageChange } from '#modules/messages/services/message_changes'
 import { transaction } from '#core/database/transaction'
-import { insertQueued, queuedRow, recipientRow, sharedColumns } from '#modules/messages/stores/message_inserts'
+import {
+  announceQueued,
+  messageResource,
+  queueMessages,
+  type AcceptedMessages,
+  type MessageCategory,
+  type MessageChange,
+  type OutboundSend,
+} from '#modules/messages/public'
 
 /** A send checked and normalised, waiting to be written. */
 export interface PreparedSend {
@@ -57,9 +61,9 @@ export class SendQueue {
 
   /**
    * Writes a batch; answers one RecordedAnswer or refusal per send, in order. The opt-out check
-   * rides on the conversation upsert (one statement fewer on the one connection): when it finds
-   * an opted-out number the transaction is rolled back and written again without those sends,
-   * which is rare and still correct.
+   * rides on the conversation upsert of `queueMessages` (one statement fewer on the one
+   * connection): when it finds an opted-out number the transaction is rolled back and written
+   * again without those sends, which is rare and still correct.
    */
   async #write(sends: PreparedSend[]): Promise<Array<RecordedAnswer | ApiError>> {
     let blocked = new Set<string>()
@@ -77,56 +81,35 @@ export class SendQueue {
     const answers: Array<RecordedAnswer | ApiError> = sends.map((send) => refusalFor(send, blocked) ?? { status: 202, body: null, replayed: false })
     const accepted = sends.filter((_, index) => !(answers[index] instanceof ApiError))
 
-    const conversations = await this.#touchConversations(accepted, trx)
-    if (conversations.optedOut.length) throw new OptedOutFound(conversations.optedOut)
-    const texts = new Map<PreparedSend, string>()
-    for (const send of accepted) texts.set(send, send.shortenLinks ? await shortenLinks(send.body, trx, send.createdAt) : send.body)
-    const rowsPerSend = accepted.map((send) => {
-      const shared = sharedColumns({
-        ...send,
-        body: texts.get(send)!,
+    const outbound: OutboundSend[] = []
+    for (const send of accepted) {
+      outbound.push({
+        numbers: send.numbers,
+        body: send.shortenLinks ? await shortenLinks(send.body, trx, send.createdAt) : send.body,
+        category: send.category,
+        deviceId: send.deviceId,
+        simSlot: send.simSlot,
         scheduledAt: send.scheduledAt ? toIso(send.scheduledAt) : null,
         // Campaigns queue theirs through BulkSends; an API or dashboard send names none.
         campaignId: null,
         at: toIso(send.createdAt),
+        evenIfOptedOut: send.evenIfOptedOut,
       })
-      return send.numbers.map((phone) => recipientRow(shared, conversations.ids.get(phone)!, phone))
-    })
-    const ids = await insertQueued(trx, rowsPerSend)
-    const rows = rowsPerSend.flat()
+    }
+    // The conversations are touched before the insert: an opted-out number found there stops
+    // the batch, rolled back with them.
+    const queued = await queueMessages(trx, outbound, 'stop')
+    if (queued.optedOut.length) throw new OptedOutFound(queued.optedOut)
 
     let next = 0
     for (const [index, send] of sends.entries()) {
       if (answers[index] instanceof ApiError) continue
-      const messages = send.numbers.map(() => {
-        const row = rows[next]
-        return messageResource(queuedRow(row, ids[next++]))
-      })
-      const body: AcceptedMessages = { accepted: messages }
+      const body: AcceptedMessages = { accepted: queued.messages[next++]!.map(messageResource) }
       const answer: RecordedAnswer = { status: 202, body, replayed: false }
       if (send.claim) await this.idempotency.record(send.claim, answer.status, answer.body, trx)
       answers[index] = answer
     }
     return answers
-  }
-
-  /**
-   * The numbers' conversations (the first message creates one): their ids, and the numbers
-   * that turned out to be opted out (contacts.blacklisted).
-   */
-  async #touchConversations(sends: PreparedSend[], trx: TransactionClientContract): Promise<{ ids: Map<string, number>; optedOut: string[] }> {
-    const conversations = await recordConversationActivity(
-      trx,
-      sends.flatMap((send) => send.numbers.map((phone) => ({ phone, direction: 'out' as const, category: send.category, at: toIso(send.createdAt) })))
-    )
-    const ids = new Map<string, number>()
-    const optedOut: string[] = []
-    const mayBeOptedOut = new Set(sends.filter((send) => send.evenIfOptedOut).flatMap((send) => send.numbers))
-    for (const [phone, conversation] of conversations) {
-      ids.set(phone, conversation.id)
-      if (conversation.optedOut && !mayBeOptedOut.has(phone)) optedOut.push(phone)
-    }
-    return { ids, optedOut }
   }
 }
 

@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import { documentedAs } from '#core/contract/schemas'
-import { messageFilterFields } from '#modules/messages/validators/message_validators'
+import { messageFilterFields } from '#modules/messages/public'
 
 /** Ids one bulk action takes: a dashboard page's selection, several pages of it. */
 export const MAX_BULK_IDS = 1000
