@@ -69,6 +69,60 @@ test.group('Report queue (reports of every phone stored together)', (group) => {
     events.assertEmittedCount('message.delivered', 1)
   })
 
+  test('a receipt in the batch of its acceptance or send: the message written once, sent then delivered, both announced, both latencies counted', async ({ client, assert }) => {
+    const [all, receiptOnly, wasAccepted] = await orderedMessages(client, 3)
+    const queue = await app.container.make(OrderReportQueue)
+    const at = (seconds: number) => new Date(AT.getTime() + seconds * 1000)
+    await queue.add({ kind: 'accepted', deviceId: PHONE, messageId: wasAccepted, at: at(1) })
+    events.assertEmittedCount('message.sent', 0)
+
+    // Each message's row is written by one statement of the batch (the receipt folded in).
+    await db.rawQuery(`CREATE TEMP TABLE report_writes (id INTEGER)`)
+    await db.rawQuery(`CREATE TEMP TRIGGER report_write AFTER UPDATE ON messages BEGIN INSERT INTO report_writes VALUES (NEW.id); END`)
+    try {
+      await Promise.all([
+        queue.add({ kind: 'accepted', deviceId: PHONE, messageId: all, at: at(2) }),
+        queue.add({ kind: 'sent', deviceId: PHONE, messageId: all, at: at(3) }),
+        queue.add({ kind: 'delivered', deviceId: PHONE, messageId: all, at: at(5) }),
+        // A lost `sent`: the receipt says it was sent, at its own time.
+        queue.add({ kind: 'delivered', deviceId: PHONE, messageId: receiptOnly, at: at(6) }),
+        queue.add({ kind: 'delivered', deviceId: PHONE, messageId: receiptOnly, at: at(7) }),
+        queue.add({ kind: 'sent', deviceId: PHONE, messageId: wasAccepted, at: at(8) }),
+        queue.add({ kind: 'delivered', deviceId: PHONE, messageId: wasAccepted, at: at(9) }),
+      ])
+      const writes = await db.rawQuery(`SELECT id, COUNT(*) AS n FROM report_writes GROUP BY id ORDER BY id`)
+      assert.deepEqual(writes.map((write: { id: number; n: number }) => [write.id, write.n]), [all, receiptOnly, wasAccepted].sort((a, b) => a - b).map((id) => [id, 1]))
+    } finally {
+      await db.rawQuery(`DROP TRIGGER temp.report_write`)
+      await db.rawQuery(`DROP TABLE temp.report_writes`)
+    }
+
+    const fullRow = (id: number) => db.from('messages').where('id', id).select('status', 'attempts', 'sent_at', 'delivered_at', 'updated_at').first()
+    assert.deepEqual(await fullRow(all), { status: 'delivered', attempts: 1, sent_at: at(3).toISOString(), delivered_at: at(5).toISOString(), updated_at: at(5).toISOString() })
+    assert.deepEqual(await fullRow(receiptOnly), { status: 'delivered', attempts: 1, sent_at: at(6).toISOString(), delivered_at: at(6).toISOString(), updated_at: at(6).toISOString() })
+    assert.deepEqual(await fullRow(wasAccepted), { status: 'delivered', attempts: 1, sent_at: at(8).toISOString(), delivered_at: at(9).toISOString(), updated_at: at(9).toISOString() })
+    events.assertEmittedCount('message.sent', 3)
+    events.assertEmittedCount('message.delivered', 3)
+    events.assertEmitted('message.sent', ({ data }) => data.id === String(all) && data.at.getTime() === at(3).getTime())
+    events.assertEmitted('message.delivered', ({ data }) => data.id === String(all) && data.at.getTime() === at(5).getTime())
+    events.assertEmitted('message.delivered', ({ data }) => data.id === String(receiptOnly) && data.at.getTime() === at(6).getTime())
+    // The statistics' counters see a message sent and delivered, once each.
+    const [volume] = await db.rawQuery(`SELECT SUM(sent) AS sent, SUM(delivered) AS delivered, SUM(dispatched) AS dispatched, SUM(queued) AS queued FROM message_volume WHERE direction = 'out'`)
+    assert.deepEqual({ ...volume }, { sent: 0, delivered: 3, dispatched: 0, queued: 0 })
+    const [latency] = await db.rawQuery(`SELECT SUM(CASE WHEN stage = 'sent' THEN count END) AS sent, SUM(CASE WHEN stage = 'delivered' THEN count END) AS delivered FROM message_latency`)
+    assert.deepEqual({ ...latency }, { sent: 3, delivered: 3 })
+
+    // Delivered again, with or without its send: nothing changes twice.
+    await Promise.all([
+      queue.add({ kind: 'sent', deviceId: PHONE, messageId: all, at: at(20) }),
+      queue.add({ kind: 'delivered', deviceId: PHONE, messageId: all, at: at(21) }),
+      queue.add({ kind: 'delivered', deviceId: PHONE, messageId: receiptOnly, at: at(22) }),
+    ])
+    assert.deepEqual(await fullRow(all), { status: 'delivered', attempts: 1, sent_at: at(3).toISOString(), delivered_at: at(5).toISOString(), updated_at: at(5).toISOString() })
+    events.assertEmittedCount('message.sent', 3)
+    events.assertEmittedCount('message.delivered', 3)
+  })
+
   test('a failure after the acceptance in the same batch: queued again for a retry, one attempt spent', async ({ client, assert }) => {
     const [retried, lastAttempt] = await orderedMessages(client, 2)
     await db.from('messages').where('id', lastAttempt).update({ attempts: 3 })

@@ -157,6 +157,21 @@ test.group('Searching messages and conversations (q)', (group) => {
     assert.equal(Number(row.n), 1)
   })
 
+  test('an order that keeps the text leaves the index untouched; a text an option changed is indexed again', async ({ client, assert }) => {
+    const [id] = await seed(client, [['+33612345678', 'Parcel waiting at the depot']])
+    // Every write to an FTS5 index changes its segments or its structure record.
+    const indexData = () => db.rawQuery('SELECT id, hex(block) AS block FROM messages_search_data ORDER BY id')
+    const before = await indexData()
+    // As an order writes it: body and phone named, the same values.
+    await db.from('messages').where('id', id).update({ body: 'Parcel waiting at the depot', phone: '+33612345678', ordered_at: new Date().toISOString() })
+    assert.deepEqual(await indexData(), before)
+    await db.from('messages').where('id', id).update({ body: 'Parcel collected from the depot' })
+    assert.notDeepEqual(await indexData(), before)
+    assert.deepEqual(await ids(client, 'collected'), [id])
+    assert.deepEqual(await ids(client, 'waiting'), [])
+    assert.deepEqual(await ids(client, '5678'), [id])
+  })
+
   test('GET /conversations?q finds a conversation by a word of any of its messages, a part of its number or its contact name; rows carry the first words of the last message', async ({ client, assert }) => {
     await seed(client, [
       ['+33612345678', 'Your table for four is booked'],

@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { execute, firstApiKey, startGateway, stop } from '#tests/helpers/gateway_process'
+import { execute, firstApiKey, query, startGateway, stop } from '#tests/helpers/gateway_process'
 import { checkedFetch } from '#tests/helpers/answer_contract'
 
 /** docs/sending.md, Search: the index is built for the rows of a database older than it. */
@@ -29,7 +29,8 @@ test.group('The search index of an older backup', (group) => {
     await execute(
       join(dataDir, 'backups', backup.name),
       `DROP TRIGGER messages_search_insert; DROP TRIGGER messages_search_delete; DROP TRIGGER messages_search_update;
-       DROP TABLE messages_search; DELETE FROM adonis_schema WHERE name LIKE '%0028_messages_search_index'`
+       DROP TABLE messages_search;
+       DELETE FROM adonis_schema WHERE name LIKE '%0028_messages_search_index' OR name LIKE '%0029_messages_search_on_change'`
     )
     assert.equal((await call(gateway.port, 'POST', `/api/v1/backups/${backup.name}/restore`)).status, 202)
     assert.equal(await stop(gateway.child, 'SIGTERM'), 0)
@@ -46,6 +47,9 @@ test.group('The search index of an older backup', (group) => {
       // And the triggers are back: a new message is found too.
       assert.equal((await call(gateway.port, 'POST', '/api/v1/messages', { to: '+33611111111', body: 'Harvest is over' })).status, 202)
       assert.deepEqual(await found('over'), ['+33611111111'])
+      // With the update trigger of the version it now is: a rewrite only when the text or number changes.
+      const [trigger] = await query<{ sql: string }>(join(dataDir, 'gateway.db'), `SELECT sql FROM sqlite_master WHERE name = 'messages_search_update'`)
+      assert.match(trigger.sql, /WHEN NEW\.body IS NOT OLD\.body/)
     } finally {
       assert.equal(await stop(gateway.child, 'SIGTERM'), 0)
     }

@@ -173,20 +173,32 @@ export class MessageLedger {
       if ((report.kind === 'sent' || report.kind === 'delivered') && known?.target !== 'sent') taken.set(key, { report, target: 'sent' })
       else if (report.kind === 'accepted' && !known) taken.set(key, { report, target: 'dispatched' })
     }
-    const sentBy = new Map<number, PhoneReport>()
-    for (const { report } of taken.values()) sentBy.set(report.messageId, report)
-    for (const change of await this.states.recordTaken([...taken.values()].map(({ report, target }) => ({ ...report, target })))) {
-      changes.set(change.id, change)
-      if (change.status !== 'sent') continue
-      const report = sentBy.get(change.id)!
-      announcements.push(() => emitter.emit('message.sent', { id: String(change.id), deviceId: String(report.deviceId), status: 'sent', at: report.at }))
-    }
-
     const delivered = new Map<string, PhoneReport>()
     for (const report of reports) if (report.kind === 'delivered' && !delivered.has(handOutKey(report))) delivered.set(handOutKey(report), report)
     const deliveredBy = new Map<number, PhoneReport>()
     for (const report of delivered.values()) deliveredBy.set(report.messageId, report)
-    for (const change of await this.states.recordDelivered([...delivered.values()].map((report) => ({ ...report, target: 'delivered' as const })))) {
+
+    // A receipt in the same batch as its order's acceptance or send goes in the same row write:
+    // the message is written once, sent then delivered, as the two statements would leave it.
+    const sentBy = new Map<number, PhoneReport>()
+    for (const { report } of taken.values()) sentBy.set(report.messageId, report)
+    const takenChanges = [...taken].map(([key, { report, target }]) => {
+      const receipt = delivered.get(key)
+      return receipt ? { ...report, target: 'delivered' as const, deliveredAt: receipt.at } : { ...report, target }
+    })
+    const deliveredAlready = new Set<number>()
+    for (const change of await this.states.recordTaken(takenChanges)) {
+      changes.set(change.id, change)
+      if (change.status === 'delivered') deliveredAlready.add(change.id)
+      else if (change.status !== 'sent') continue
+      const report = sentBy.get(change.id)!
+      announcements.push(() => emitter.emit('message.sent', { id: String(change.id), deviceId: String(report.deviceId), status: 'sent', at: report.at }))
+    }
+
+    const receipts = [...delivered.values()].filter((report) => !deliveredAlready.has(report.messageId))
+    const deliveredChanges = [...deliveredAlready].map((id) => changes.get(id)!)
+    deliveredChanges.push(...(await this.states.recordDelivered(receipts.map((report) => ({ ...report, target: 'delivered' as const })))))
+    for (const change of deliveredChanges) {
       changes.set(change.id, change)
       const { at } = deliveredBy.get(change.id)!
       announcements.push(() => emitter.emit('message.delivered', { id: String(change.id), status: 'delivered', at }))

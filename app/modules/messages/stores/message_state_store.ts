@@ -63,6 +63,8 @@ export interface ReportedChange {
   at: Date
   orderedAt?: Date
   target: 'dispatched' | 'sent' | 'delivered'
+  /** Taken straight to delivered (`recordTaken`): when the receipt came; `at` is when it was sent. */
+  deliveredAt?: Date
 }
 
 /** A failed attempt to write: queued again (with its wait) or failed, from the order as read. */
@@ -237,16 +239,19 @@ export class MessageStateStore {
   }
 
   /**
-   * Accepted and sent: the order is taken (dispatched) or sent, from queued and ordered or, to
-   * sent, from dispatched.
+   * Accepted, sent and delivered: the order is taken (dispatched), sent or delivered, from queued
+   * and ordered or, to sent or delivered, from dispatched. A receipt that came with the order's
+   * acceptance or send is written in the same row write (`deliveredAt`), not a second one.
    */
   async recordTaken(changes: ReportedChange[]): Promise<MessageChange[]> {
     return this.#applyReports(
       changes,
       // One attempt is spent when the phone takes the order, whichever report says so first.
       `status = r.target, attempts = attempts + (CASE WHEN messages.status = 'queued' THEN 1 ELSE 0 END),
-       sent_at = CASE WHEN r.target = 'sent' THEN r.at ELSE messages.sent_at END, updated_at = r.at`,
-      `((messages.status = 'queued' AND messages.ordered_at IS NOT NULL) OR (r.target = 'sent' AND messages.status = 'dispatched'))`
+       sent_at = CASE WHEN r.target = 'dispatched' THEN messages.sent_at ELSE r.at END,
+       delivered_at = CASE WHEN r.target = 'delivered' THEN r.delivered_at ELSE messages.delivered_at END,
+       updated_at = COALESCE(r.delivered_at, r.at)`,
+      `((messages.status = 'queued' AND messages.ordered_at IS NOT NULL) OR (r.target <> 'dispatched' AND messages.status = 'dispatched'))`
     )
   }
 
@@ -260,9 +265,16 @@ export class MessageStateStore {
    * (`ordered_at`) changes the message only while that is its current one.
    */
   async #applyReports(changes: ReportedChange[], set: string, guard: string): Promise<MessageChange[]> {
-    const rows = changes.map((change) => [change.messageId, String(change.deviceId), change.at.toISOString(), change.target, change.orderedAt?.toISOString() ?? null])
+    const rows = changes.map((change) => [
+      change.messageId,
+      String(change.deviceId),
+      change.at.toISOString(),
+      change.target,
+      change.orderedAt?.toISOString() ?? null,
+      change.deliveredAt?.toISOString() ?? null,
+    ])
     const handOut = `messages.device_id = r.device_id AND (r.ordered_at IS NULL OR messages.ordered_at = r.ordered_at)`
-    return this.#joined('r(id, device_id, at, target, ordered_at)', rows, set, `${handOut} AND ${guard}`)
+    return this.#joined('r(id, device_id, at, target, ordered_at, delivered_at)', rows, set, `${handOut} AND ${guard}`)
   }
 
   /** The orders among these messages a phone holds (dispatched, or queued and ordered). */
