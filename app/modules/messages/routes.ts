@@ -45,7 +45,6 @@ export function messageRoutes(registry: RouteRegistry, sendMeta: () => Promise<S
       },
       errors: ['INVALID_PHONE', 'EMPTY_BODY', 'CONTACT_BLACKLISTED', 'SCHEDULED_AT_IN_PAST', 'IDEMPOTENCY_CONFLICT'],
       handler: [MessagesController, 'send'],
-      controllerMade: 'once',
     },
     {
       method: 'GET',
@@ -58,7 +57,6 @@ export function messageRoutes(registry: RouteRegistry, sendMeta: () => Promise<S
       answer: { status: 200, description: 'A page of messages', schema: pageOf(message) },
       errors: ['INVALID_PHONE'],
       handler: [MessagesController, 'index'],
-      controllerMade: 'once',
     },
     {
       method: 'GET',
@@ -71,7 +69,6 @@ export function messageRoutes(registry: RouteRegistry, sendMeta: () => Promise<S
       answer: { status: 200, description: 'The message resource', schema: message },
       errors: ['NOT_FOUND'],
       handler: [MessagesController, 'show'],
-      controllerMade: 'once',
     },
     {
       method: 'POST',
@@ -85,7 +82,6 @@ export function messageRoutes(registry: RouteRegistry, sendMeta: () => Promise<S
       answer: { status: 200, description: 'The message, queued again', schema: message },
       errors: ['NOT_FOUND', 'MESSAGE_NOT_FAILED'],
       handler: [MessagesController, 'retry'],
-      controllerMade: 'once',
     },
     {
       method: 'DELETE',
@@ -98,7 +94,6 @@ export function messageRoutes(registry: RouteRegistry, sendMeta: () => Promise<S
       answer: { status: 204, description: 'Deleted' },
       errors: ['NOT_FOUND'],
       handler: [MessagesController, 'destroy'],
-      controllerMade: 'once',
     },
     {
       method: 'GET',
@@ -112,7 +107,6 @@ export function messageRoutes(registry: RouteRegistry, sendMeta: () => Promise<S
       answer: { status: 200, description: 'A page of messages', schema: pageOf(message) },
       errors: ['NOT_FOUND'],
       handler: [MessagesController, 'ofConversation'],
-      controllerMade: 'once',
     },
   ])
 }

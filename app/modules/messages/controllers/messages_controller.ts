@@ -11,11 +11,6 @@ import { ConversationBook } from '#modules/conversations/public'
 
 const input = routeInputs<MessageRoutes>()
 
-/**
- * Made once, at its routes' first request (`controllerMade: 'once'` in routes.ts): its services
- * keep nothing of a request and write nothing in a caller's name, so a send, the hottest path of
- * the gateway, builds nothing for itself.
- */
 @inject()
 export default class MessagesController {
   constructor(
