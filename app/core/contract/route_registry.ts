@@ -91,7 +91,7 @@ export class RouteRegistry {
   async mount(router: Router, resolveGuard: () => Promise<AccessGuard>, bodyParser: any, makeController: ControllerMaker): Promise<void> {
     for (const mountRoutes of this.#libraryRoutes) mountRoutes(router, bodyParser)
     for (const contract of [...this.#contracts].sort(byPathSpecificity)) {
-      const route = router.route(contract.path, [contract.method], await this.#handlerMadeOnce(contract, makeController))
+      const route = router.route(contract.path, [contract.method], await this.#handlerOf(contract, makeController))
       route.as(contract.operationId)
       route.use([...this.#beforeAccess])
       if (contract.access.kind === 'protected') {
@@ -130,7 +130,7 @@ export class RouteRegistry {
    * `remakeControllers`). Its services come through its constructor, so an action taking
    * services as parameters is refused at start.
    */
-  async #handlerMadeOnce(contract: RouteContract, makeController: ControllerMaker) {
+  async #handlerOf(contract: RouteContract, makeController: ControllerMaker) {
     const [importController, method] = contract.handler
     const Controller = (await importController()).default
     const injections = (Controller as { containerInjections?: Record<string, { dependencies: unknown[] } | undefined> }).containerInjections
