@@ -32,7 +32,7 @@ export class BackupSnapshot {
 
 /**
  * One backup at a time in this process, whichever engine runs it: a container singleton, shared
- * by the engines resolved for each request and each schedule pass.
+ * by the controller's engine and the one resolved for each schedule pass.
  */
 export class BackupTurns {
   #queue: Promise<unknown> = Promise.resolve()
