@@ -6,6 +6,7 @@ import { pluginAdonisJS } from '@japa/plugin-adonisjs'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { createGatewayServer, upgradeRoutes } from '#core/http/upgrade_routes'
 import { checkEveryApiClientAnswer } from '#tests/helpers/answer_contract'
+import { RouteRegistry } from '#core/contract/route_registry'
 
 export const plugins: Config['plugins'] = [assert(), apiClient(), pluginAdonisJS(app)]
 
@@ -15,8 +16,26 @@ export const plugins: Config['plugins'] = [assert(), apiClient(), pluginAdonisJS
  * answer their api client receives is checked against the OpenAPI document (answer_contract.ts).
  */
 export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
-  setup: [],
+  setup: [() => remakeControllersOnSwap()],
   teardown: [],
+}
+
+/**
+ * A test swaps a service in the container after the gateway started (a backup snapshot that
+ * fails, a license service on a fake server). Controllers are made once, at their route's first
+ * request: each swap or restore has them made again at their next request, with what the
+ * container gives then.
+ */
+async function remakeControllersOnSwap() {
+  const registry = await app.container.make(RouteRegistry)
+  const container = app.container as unknown as Record<'swap' | 'restore' | 'restoreAll', (...args: unknown[]) => void>
+  for (const method of ['swap', 'restore', 'restoreAll'] as const) {
+    const original = container[method].bind(app.container)
+    container[method] = (...args: unknown[]) => {
+      original(...args)
+      registry.remakeControllers()
+    }
+  }
 }
 
 export const configureSuite: Config['configureSuite'] = (suite) => {

@@ -54,7 +54,6 @@ export function coreRoutes(registry: RouteRegistry) {
         schema: healthSchema,
       },
       handler: [HealthController, 'show'],
-      controllerMade: 'once',
     },
     {
       method: 'GET',

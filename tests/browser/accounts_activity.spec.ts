@@ -20,7 +20,7 @@ function feedbackOf(page: Page, label: string) {
 /** An account of its own, so changing its password leaves the shared test accounts alone. */
 async function freshAccount(email: string, name: string, role: 'operator' | 'readonly' | 'superadmin') {
   await User.query().where('email', email).delete()
-  return (await app.container.make(UserService)).create({ email, name, password: TEST_PASSWORD, role })
+  return (await app.container.make(UserService)).create({ email, name, password: TEST_PASSWORD, role }, null)
 }
 
 test.group('Accounts, own account, Activity and technical log in a real browser', (group) => {

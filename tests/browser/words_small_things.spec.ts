@@ -228,7 +228,7 @@ test.group('Words and the small things that cost clicks, in a real browser', (gr
     await User.query().where('role', 'superadmin').delete()
     await User.query().where('email', 'second@example.test').delete()
     const owner = await accountWithRole('superadmin')
-    const second = await (await app.container.make(UserService)).create({ email: 'second@example.test', name: 'Second admin', role: 'superadmin', password: TEST_PASSWORD })
+    const second = await (await app.container.make(UserService)).create({ email: 'second@example.test', name: 'Second admin', role: 'superadmin', password: TEST_PASSWORD }, null)
     await signInAs(page, 'superadmin')
     await page.goto(gatewayUrl('/accounts'))
     const ownRow = page.locator(`[data-account="${owner.name}"]`)

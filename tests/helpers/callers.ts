@@ -18,8 +18,8 @@ export async function useTestKeys(): Promise<void> {
   const keys = await app.container.make(ApiKeyService)
   for (const scope of ['read', 'send', 'admin'] as const) {
     const existing = await ApiKey.findBy('name_key', `test ${scope} key`)
-    if (existing) await keys.revoke(existing.id)
-    testKeys[scope] = (await keys.create({ name: `test ${scope} key`, scope })).secret
+    if (existing) await keys.revoke(existing.id, null)
+    testKeys[scope] = (await keys.create({ name: `test ${scope} key`, scope }, null)).secret
   }
 }
 
@@ -30,7 +30,7 @@ export async function accountWithRole(role: Role): Promise<User> {
   const email = `${role}@gateway.test`
   const existing = await User.findBy('email', email)
   if (existing) return existing
-  return (await app.container.make(UserService)).create({ email, name: `Test ${role}`, password: TEST_PASSWORD, role })
+  return (await app.container.make(UserService)).create({ email, name: `Test ${role}`, password: TEST_PASSWORD, role }, null)
 }
 
 /** The cookies a signed-in browser holds: the session and the XSRF token to echo. */

@@ -44,10 +44,10 @@ export function actorOf(caller: Caller): string {
 /**
  * The Activity log: modules write what an operator should know; GET /activity reads it.
  *
- * Each write request gets its own log naming its caller (the route registry binds it in the
- * request's container resolver, so every service the request builds writes under that name);
- * background work writes with the container's one, the gateway itself. Passed along rather than
- * kept in an AsyncLocalStorage, whose promise hooks would slow every request.
+ * The container's log writes in the name of the gateway itself. A service method that records
+ * what a request asked for takes its caller as a parameter and writes with `actingFor(caller)`;
+ * the caller is passed along rather than kept in an AsyncLocalStorage, whose promise hooks
+ * would slow every request (docs/modules.md, Getting a service).
  */
 export class ActivityLog {
   constructor(
@@ -56,9 +56,9 @@ export class ActivityLog {
     private actingAuthor: ActivityAuthor | null = null
   ) {}
 
-  /** The same log, writing in the name of a request's caller. */
-  actingFor(caller: Caller): ActivityLog {
-    return this.actingAs({ actor: actorOf(caller), name: caller.name ?? null })
+  /** The same log, writing in the name of a request's caller (null: the gateway itself). */
+  actingFor(caller: Caller | null): ActivityLog {
+    return this.actingAs(caller ? { actor: actorOf(caller), name: caller.name ?? null } : null)
   }
 
   /**

@@ -64,17 +64,13 @@ export interface RouteContract {
   answer: RouteAnswer
   /** Refusals specific to this route; the common ones (auth, body, 500) are added for all. */
   errors?: readonly ApiErrorKind[]
-  handler: readonly [LazyImport<Constructor<any>>, string]
   /**
-   * When the handler's controller is made. `'per request'` (the default): by the container for
-   * each request, with the services of its constructor and of its action's parameters, so that a
-   * write's services see the Activity log acting for its caller (route_registry.ts). `'once'`: at
-   * the route's first request, by the container, and kept; the router then calls the action
-   * itself. For a controller whose services keep nothing of a request and write nothing in a
-   * caller's name; its actions take their services from its constructor (docs/modules.md,
-   * Getting a service).
+   * The controller and its action. The controller is made once, at the route's first request,
+   * with the services of its constructor, and kept (route_registry.ts); an action takes the
+   * context only, and passes the caller to the services that write in its name
+   * (docs/modules.md, Getting a service).
    */
-  controllerMade?: 'once' | 'per request'
+  handler: readonly [LazyImport<Constructor<any>>, string]
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { HttpContext, Router } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import type { AccessGuard, ProtectedAccess } from '#core/http/access'
-import { ActivityLog } from '#core/activity/activity_log'
 import type { ApiErrorKind } from '#core/http/api_error'
 import { allowUpload, requireJsonBody, requireMultipartBody } from '#core/http/body_guard_middleware'
 import { readRawJsonBody } from '#core/http/raw_json_body'
@@ -24,6 +23,7 @@ export class RouteRegistry {
   readonly #tags = new Map<string, string>()
   readonly #beforeAccess: RouteMiddleware[] = []
   readonly #libraryRoutes: Array<(router: Router, bodyParser: any) => void> = []
+  #generation = 0
 
   /** Refusals every protected route can answer; the auth module adds its own. */
   readonly protectedRouteErrors = new Set<ApiErrorKind>(['MISSING_API_KEY', 'INVALID_API_KEY', 'FORBIDDEN_SCOPE'])
@@ -91,9 +91,7 @@ export class RouteRegistry {
   async mount(router: Router, resolveGuard: () => Promise<AccessGuard>, bodyParser: any, makeController: ControllerMaker): Promise<void> {
     for (const mountRoutes of this.#libraryRoutes) mountRoutes(router, bodyParser)
     for (const contract of [...this.#contracts].sort(byPathSpecificity)) {
-      const madeOnce = contract.controllerMade === 'once'
-      const handler = madeOnce ? await handlerMadeOnce(contract, makeController) : contract.handler
-      const route = router.route(contract.path, [contract.method], handler as any)
+      const route = router.route(contract.path, [contract.method], await this.#handlerOf(contract, makeController))
       route.as(contract.operationId)
       route.use([...this.#beforeAccess])
       if (contract.access.kind === 'protected') {
@@ -101,13 +99,6 @@ export class RouteRegistry {
         route.use(async (ctx: HttpContext, next: NextFn) => {
           const guard = await resolveGuard()
           ctx.caller = await guard.authorize(ctx, routeAccess)
-          // What a write does is done for its caller: the services it builds write the Activity
-          // log in their name. Reads write nothing there, and a controller made once builds no
-          // service for the request.
-          if (routeAccess.write && !madeOnce) {
-            const activity = await ctx.containerResolver.make(ActivityLog)
-            ctx.containerResolver.bindValue(ActivityLog, activity.actingFor(ctx.caller))
-          }
           return next()
         })
       }
@@ -121,33 +112,48 @@ export class RouteRegistry {
       route.use([refuseUnknownFields(bodySchema), refuseMisplacedNulls(bodySchema), validateInput(contract)])
     }
   }
+
+  /**
+   * The next request of each route makes its controller again. A test calls it when it swaps a
+   * service in the container (tests/bootstrap.ts), so that the controllers, made once, are built
+   * with the swapped service, as services resolved for each use are.
+   */
+  remakeControllers(): void {
+    this.#generation++
+  }
+
+  /**
+   * A route's handler: a function the router calls with the context, in place of
+   * `[Controller, 'method']`, which the container would make and call for each request, its
+   * action's parameters resolved each time. The controller is made at the route's first request,
+   * after every provider has started, and kept; made again only if making it failed (or after
+   * `remakeControllers`). Its services come through its constructor, so an action taking
+   * services as parameters is refused at start.
+   */
+  async #handlerOf(contract: RouteContract, makeController: ControllerMaker) {
+    const [importController, method] = contract.handler
+    const Controller = (await importController()).default
+    const injections = (Controller as { containerInjections?: Record<string, { dependencies: unknown[] } | undefined> }).containerInjections
+    if (injections?.[method]?.dependencies.length) {
+      throw new Error(`${Controller.name}.${method} takes services as parameters: a controller takes them in its constructor`)
+    }
+    let controller: Promise<any> | undefined
+    let madeIn = this.#generation
+    return (ctx: HttpContext) => {
+      if (madeIn !== this.#generation) {
+        controller = undefined
+        madeIn = this.#generation
+      }
+      controller ??= makeController(Controller).catch((error) => {
+        controller = undefined
+        throw error
+      })
+      return controller.then((made) => made[method](ctx))
+    }
+  }
 }
 
 export type ControllerMaker = (controller: Constructor<any>) => Promise<any>
-
-/**
- * The handler of a route whose controller is made once (`controllerMade: 'once'`): a function
- * the router calls with the context, in place of `[Controller, 'method']`, which the container
- * would make and call for each request, its action's parameters resolved each time. Made at
- * the route's first request, after every provider has started, and made again only if making
- * it failed.
- */
-async function handlerMadeOnce(contract: RouteContract, makeController: ControllerMaker) {
-  const [importController, method] = contract.handler
-  const Controller = (await importController()).default
-  const injections = (Controller as { containerInjections?: Record<string, { dependencies: unknown[] } | undefined> }).containerInjections
-  if (injections?.[method]?.dependencies.length) {
-    throw new Error(`${Controller.name}.${method} takes services as parameters: a controller made once takes them in its constructor`)
-  }
-  let controller: Promise<any> | undefined
-  return (ctx: HttpContext) => {
-    controller ??= makeController(Controller).catch((error) => {
-      controller = undefined
-      throw error
-    })
-    return controller.then((made) => made[method](ctx))
-  }
-}
 
 /**
  * Applies the contract's validators once, after the body guards, and hands the typed result to

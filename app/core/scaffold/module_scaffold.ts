@@ -235,6 +235,7 @@ import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { SettingsStore } from '#core/settings/settings_store'
 import { ActivityLog } from '#core/activity/activity_log'
+import type { Caller } from '#core/http/access'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import type { PageRequest } from '#core/pagination/keyset_page'
 import type { PageOf } from '#core/contract/schemas'
@@ -267,7 +268,8 @@ export class ${Module}Service {
     return { data: found.data.map(${itemCamel}Resource), nextCursor: found.nextCursor }
   }
 
-  async create(fields: ${Item}Fields) {
+  /** \`by\`: the caller who asked, named by the Activity entry (null: the gateway itself). */
+  async create(fields: ${Item}Fields, by: Caller | null) {
     const { ${limitField} } = await this.settings.get('${module}')
     if ((await this.items.count()) >= ${limitField}) {
       throw new ApiError('${errorKind}', 'The limit of Settings > ${Module} is reached')
@@ -277,7 +279,7 @@ export class ${Module}Service {
     // After the write: a public event carries identifiers only.
     await emitter.emit('${event}', { id: String(created.id), at: this.clock.now() })
     // In the Activity log, in the caller's name (declared in activity.ts): no more than its name.
-    await this.activity.info('${module}', '${event}', \`${Item} "\${created.name}" created\`, { ${itemCamel}Id: String(created.id) })
+    await this.activity.actingFor(by).info('${module}', '${event}', \`${Item} "\${created.name}" created\`, { ${itemCamel}Id: String(created.id) })
     return ${itemCamel}Resource(created)
   }
 }
@@ -307,7 +309,7 @@ export default class ${Module}Controller {
   }
 
   async store(ctx: HttpContext) {
-    const created = await this.items.create(input(ctx, 'create${Item}').body)
+    const created = await this.items.create(input(ctx, 'create${Item}').body, ctx.caller!)
     ctx.response.status(201)
     return created
   }

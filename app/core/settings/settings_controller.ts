@@ -15,13 +15,13 @@ export default class SettingsController {
   }
 
   /** Validation is per section (the backup block answers 422), so the store does it. */
-  async update({ request }: HttpContext) {
+  async update({ request, caller }: HttpContext) {
     const change = request.body() as Record<string, Record<string, unknown>>
     await this.settings.update(change)
     // The sections and fields named, never their values (a password, a prefix rule's phone).
     const named = Object.entries(change).map(([section, fields]) => `${section} (${Object.keys(fields ?? {}).join(', ')})`)
     if (named.length) {
-      await this.activity.info('settings', 'settings.changed', `Settings changed: ${named.join('; ')}`, { sections: Object.keys(change) })
+      await this.activity.actingFor(caller!).info('settings', 'settings.changed', `Settings changed: ${named.join('; ')}`, { sections: Object.keys(change) })
     }
     return this.settings.publicView()
   }

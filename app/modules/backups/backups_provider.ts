@@ -43,9 +43,10 @@ export default class BackupsProvider {
     container.singleton(BackupProgressChannel, async (resolver) => new BackupProgressChannel(() => container.make('transmit'), await resolver.make(Clock)))
     container.singleton(RestoreGate, () => new RestoreGate())
     container.singleton(BackupTurns, () => new BackupTurns())
-    // BackupEngine, BackupSchedule, BackupCatalogue and RestorePreparation are @inject()ed and
-    // resolved for each use: what they keep between uses is in the singletons above, and a test
-    // swaps one of their parts (a failing snapshot) in the container.
+    // BackupEngine, BackupSchedule, BackupCatalogue and RestorePreparation are @inject()ed,
+    // resolved for each schedule pass and held by the controller: what they keep between uses is
+    // in the singletons above, and a test swaps one of their parts (a failing snapshot) in the
+    // container.
   }
 
   async start() {

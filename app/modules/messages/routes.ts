@@ -31,7 +31,6 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 200, description: 'A page of messages', schema: pageOf(message) },
       errors: ['INVALID_PHONE'],
       handler: [MessagesController, 'index'],
-      controllerMade: 'once',
     },
     {
       method: 'GET',
@@ -44,7 +43,6 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 200, description: 'The message resource', schema: message },
       errors: ['NOT_FOUND'],
       handler: [MessagesController, 'show'],
-      controllerMade: 'once',
     },
     {
       method: 'POST',
@@ -58,7 +56,6 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 200, description: 'The message, queued again', schema: message },
       errors: ['NOT_FOUND', 'MESSAGE_NOT_FAILED'],
       handler: [MessagesController, 'retry'],
-      controllerMade: 'once',
     },
     {
       method: 'DELETE',
@@ -71,7 +68,6 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 204, description: 'Deleted' },
       errors: ['NOT_FOUND'],
       handler: [MessagesController, 'destroy'],
-      controllerMade: 'once',
     },
     {
       method: 'GET',
@@ -85,7 +81,6 @@ export function messageRoutes(registry: RouteRegistry) {
       answer: { status: 200, description: 'A page of messages', schema: pageOf(message) },
       errors: ['NOT_FOUND'],
       handler: [MessagesController, 'ofConversation'],
-      controllerMade: 'once',
     },
   ])
 }

@@ -38,7 +38,6 @@ export function sendingRoutes(registry: RouteRegistry, sendMeta: () => Promise<S
       },
       errors: ['INVALID_PHONE', 'EMPTY_BODY', 'CONTACT_BLACKLISTED', 'SCHEDULED_AT_IN_PAST', 'IDEMPOTENCY_CONFLICT'],
       handler: [SendController, 'send'],
-      controllerMade: 'once',
     },
   ])
 }

@@ -82,7 +82,7 @@ async function assertReceivesNothing(
 
 async function freshAccount(role: 'readonly' | 'operator' | 'superadmin') {
   const email = `live-${randomUUID().slice(0, 8)}@gateway.test`
-  const user = await (await app.container.make(UserService)).create({ email, name: `Live ${role}`, password: TEST_PASSWORD, role })
+  const user = await (await app.container.make(UserService)).create({ email, name: `Live ${role}`, password: TEST_PASSWORD, role }, null)
   return user
 }
 

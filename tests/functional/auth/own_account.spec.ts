@@ -25,7 +25,7 @@ const whoAmI = async (browser: Browser) => (await browser.call('GET', '/api/v1/a
 async function freshAccount(role: 'readonly' | 'operator' | 'superadmin', label: string) {
   const email = `${label}.${role}@own-account.test`
   await db.from('users').where('email', email).delete()
-  return (await app.container.make(UserService)).create({ email, name: `Own ${label} ${role}`, password: TEST_PASSWORD, role })
+  return (await app.container.make(UserService)).create({ email, name: `Own ${label} ${role}`, password: TEST_PASSWORD, role }, null)
 }
 
 test.group('Own account: change own password', (group) => {

@@ -20,7 +20,7 @@ test.group('Per-key rate limits and daily quotas', (group) => {
 
   async function keyWith(limits: { callsPerMinute?: number; callsPerDay?: number }) {
     const keys = await app.container.make(ApiKeyService)
-    return (await keys.create({ name: `limited ${++keyNumber}`, scope: 'read', ...limits })).secret
+    return (await keys.create({ name: `limited ${++keyNumber}`, scope: 'read', ...limits }, null)).secret
   }
 
   test('at the per-minute limit edge: headers exact on every answer, the next call 429 with Retry-After', async ({ client, assert }) => {

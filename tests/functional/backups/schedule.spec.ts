@@ -154,7 +154,7 @@ test.group('Backup schedule on the clock', (group) => {
       },
     })
     // A manual backup is under way when the automatic one falls due (10:00:30).
-    const manual = (await app.container.make(BackupEngine)).run('manual')
+    const manual = (await app.container.make(BackupEngine)).run('manual', null)
     await clock.advance(30_000)
     await runner.whenIdle()
     assert.deepEqual((await scheduledRuns()).slice(1), [])

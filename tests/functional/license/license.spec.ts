@@ -183,7 +183,7 @@ test.group('License gate', (group) => {
     await start()
     await advance(48 * HOUR)
     // Entering a key in community mode stores it and asks nobody.
-    await license.replaceKey(OTHER_KEY, 'api')
+    await license.replaceKey(OTHER_KEY, 'api', null)
     await advance(HOUR)
 
     assert.lengthOf(fake.requests, 0)
@@ -409,7 +409,7 @@ test.group('License gate', (group) => {
     assert.equal(warning.level, 'warning')
     assert.match(warning.message, /enter the license key again/)
 
-    await license.replaceKey(KEY, 'api')
+    await license.replaceKey(KEY, 'api', null)
     await advance(0)
     assert.equal(license.status().keyStatus, 'ok')
     assert.lengthOf(fake.requests, 1)
@@ -442,7 +442,7 @@ test.group('License gate', (group) => {
     const moving = clock.advance(HOUR).then(() => runner.whenIdle())
     await until(() => fake.requests.length === 2)
     // ...when the operator enters another key; then the server says the old one is withdrawn.
-    await license.replaceKey(OTHER_KEY, 'api')
+    await license.replaceKey(OTHER_KEY, 'api', null)
     fake.behave('valid')
     fake.release('withdrawn')
     await moving
@@ -461,10 +461,10 @@ test.group('License gate', (group) => {
 
   test('the PUT handler works while withdrawn: stores the key sealed, asks at once, and a valid answer lifts the block', async ({ assert }) => {
     fake.behave('withdrawn')
-    const { license, start, advance, clock } = harness()
+    const { license, start, advance } = harness()
     await license.load(KEY)
     await start()
-    const controller = new LicenseController(license, new ActivityLog(clock, logger))
+    const controller = new LicenseController(license)
 
     await assert.rejects(() => keyReplacement({ key: 'short' }), vineErrors.E_VALIDATION_ERROR)
 
@@ -473,8 +473,7 @@ test.group('License gate', (group) => {
     ctx.caller = { type: 'session', id: '7', role: 'superadmin', name: 'Owner' }
     const answer = await controller.update(ctx)
     assert.deepInclude(answer, { keyPrefix: 'NEWK', keyStatus: 'ok', state: 'withdrawn' })
-    // Entered by a person: the Activity entry names them (the route is not a write route, it
-    // must work while withdrawn, so the controller gives the entry its author).
+    // Entered by a person: the Activity entry names them (the controller passes its caller).
     const entered = await db.from('activity_entries').where('kind', 'license.key_entered').orderBy('id', 'desc').first()
     assert.deepInclude(entered, { actor: 'account:7', actor_name: 'Owner' })
 
@@ -491,14 +490,14 @@ test.group('License gate', (group) => {
   })
 
   test('the full key never appears in the Activity log, the log file, the GET answer or the refusal', async ({ assert }) => {
-    const { license, start, advance, clock: harnessClock } = harness()
+    const { license, start, advance } = harness()
     await license.load(KEY)
     await start()
     fake.behave('error500')
     await advance(HOUR)
     fake.behave('withdrawn')
     await advance(5 * MINUTE)
-    const controller = new LicenseController(license, new ActivityLog(harnessClock, logger))
+    const controller = new LicenseController(license)
     const ctx = await keyReplacement({ key: OTHER_KEY })
     ctx.caller = { type: 'session', id: '7', role: 'superadmin', name: 'Owner' }
     await controller.update(ctx)
@@ -686,7 +685,7 @@ test.group('License endpoints and the write gate over HTTP', (group) => {
     await withdrawnGateway()
     const email = 'withdrawn.own@gateway.test'
     await db.from('users').where('email', email).delete()
-    await (await app.container.make(UserService)).create({ email, name: 'Withdrawn own', password: TEST_PASSWORD, role: 'readonly' })
+    await (await app.container.make(UserService)).create({ email, name: 'Withdrawn own', password: TEST_PASSWORD, role: 'readonly' }, null)
     const here = new Browser()
     await here.signIn(email, TEST_PASSWORD)
     await new Browser().signIn(email, TEST_PASSWORD)

@@ -44,7 +44,7 @@ test.group('Idempotency-Key', (group) => {
   })
 
   test('keys belong to the caller: two keys or accounts may use the same value independently', async ({ client, assert }) => {
-    const other = (await (await app.container.make(ApiKeyService)).create({ name: `other sender ${Date.now()}`, scope: 'send' })).secret
+    const other = (await (await app.container.make(ApiKeyService)).create({ name: `other sender ${Date.now()}`, scope: 'send' }, null)).secret
     const body = { to: '+33612345678', body: 'same' }
     ;(await keyed(client, 'shared-value-1', body)).assertStatus(202)
     const second = await keyed(client, 'shared-value-1', { ...body, body: 'different body' }, other)

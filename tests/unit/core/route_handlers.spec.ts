@@ -30,7 +30,7 @@ class MethodInjectedController {
   }
 }
 
-function contract(handler: RouteContract['handler'], controllerMade?: RouteContract['controllerMade']): RouteContract {
+function contract(handler: RouteContract['handler']): RouteContract {
   return {
     method: 'GET',
     path: '/test/handled',
@@ -40,7 +40,6 @@ function contract(handler: RouteContract['handler'], controllerMade?: RouteContr
     access: access.public(),
     answer: { status: 200, description: 'ok' },
     handler,
-    controllerMade,
   }
 }
 
@@ -57,8 +56,7 @@ function recordingRouter() {
   return { router, handlers }
 }
 
-async function mounted(routeContract: RouteContract, makeController: (controller: any) => Promise<any>) {
-  const registry = new RouteRegistry()
+async function mounted(routeContract: RouteContract, makeController: (controller: any) => Promise<any>, registry = new RouteRegistry()) {
   registry.add([routeContract])
   const { router, handlers } = recordingRouter()
   await registry.mount(router, async () => ({}) as any, async () => {}, makeController)
@@ -68,10 +66,10 @@ async function mounted(routeContract: RouteContract, makeController: (controller
 const ctx = { request: { url: () => '/test/handled' } } as unknown as HttpContext
 
 test.group('Route handlers', () => {
-  test("a controller made once is made at the route's first request and called directly after", async ({ assert }) => {
+  test("a controller is made at the route's first request and called directly after", async ({ assert }) => {
     made = 0
     let makes = 0
-    const handler = await mounted(contract([async () => ({ default: CountingController }), 'show'], 'once'), async (Controller) => {
+    const handler = await mounted(contract([async () => ({ default: CountingController }), 'show']), async (Controller) => {
       makes++
       return new Controller(new Clerk())
     })
@@ -85,7 +83,7 @@ test.group('Route handlers', () => {
 
   test('a controller that could not be made is made again at the next request', async ({ assert }) => {
     let attempts = 0
-    const handler = await mounted(contract([async () => ({ default: CountingController }), 'show'], 'once'), async (Controller) => {
+    const handler = await mounted(contract([async () => ({ default: CountingController }), 'show']), async (Controller) => {
       if (++attempts === 1) throw new Error('not yet')
       return new Controller(new Clerk())
     })
@@ -94,15 +92,30 @@ test.group('Route handlers', () => {
     assert.equal(attempts, 2)
   })
 
-  test('an action taking services as parameters cannot be made once: refused at start', async ({ assert }) => {
+  test('an action taking services as parameters is refused at start', async ({ assert }) => {
     await assert.rejects(
-      () => mounted(contract([async () => ({ default: MethodInjectedController }), 'show'], 'once'), async () => ({})),
-      'MethodInjectedController.show takes services as parameters: a controller made once takes them in its constructor'
+      () => mounted(contract([async () => ({ default: MethodInjectedController }), 'show']), async () => ({})),
+      'MethodInjectedController.show takes services as parameters: a controller takes them in its constructor'
     )
   })
 
-  test('a controller made per request is left to the container: the route gets the contract handler', async ({ assert }) => {
-    const handler: RouteContract['handler'] = [async () => ({ default: CountingController }), 'show']
-    assert.strictEqual(await mounted(contract(handler), async () => assert.fail('made by the registry')), handler)
+  test('after remakeControllers the next request makes the controller again, with what the maker gives then', async ({ assert }) => {
+    const registry = new RouteRegistry()
+    let clerkName = 'first'
+    const handler = await mounted(
+      contract([async () => ({ default: CountingController }), 'show']),
+      async (Controller) => {
+        const clerk = new Clerk()
+        clerk.name = clerkName
+        return new Controller(clerk)
+      },
+      registry
+    )
+    assert.equal((await (handler as any)(ctx)).clerk, 'first')
+    clerkName = 'swapped'
+    assert.equal((await (handler as any)(ctx)).clerk, 'first', 'kept until told')
+    registry.remakeControllers()
+    assert.equal((await (handler as any)(ctx)).clerk, 'swapped')
+    assert.equal((await (handler as any)(ctx)).clerk, 'swapped')
   })
 })

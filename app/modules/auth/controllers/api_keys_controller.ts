@@ -18,22 +18,22 @@ export default class ApiKeysController {
 
   /** The secret is in this answer and the rotation answer only. */
   async store(ctx: HttpContext): Promise<KeyWithSecret> {
-    const { apiKey, secret } = await this.keys.create(input(ctx, 'createApiKey').body)
+    const { apiKey, secret } = await this.keys.create(input(ctx, 'createApiKey').body, ctx.caller!)
     ctx.response.status(201)
     return { apiKey: apiKey.toResource(), secret }
   }
 
   async update(ctx: HttpContext) {
-    return (await this.keys.update(idParam(ctx.params.id, 'API key'), input(ctx, 'updateApiKey').body)).toResource()
+    return (await this.keys.update(idParam(ctx.params.id, 'API key'), input(ctx, 'updateApiKey').body, ctx.caller!)).toResource()
   }
 
-  async rotate({ params }: HttpContext): Promise<KeyWithSecret> {
-    const { apiKey, secret } = await this.keys.rotate(idParam(params.id, 'API key'))
+  async rotate({ params, caller }: HttpContext): Promise<KeyWithSecret> {
+    const { apiKey, secret } = await this.keys.rotate(idParam(params.id, 'API key'), caller!)
     return { apiKey: apiKey.toResource(), secret }
   }
 
-  async destroy({ params, response }: HttpContext) {
-    await this.keys.revoke(idParam(params.id, 'API key'))
+  async destroy({ params, response, caller }: HttpContext) {
+    await this.keys.revoke(idParam(params.id, 'API key'), caller!)
     return response.noContent()
   }
 }

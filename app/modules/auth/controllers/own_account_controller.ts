@@ -31,7 +31,7 @@ export default class OwnAccountController {
   }
 
   #callerSession(ctx: HttpContext) {
-    return { sessionId: ctx.session.sessionId, ip: ctx.request.ip() }
+    return { sessionId: ctx.session.sessionId, ip: ctx.request.ip(), by: ctx.caller! }
   }
 
   /**

@@ -1,6 +1,5 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import type { Caller } from '#core/http/access'
 import { idParam } from '#core/http/route_params'
 import { UserService } from '#modules/auth/services/user_service'
 import { routeInputs } from '#core/contract/route_contract'
@@ -9,11 +8,7 @@ import type { AssignableAccounts } from '#modules/auth/schemas'
 
 const input = routeInputs<AuthRoutes>()
 
-/** The signed-in superadmin (account changes are refused to every key), named in the Activity log. */
-function actingAccount(caller: Caller | undefined): number | undefined {
-  return caller?.type === 'session' ? Number(caller.id) : undefined
-}
-
+/** Accounts, changed by a signed-in superadmin, who is named in the Activity log. */
 @inject()
 export default class UsersController {
   constructor(private users: UserService) {}
@@ -27,18 +22,18 @@ export default class UsersController {
   }
 
   async store(ctx: HttpContext) {
-    const user = await this.users.create(input(ctx, 'createUser').body, actingAccount(ctx.caller))
+    const user = await this.users.create(input(ctx, 'createUser').body, ctx.caller!)
     ctx.response.status(201)
     return user.toResource()
   }
 
   async update(ctx: HttpContext) {
     const id = idParam(ctx.params.id, 'Account')
-    return (await this.users.update(id, input(ctx, 'updateUser').body, ctx.session?.sessionId, actingAccount(ctx.caller))).toResource()
+    return (await this.users.update(id, input(ctx, 'updateUser').body, ctx.session?.sessionId, ctx.caller!)).toResource()
   }
 
   async destroy({ params, response, caller }: HttpContext) {
-    await this.users.delete(idParam(params.id, 'Account'), actingAccount(caller))
+    await this.users.delete(idParam(params.id, 'Account'), caller!)
     return response.noContent()
   }
 }

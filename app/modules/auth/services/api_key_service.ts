@@ -1,5 +1,5 @@
 import { inject } from '@adonisjs/core'
-import type { Scope } from '#core/http/access'
+import type { Caller, Scope } from '#core/http/access'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { databaseRefusal } from '#core/database/database_refusal'
@@ -39,7 +39,7 @@ export class ApiKeyService {
     private keys: ApiKeyStore
   ) {}
 
-  async create(fields: ApiKeyFields): Promise<{ apiKey: ApiKey; secret: string }> {
+  async create(fields: ApiKeyFields, by: Caller | null): Promise<{ apiKey: ApiKey; secret: string }> {
     await this.#assertNameFree(fields.name)
     const secret = newApiKeySecret()
     const now = dateTimeOf(this.clock.now())
@@ -54,7 +54,7 @@ export class ApiKeyService {
       callsPerDay: fields.callsPerDay ?? null,
       at: now,
     })
-    await this.activity.info('auth', 'apikey.created', `API key "${apiKey.name}" created with scope ${apiKey.scope}`, { apiKeyId: String(apiKey.id) })
+    await this.activity.actingFor(by).info('auth', 'apikey.created', `API key "${apiKey.name}" created with scope ${apiKey.scope}`, { apiKeyId: String(apiKey.id) })
     return { apiKey, secret }
   }
 
@@ -69,7 +69,7 @@ export class ApiKeyService {
     return apiKey
   }
 
-  async update(id: number, change: Partial<ApiKeyFields>): Promise<ApiKey> {
+  async update(id: number, change: Partial<ApiKeyFields>, by: Caller | null): Promise<ApiKey> {
     const apiKey = await this.find(id)
     const renamed = change.name !== undefined && change.name.toLowerCase() !== apiKey.nameKey
     if (renamed) await this.#assertNameFree(change.name!)
@@ -82,27 +82,27 @@ export class ApiKeyService {
       updatedAt: dateTimeOf(this.clock.now()),
     })
     this.cache.forget(apiKey.fingerprint, apiKey.id)
-    await this.activity.info('auth', 'apikey.changed', `API key "${apiKey.name}" changed`, { apiKeyId: String(apiKey.id) })
+    await this.activity.actingFor(by).info('auth', 'apikey.changed', `API key "${apiKey.name}" changed`, { apiKeyId: String(apiKey.id) })
     return apiKey
   }
 
   /** A new secret; the old one is invalid from this moment. */
-  async rotate(id: number): Promise<{ apiKey: ApiKey; secret: string }> {
+  async rotate(id: number, by: Caller | null): Promise<{ apiKey: ApiKey; secret: string }> {
     const apiKey = await this.find(id)
     const previous = apiKey.fingerprint
     const secret = newApiKeySecret()
     await this.keys.change(apiKey, { fingerprint: fingerprintOf(secret), lastFour: secret.slice(-4), updatedAt: dateTimeOf(this.clock.now()) })
     this.cache.forget(previous, apiKey.id)
-    await this.activity.info('auth', 'apikey.rotated', `API key "${apiKey.name}" rotated`, { apiKeyId: String(apiKey.id) })
+    await this.activity.actingFor(by).info('auth', 'apikey.rotated', `API key "${apiKey.name}" rotated`, { apiKeyId: String(apiKey.id) })
     return { apiKey, secret }
   }
 
-  async revoke(id: number): Promise<void> {
+  async revoke(id: number, by: Caller | null): Promise<void> {
     const apiKey = await this.find(id)
     await this.keys.remove(apiKey)
     this.cache.forget(apiKey.fingerprint, apiKey.id)
     this.cache.lastUsedWritten.delete(apiKey.id)
-    await this.activity.info('auth', 'apikey.revoked', `API key "${apiKey.name}" revoked`, { apiKeyId: String(apiKey.id) })
+    await this.activity.actingFor(by).info('auth', 'apikey.revoked', `API key "${apiKey.name}" revoked`, { apiKeyId: String(apiKey.id) })
   }
 
   /** The key a presented secret belongs to, or null. */

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { ActivityLog } from '#core/activity/activity_log'
+import type { Caller } from '#core/http/access'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import type User from '#modules/auth/models/user'
 import { SignInThrottle } from '#modules/auth/services/sign_in_throttle'
@@ -11,10 +12,14 @@ import { LiveStreamSessions } from '#modules/auth/services/live_stream_sessions'
 import { transaction } from '#core/database/transaction'
 import type { EndedSessions } from '#modules/auth/schemas'
 
-/** Where the request comes from: the session to keep, the address the throttle judges. */
+/**
+ * Where the request comes from: the session to keep, the address the throttle judges, and the
+ * caller the Activity entry names.
+ */
 export interface CallerSession {
   sessionId: string
   ip: string
+  by: Caller
 }
 
 /**
@@ -51,7 +56,7 @@ export class OwnAccountService {
       return this.sessions.endSessionsOf(trx, userId, caller.sessionId)
     })
     await this.liveStreams.review()
-    await this.activity.info('auth', 'account.password_changed', `Account ${account.name} changed its own password; ${signedOut(endedSessions)}`, {
+    await this.activity.actingFor(caller.by).info('auth', 'account.password_changed', `Account ${account.name} changed its own password; ${signedOut(endedSessions)}`, {
       userId: String(userId),
       endedSessions,
     })
@@ -62,7 +67,7 @@ export class OwnAccountService {
     const account = await this.#account(userId)
     const endedSessions = await this.sessions.endSessionsOf(null, userId, caller.sessionId)
     await this.liveStreams.review()
-    await this.activity.info('auth', 'account.sessions_ended', `Account ${account.name} signed out its other sessions; ${signedOut(endedSessions)}`, {
+    await this.activity.actingFor(caller.by).info('auth', 'account.sessions_ended', `Account ${account.name} signed out its other sessions; ${signedOut(endedSessions)}`, {
       userId: String(userId),
       endedSessions,
     })

@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import hash from '@adonisjs/core/services/hash'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import type { Role } from '#core/http/access'
+import type { Caller, Role } from '#core/http/access'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
 import { ActivityLog } from '#core/activity/activity_log'
@@ -58,11 +58,12 @@ export class UserService {
     return user
   }
 
-  /** `byUserId`: the superadmin acting, named in the Activity log entry. */
-  async create(account: NewAccount, byUserId?: number): Promise<User> {
+  /** `by`: the caller, named in the Activity log entry (a signed-in superadmin also in its sentence). */
+  async create(account: NewAccount, by: Caller | null): Promise<User> {
+    const byUserId = actingAccount(by)
     await this.#assertEmailFree(account.email)
     const user = await this.users.add(null, this.#row(account))
-    await this.activity.info('auth', 'account.created', await this.#byWhom(byUserId, `created account ${user.name} with role ${user.role}`), {
+    await this.activity.actingFor(by).info('auth', 'account.created', await this.#byWhom(byUserId, `created account ${user.name} with role ${user.role}`), {
       userId: String(user.id),
       ...(byUserId === undefined ? {} : { byUserId: String(byUserId) }),
     })
@@ -94,7 +95,8 @@ export class UserService {
    * A new password ends the account's other sessions (`keepSessionId`: the caller's own, kept
    * when people change their own password).
    */
-  async update(id: number, change: Partial<NewAccount>, keepSessionId?: string, byUserId?: number): Promise<User> {
+  async update(id: number, change: Partial<NewAccount>, keepSessionId: string | undefined, by: Caller | null): Promise<User> {
+    const byUserId = actingAccount(by)
     const changes: string[] = []
     const updated = await transaction(async (trx) => {
       const user = await this.users.findIn(trx, id)
@@ -124,7 +126,7 @@ export class UserService {
     // Sessions ended close their live streams; a lowered role loses the channels it may not follow.
     if (change.password !== undefined || change.role !== undefined) await this.liveStreams.review()
     const what = changes.length ? changes.join(', ') : 'nothing changed'
-    await this.activity.info('auth', 'account.changed', await this.#byWhom(byUserId, `changed account ${updated.name}: ${what}`), {
+    await this.activity.actingFor(by).info('auth', 'account.changed', await this.#byWhom(byUserId, `changed account ${updated.name}: ${what}`), {
       userId: String(updated.id),
       ...(byUserId === undefined ? {} : { byUserId: String(byUserId) }),
     })
@@ -164,7 +166,8 @@ export class UserService {
     return { user, endedSessions }
   }
 
-  async delete(id: number, byUserId?: number): Promise<void> {
+  async delete(id: number, by: Caller | null): Promise<void> {
+    const byUserId = actingAccount(by)
     const deleted = await transaction(async (trx) => {
       const user = await this.users.findIn(trx, id)
       if (!user) throw ApiError.notFound('Account')
@@ -175,7 +178,7 @@ export class UserService {
       return user
     })
     await this.liveStreams.review()
-    await this.activity.info('auth', 'account.deleted', await this.#byWhom(byUserId, `deleted account ${deleted.name} (${deleted.role})`, deleted), {
+    await this.activity.actingFor(by).info('auth', 'account.deleted', await this.#byWhom(byUserId, `deleted account ${deleted.name} (${deleted.role})`, deleted), {
       userId: String(id),
       ...(byUserId === undefined ? {} : { byUserId: String(byUserId) }),
     })
@@ -208,4 +211,9 @@ export class UserService {
     const now = dateTimeOf(this.clock.now())
     return { email: account.email.toLowerCase(), name: account.name, role: account.role, password: account.password, createdAt: now, updatedAt: now }
   }
+}
+
+/** The signed-in account acting (account changes are refused to every key). */
+function actingAccount(caller: Caller | null): number | undefined {
+  return caller?.type === 'session' ? Number(caller.id) : undefined
 }

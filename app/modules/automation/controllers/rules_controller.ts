@@ -12,7 +12,10 @@ const input = routeInputs<AutomationRoutes>()
 
 @inject()
 export default class RulesController {
-  constructor(private rules: RuleBook) {}
+  constructor(
+    private rules: RuleBook,
+    private trial: RuleTrial
+  ) {}
 
   async index(): Promise<RuleList> {
     return { data: (await this.rules.all()).map((rule) => ruleResource(rule)), nextCursor: null }
@@ -23,35 +26,34 @@ export default class RulesController {
   }
 
   async store(ctx: HttpContext) {
-    const { rule, callSecret } = await this.rules.create(input(ctx, 'createRule').body)
+    const { rule, callSecret } = await this.rules.create(input(ctx, 'createRule').body, ctx.caller!)
     ctx.response.status(201)
     return ruleResource(rule, callSecret)
   }
 
   async update(ctx: HttpContext) {
     const change = input(ctx, 'updateRule').body
-    const { rule, callSecret } = await this.rules.update(idParam(ctx.params.id, 'Rule'), change)
+    const { rule, callSecret } = await this.rules.update(idParam(ctx.params.id, 'Rule'), change, ctx.caller!)
     return ruleResource(rule, callSecret)
   }
 
-  async destroy({ params, response }: HttpContext) {
-    await this.rules.delete(idParam(params.id, 'Rule'))
+  async destroy({ params, response, caller }: HttpContext) {
+    await this.rules.delete(idParam(params.id, 'Rule'), caller!)
     return response.noContent()
   }
 
   async order(ctx: HttpContext): Promise<RuleList> {
     const { ids } = input(ctx, 'orderRules').body
-    return { data: (await this.rules.reorder(ids.map(Number))).map((rule) => ruleResource(rule)), nextCursor: null }
+    return { data: (await this.rules.reorder(ids.map(Number), ctx.caller!)).map((rule) => ruleResource(rule)), nextCursor: null }
   }
 
-  async rotateSecret({ params }: HttpContext): Promise<RuleWithSecret> {
-    const { rule, callSecret } = await this.rules.rotateSecret(idParam(params.id, 'Rule'))
+  async rotateSecret({ params, caller }: HttpContext): Promise<RuleWithSecret> {
+    const { rule, callSecret } = await this.rules.rotateSecret(idParam(params.id, 'Rule'), caller!)
     return { ...ruleResource(rule), callSecret }
   }
 
-  @inject()
-  async test(ctx: HttpContext, trial: RuleTrial) {
-    return trial.test(idParam(ctx.params.id, 'Rule'), input(ctx, 'testRule').body)
+  async test(ctx: HttpContext) {
+    return this.trial.test(idParam(ctx.params.id, 'Rule'), input(ctx, 'testRule').body)
   }
 
   async runs(ctx: HttpContext) {

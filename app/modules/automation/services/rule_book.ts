@@ -3,6 +3,7 @@ import { inject } from '@adonisjs/core'
 import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { ApiError } from '#core/http/api_error'
+import type { Caller } from '#core/http/access'
 import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { ContactGroups } from '#modules/contacts/public'
@@ -61,7 +62,7 @@ export class RuleBook {
   }
 
   /** The rule and, when one was drawn now, its URL call's secret (shown this once). */
-  async create(fields: Partial<RuleFields> & Pick<RuleFields, 'name' | 'actions'>): Promise<{ rule: AutomationRule; callSecret: string | null }> {
+  async create(fields: Partial<RuleFields> & Pick<RuleFields, 'name' | 'actions'>, by: Caller | null): Promise<{ rule: AutomationRule; callSecret: string | null }> {
     await this.#assertNameFree(fields.name)
     await this.#assertReferences(fields.conditions ?? [], fields.actions)
     const { count, lastPosition } = await this.store.countAndLastPosition()
@@ -80,11 +81,11 @@ export class RuleBook {
       callSecretSealed: callSecret ? this.secrets.seal(callSecret) : null,
       at: now,
     })
-    await this.activity.info('automation', 'rule.created', `Rule "${rule.name}" created`, { ruleId: String(rule.id) })
+    await this.activity.actingFor(by).info('automation', 'rule.created', `Rule "${rule.name}" created`, { ruleId: String(rule.id) })
     return { rule, callSecret }
   }
 
-  async update(id: number, change: Partial<RuleFields>): Promise<{ rule: AutomationRule; callSecret: string | null }> {
+  async update(id: number, change: Partial<RuleFields>, by: Caller | null): Promise<{ rule: AutomationRule; callSecret: string | null }> {
     const rule = await this.find(id)
     if (change.name !== undefined && change.name.toLowerCase() !== rule.name.toLowerCase()) await this.#assertNameFree(change.name)
     await this.#assertReferences(change.conditions ?? [], change.actions ?? [])
@@ -99,25 +100,25 @@ export class RuleBook {
     }
     await this.store.change(rule, { ...(callSecretSealed === undefined ? {} : { callSecretSealed }), ...change, updatedAt: dateTimeOf(this.clock.now()) })
     if (change.actions) await this.#callsFollow(rule)
-    await this.activity.info('automation', 'rule.changed', `Rule "${rule.name}" changed: ${Object.keys(change).join(', ')}`, { ruleId: String(rule.id), fields: Object.keys(change) })
+    await this.activity.actingFor(by).info('automation', 'rule.changed', `Rule "${rule.name}" changed: ${Object.keys(change).join(', ')}`, { ruleId: String(rule.id), fields: Object.keys(change) })
     return { rule, callSecret }
   }
 
-  async delete(id: number): Promise<void> {
+  async delete(id: number, by: Caller | null): Promise<void> {
     const rule = await this.find(id)
     await this.store.remove(rule)
     await this.calls.follow(String(id), null)
-    await this.activity.info('automation', 'rule.deleted', `Rule "${rule.name}" deleted`, { ruleId: String(rule.id) })
+    await this.activity.actingFor(by).info('automation', 'rule.deleted', `Rule "${rule.name}" deleted`, { ruleId: String(rule.id) })
   }
 
   /** A new secret for the rule's URL call, shown this once; the old one stops signing now. */
-  async rotateSecret(id: number): Promise<{ rule: AutomationRule; callSecret: string }> {
+  async rotateSecret(id: number, by: Caller | null): Promise<{ rule: AutomationRule; callSecret: string }> {
     const rule = await this.find(id)
     if (!callsUrl(rule.actions)) throw new ApiError('RULE_CALLS_NO_URL', 'This rule calls no URL: it has no secret')
     const callSecret = drawRuleSecret()
     await this.store.change(rule, { callSecretSealed: this.secrets.seal(callSecret), updatedAt: dateTimeOf(this.clock.now()) })
     await this.#callsFollow(rule)
-    await this.activity.info('automation', 'rule.changed', `Secret of rule "${rule.name}" rotated`, { ruleId: String(rule.id) })
+    await this.activity.actingFor(by).info('automation', 'rule.changed', `Secret of rule "${rule.name}" rotated`, { ruleId: String(rule.id) })
     return { rule, callSecret }
   }
 
@@ -132,7 +133,7 @@ export class RuleBook {
    * Puts the rules in this order: the list must name every rule exactly once. A missing, unknown
    * or repeated id is refused as one mismatch, the ids at fault named so a client can fix its list.
    */
-  async reorder(ids: number[]): Promise<AutomationRule[]> {
+  async reorder(ids: number[], by: Caller | null): Promise<AutomationRule[]> {
     const rules = await this.all()
     const known = new Set(rules.map((rule) => rule.id))
     const listed = new Set(ids)
@@ -147,7 +148,7 @@ export class RuleBook {
       })
     }
     await transaction((trx) => this.store.setOrder(trx, ids))
-    await this.activity.info('automation', 'rule.changed', 'Rules put in a new order')
+    await this.activity.actingFor(by).info('automation', 'rule.changed', 'Rules put in a new order')
     return this.all()
   }
 

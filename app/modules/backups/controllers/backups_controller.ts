@@ -16,56 +16,53 @@ import type { backupFileSchema } from '#modules/backups/schemas'
 
 const input = routeInputs<BackupRoutes>()
 
-/**
- * Each action asks for the services it uses (method injection): they are resolved for each
- * request, so a test that swaps one in the container (a backup engine on a test folder) is seen.
- */
+@inject()
 export default class BackupsController {
+  constructor(
+    private engine: BackupEngine,
+    private catalogue: BackupCatalogue,
+    private restores: RestorePreparation,
+    private backupSchedule: BackupSchedule,
+    private attemptLog: BackupAttemptStore
+  ) {}
+
   /** 201 with the attempt; 503 BACKUP_FAILED (the attempt in details) when it failed. */
-  @inject()
-  async store({ response }: HttpContext, engine: BackupEngine) {
-    const attempt = await engine.run('manual')
+  async store({ response, caller }: HttpContext) {
+    const attempt = await this.engine.run('manual', caller!)
     if (attempt.outcome === 'failed') throw new ApiError('BACKUP_FAILED', `The backup failed: ${attempt.reason}`, { attempt })
     return response.created(attempt)
   }
 
-  @inject()
-  async index(_ctx: HttpContext, catalogue: BackupCatalogue): Promise<PageOf<typeof backupFileSchema>> {
-    return { data: await catalogue.list(), nextCursor: null }
+  async index(): Promise<PageOf<typeof backupFileSchema>> {
+    return { data: await this.catalogue.list(), nextCursor: null }
   }
 
   /** 202 {restartRequired: true}: checked and prepared; nothing is replaced before the next start. */
-  @inject()
-  async prepareRestore({ params, response }: HttpContext, restore: RestorePreparation) {
-    const prepared = await restore.prepare(backupNameParam(params.name))
+  async prepareRestore({ params, response }: HttpContext) {
+    const prepared = await this.restores.prepare(backupNameParam(params.name))
     return response.accepted(prepared)
   }
 
-  @inject()
-  async restoreStatus(_ctx: HttpContext, restore: RestorePreparation) {
-    return restore.status()
+  async restoreStatus() {
+    return this.restores.status()
   }
 
-  @inject()
-  async cancelRestore({ response }: HttpContext, restore: RestorePreparation) {
-    await restore.cancel()
+  async cancelRestore({ response }: HttpContext) {
+    await this.restores.cancel()
     return response.noContent()
   }
 
-  @inject()
-  async schedule(_ctx: HttpContext, schedule: BackupSchedule) {
-    return schedule.state()
+  async schedule() {
+    return this.backupSchedule.state()
   }
 
-  @inject()
-  async attempts(ctx: HttpContext, attempts: BackupAttemptStore) {
-    return attempts.page(input(ctx, 'listBackupAttempts').query)
+  async attempts(ctx: HttpContext) {
+    return this.attemptLog.page(input(ctx, 'listBackupAttempts').query)
   }
 
-  @inject()
-  async download({ params, response }: HttpContext, catalogue: BackupCatalogue) {
+  async download({ params, response }: HttpContext) {
     const name = backupNameParam(params.name)
-    const path = await catalogue.pathOf(name)
+    const path = await this.catalogue.pathOf(name)
     const { size } = await stat(path)
     response.header('content-type', 'application/vnd.sqlite3')
     response.header('content-length', String(size))

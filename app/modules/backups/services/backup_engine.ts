@@ -4,6 +4,7 @@ import { inject } from '@adonisjs/core'
 import { Logger } from '@adonisjs/core/logger'
 import { Emitter } from '@adonisjs/core/events'
 import { Clock } from '#core/time/clock'
+import type { Caller } from '#core/http/access'
 import { ActivityLog } from '#core/activity/activity_log'
 import { SettingsStore } from '#core/settings/settings_store'
 import { logSafeError } from '#core/logging/redaction'
@@ -31,7 +32,7 @@ export class BackupSnapshot {
 
 /**
  * One backup at a time in this process, whichever engine runs it: a container singleton, shared
- * by the engines resolved for each request and each schedule pass.
+ * by the controller's engine and the one resolved for each schedule pass.
  */
 export class BackupTurns {
   #queue: Promise<unknown> = Promise.resolve()
@@ -89,11 +90,12 @@ export class BackupEngine {
     return this.turns.busy
   }
 
-  run(origin: BackupOrigin): Promise<BackupAttempt> {
-    return this.turns.take(() => this.#write(origin))
+  /** `by`: the caller of a manual backup, named by the entry of its failure (null: the schedule). */
+  run(origin: BackupOrigin, by: Caller | null): Promise<BackupAttempt> {
+    return this.turns.take(() => this.#write(origin, by))
   }
 
-  async #write(origin: BackupOrigin): Promise<BackupAttempt> {
+  async #write(origin: BackupOrigin, by: Caller | null): Promise<BackupAttempt> {
     const { clock } = this
     const { backupsDir } = this.folders
     const startedAt = clock.now()
@@ -130,7 +132,7 @@ export class BackupEngine {
       const attempt = await this.#record({ name, origin, outcome: 'failed', reason, size: null, startedAt })
       this.progress.tell({ step: 'finished', name, origin, outcome: 'failed' })
       await this.emitter.emit('backup.failed', { id: name, status: 'failed', at: clock.now() })
-      await this.activity.error('backups', 'backup.failed', `Backup ${name} failed: ${reason}`, { backup: name, origin })
+      await this.activity.actingFor(by).error('backups', 'backup.failed', `Backup ${name} failed: ${reason}`, { backup: name, origin })
       await this.alerts.backupFailed(attempt).catch((alertError) => this.logger.error({ err: logSafeError(alertError) }, 'backup alert failed'))
       return attempt
     }

@@ -51,7 +51,7 @@ export class BackupSchedule {
     if (Date.parse(next) > now.getTime()) return new Date(Math.min(Date.parse(next), recheck.getTime()))
     // An automatic backup that falls during another waits for the next minute.
     if (this.engine.busy) return recheck
-    await this.engine.run('scheduled')
+    await this.engine.run('scheduled', null)
     return recheck
   }
 }

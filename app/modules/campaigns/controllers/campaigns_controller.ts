@@ -59,24 +59,24 @@ export default class CampaignsController {
     return reviewCampaign({ campaign, body, now: this.clock.now(), window: await this.book.windowSettings(), phoneNumbers: this.phoneNumbers, localPrefix })
   }
 
-  async launch({ params }: HttpContext) {
-    return this.book.present(await this.engine.launch(idParam(params.id, 'Campaign')))
+  async launch({ params, caller }: HttpContext) {
+    return this.book.present(await this.engine.launch(idParam(params.id, 'Campaign'), caller!))
   }
 
-  async pause({ params }: HttpContext) {
-    return this.book.present(await this.engine.pause(idParam(params.id, 'Campaign')))
+  async pause({ params, caller }: HttpContext) {
+    return this.book.present(await this.engine.pause(idParam(params.id, 'Campaign'), caller!))
   }
 
-  async resume({ params }: HttpContext) {
-    return this.book.present(await this.engine.resume(idParam(params.id, 'Campaign')))
+  async resume({ params, caller }: HttpContext) {
+    return this.book.present(await this.engine.resume(idParam(params.id, 'Campaign'), caller!))
   }
 
-  async cancel({ params }: HttpContext) {
-    return this.book.present(await this.engine.cancel(idParam(params.id, 'Campaign')))
+  async cancel({ params, caller }: HttpContext) {
+    return this.book.present(await this.engine.cancel(idParam(params.id, 'Campaign'), caller!))
   }
 
-  async retryFailed({ params }: HttpContext) {
-    return this.book.present(await this.engine.retryFailed(idParam(params.id, 'Campaign')))
+  async retryFailed({ params, caller }: HttpContext) {
+    return this.book.present(await this.engine.retryFailed(idParam(params.id, 'Campaign'), caller!))
   }
 
   async recipients(ctx: HttpContext) {

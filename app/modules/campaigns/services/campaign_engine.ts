@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import { Emitter } from '@adonisjs/core/events'
 import { ApiError } from '#core/http/api_error'
 import { Clock } from '#core/time/clock'
+import type { Caller } from '#core/http/access'
 import { ActivityLog } from '#core/activity/activity_log'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
@@ -54,7 +55,7 @@ export class CampaignEngine {
     this.wakeUp.wake()
   }
 
-  async launch(id: number): Promise<Campaign> {
+  async launch(id: number, by: Caller | null): Promise<Campaign> {
     const campaign = await this.#find(id)
     if (campaign.status !== 'draft') throw new ApiError('CAMPAIGN_WRONG_STATE', 'Only a draft campaign can be launched')
     const audience = campaign.audience
@@ -79,26 +80,26 @@ export class CampaignEngine {
       updatedAt: dateTimeOf(now),
     })
     await this.campaigns.save(campaign)
-    if (!later) await this.#log(campaign, 'started')
+    if (!later) await this.#log(by, campaign, 'started')
     this.live.changed(campaign.id, true)
     this.wakeUp.wake()
     return campaign
   }
 
-  async pause(id: number): Promise<Campaign> {
+  async pause(id: number, by: Caller | null): Promise<Campaign> {
     const campaign = await this.#find(id)
     if (campaign.status !== 'running' && campaign.status !== 'scheduled') throw new ApiError('CAMPAIGN_WRONG_STATE', 'Only a running or scheduled campaign can be paused')
     const now = this.clock.now()
     if (!(await this.#move(campaign, ['running', 'scheduled'], { status: 'paused' }))) throw new ApiError('CAMPAIGN_WRONG_STATE', 'The campaign changed meanwhile')
     await this.ledger.pause(await this.messages.waitingOf(campaign.id, ['queued', 'pending_quota_exceeded']), now)
-    await this.#log(campaign, 'paused')
+    await this.#log(by, campaign, 'paused')
     this.live.changed(campaign.id, true)
     // One more pass catches a message a concurrent pass queued just before the pause.
     this.wakeUp.wake()
     return this.#find(id)
   }
 
-  async resume(id: number): Promise<Campaign> {
+  async resume(id: number, by: Caller | null): Promise<Campaign> {
     const campaign = await this.#find(id)
     if (campaign.status !== 'paused') throw new ApiError('CAMPAIGN_WRONG_STATE', 'Only a paused campaign can be resumed')
     const now = this.clock.now()
@@ -108,13 +109,13 @@ export class CampaignEngine {
       await this.ledger.resume(await this.messages.waitingOf(campaign.id, ['paused']), now)
       await this.#move(campaign, ['running', 'scheduled'], { window_held: 0, resumes_at: null })
     }
-    await this.#log(campaign, 'resumed')
+    await this.#log(by, campaign, 'resumed')
     this.live.changed(campaign.id, true)
     this.wakeUp.wake()
     return this.#find(id)
   }
 
-  async cancel(id: number): Promise<Campaign> {
+  async cancel(id: number, by: Caller | null): Promise<Campaign> {
     const campaign = await this.#find(id)
     if (!['running', 'paused', 'scheduled'].includes(campaign.status)) throw new ApiError('CAMPAIGN_WRONG_STATE', 'Only a scheduled, running or paused campaign can be cancelled')
     const now = this.clock.now()
@@ -126,13 +127,13 @@ export class CampaignEngine {
     })
     if (!moved) throw new ApiError('CAMPAIGN_WRONG_STATE', 'The campaign changed meanwhile')
     await this.#settleCancel(campaign.id, now)
-    await this.#log(campaign, 'cancelled')
+    await this.#log(by, campaign, 'cancelled')
     this.live.changed(campaign.id, true)
     return this.#find(id)
   }
 
   /** A new run of the same campaign over the recipients whose message failed. */
-  async retryFailed(id: number): Promise<Campaign> {
+  async retryFailed(id: number, by: Caller | null): Promise<Campaign> {
     const campaign = await this.#find(id)
     if (campaign.status !== 'completed') throw new ApiError('CAMPAIGN_WRONG_STATE', 'Only a completed campaign can retry its failed recipients')
     // As at launch: a new run forced to a phone no longer paired would only fail again.
@@ -140,7 +141,7 @@ export class CampaignEngine {
     const now = this.clock.now().toISOString()
     const retried = await transaction((trx) => this.campaigns.retryFailed(trx, id, campaign.run, now))
     if (!retried) throw new ApiError('CAMPAIGN_NOTHING_TO_RETRY', 'The campaign has no failed recipients to retry')
-    await this.#log(await this.#find(id), 'restarted for its failed recipients', 'retried')
+    await this.#log(by, await this.#find(id), 'restarted for its failed recipients', 'retried')
     this.live.changed(id, true)
     this.wakeUp.wake()
     return this.#find(id)
@@ -165,7 +166,7 @@ export class CampaignEngine {
         }
         if (await this.#move(campaign, ['scheduled'], { status: 'running', throttle_credit: 0, last_pass_at: now.toISOString() })) {
           campaign.merge({ status: 'running', throttleCredit: 0, lastPassAt: now.toISOString() })
-          await this.#log(campaign, 'started')
+          await this.#log(null, campaign, 'started')
           this.live.changed(campaign.id, true)
         }
       }
@@ -190,7 +191,7 @@ export class CampaignEngine {
   async announceRestart(startedAt: Date): Promise<void> {
     const running = await this.campaigns.inState(['running'])
     for (const campaign of running) {
-      if (campaign.updatedAt.toMillis() < startedAt.getTime()) await this.#log(campaign, 'resumed after a gateway restart', 'resumed_after_restart')
+      if (campaign.updatedAt.toMillis() < startedAt.getTime()) await this.#log(null, campaign, 'resumed after a gateway restart', 'resumed_after_restart')
     }
   }
 
@@ -309,7 +310,7 @@ export class CampaignEngine {
     if (!campaign.resolved) return false
     if ((await this.campaigns.count(campaign.id, 'open')) > 0) return false
     if (!(await this.#move(campaign, ['running'], { status: 'completed', completed_at: now.toISOString(), window_held: 0, resumes_at: null }))) return false
-    await this.#log(campaign, 'completed')
+    await this.#log(null, campaign, 'completed')
     await this.emitter.emit('campaign.completed', { id: String(campaign.id), status: 'completed', at: now } as any)
     this.live.changed(campaign.id, true)
     return true
@@ -336,8 +337,9 @@ export class CampaignEngine {
     return (await this.settings.get('sending')) as unknown as SendWindowSettings
   }
 
-  async #log(campaign: Campaign, what: string, kind: string = what) {
-    await this.activity.info('campaigns', `campaign.${kind}`, `Campaign "${campaign.name}" ${what}`, { campaignId: String(campaign.id) })
+  /** `by`: the caller who asked (null: the engine's own pass). */
+  async #log(by: Caller | null, campaign: Campaign, what: string, kind: string = what) {
+    await this.activity.actingFor(by).info('campaigns', `campaign.${kind}`, `Campaign "${campaign.name}" ${what}`, { campaignId: String(campaign.id) })
   }
 }
 

@@ -23,8 +23,8 @@ export default class DevicesController {
     return this.devices.update(idParam(ctx.params.id, 'Device'), input(ctx, 'updateDevice').body)
   }
 
-  async destroy({ params, response }: HttpContext) {
-    await this.devices.unpair(idParam(params.id, 'Device'))
+  async destroy({ params, response, caller }: HttpContext) {
+    await this.devices.unpair(idParam(params.id, 'Device'), caller!)
     return response.noContent()
   }
 }

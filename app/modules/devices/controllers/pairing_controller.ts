@@ -25,7 +25,7 @@ export default class PairingController {
     const gatewayUrl = publicBaseUrl() ?? `${request.protocol()}://${request.host()}`
     response.status(201)
     // A registered app, or none: our agent.
-    return this.pairing.createCode(gatewayUrl, input(ctx, 'createPairingCode').body.app ?? 'agent')
+    return this.pairing.createCode(gatewayUrl, input(ctx, 'createPairingCode').body.app ?? 'agent', ctx.caller!)
   }
 
   async pair(ctx: HttpContext): Promise<PairedDevice> {

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { ApiError } from '#core/http/api_error'
+import type { Caller } from '#core/http/access'
 import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import type { PageRequest } from '#core/pagination/keyset_page'
@@ -62,14 +63,14 @@ export class DeviceRegistry {
   }
 
   /** Unpairs: the credential stops working at once and an open connection is closed. */
-  async unpair(id: number): Promise<void> {
+  async unpair(id: number, by: Caller | null): Promise<void> {
     const device = await this.find(id)
     const wasOnline = device.status === 'online'
     await this.devices.remove(device)
     await emitter.emit('devices:unpaired', { deviceId: device.id })
     // Its socket is closed: the phone is offline like any phone that loses its connection.
     if (wasOnline) await emitter.emit('device.offline', { id: String(device.id), deviceId: String(device.id), status: 'offline', at: this.clock.now() })
-    await this.activity.info('devices', 'device.unpaired', `Phone "${device.name}" unpaired`, { deviceId: String(device.id) })
+    await this.activity.actingFor(by).info('devices', 'device.unpaired', `Phone "${device.name}" unpaired`, { deviceId: String(device.id) })
   }
 }
 

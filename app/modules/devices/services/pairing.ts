@@ -1,3 +1,4 @@
+import type { Caller } from '#core/http/access'
 import { inject } from '@adonisjs/core'
 import { createHash, randomInt } from 'node:crypto'
 import QRCode from 'qrcode'
@@ -51,9 +52,10 @@ export class Pairing {
   /**
    * A new code for a kind of phone (`agent` unless said), with what a QR code should carry and
    * that QR code as SVG: our agent reads {gateway, code}; for an app with an API URL of its own
-   * to type, the answer adds it and the QR code carries it.
+   * to type, the answer adds it and the QR code carries it. `by`: who asked (null: a paired
+   * phone), kept with the code for the entry of the phone that pairs with it.
    */
-  async createCode(gatewayUrl: string, appName = 'agent'): Promise<PairingCodeAnswer> {
+  async createCode(gatewayUrl: string, appName: string, by: Caller | null): Promise<PairingCodeAnswer> {
     const app = pairingApps.get(appName)
     if (!app) throw ApiError.validation('app', 'enum', 'Unknown app')
     const alphabet = app.digitsOnly ? DIGITS : CODE_ALPHABET
@@ -61,7 +63,7 @@ export class Pairing {
     for (let index = 0; index < CODE_LENGTH; index++) code += alphabet[randomInt(alphabet.length)]
     const now = this.clock.nowMs()
     const expiresAt = new Date(now + PAIRING_CODE_TTL_MS).toISOString()
-    const author = this.activity.author
+    const author = this.activity.actingFor(by).author
     await this.codes.addCode({
       codeHash: hashCode(code),
       createdAt: new Date(now).toISOString(),

@@ -66,7 +66,7 @@ export class PhonePairing {
       if (right) await this.attempts.giveBack(ip)
     }
     if (!right) return null
-    const { code, expiresAt } = await this.pairing.createCode(gatewayUrl, kind)
+    const { code, expiresAt } = await this.pairing.createCode(gatewayUrl, kind, null)
     return { code, expiresAt }
   }
 }

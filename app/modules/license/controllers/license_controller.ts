@@ -1,6 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { inject } from '@adonisjs/core'
-import { ActivityLog } from '#core/activity/activity_log'
 import { LicenseService } from '#modules/license/services/license_service'
 import { routeInputs } from '#core/contract/route_contract'
 import type { LicenseRoutes } from '#modules/license/routes'
@@ -10,10 +9,7 @@ const input = routeInputs<LicenseRoutes>()
 
 @inject()
 export default class LicenseController {
-  constructor(
-    private license: LicenseService,
-    private activity: ActivityLog
-  ) {}
+  constructor(private license: LicenseService) {}
 
   async show(): Promise<LicenseStatus> {
     return this.license.status()
@@ -25,9 +21,7 @@ export default class LicenseController {
    */
   async update(ctx: HttpContext): Promise<LicenseStatus> {
     const { key } = input(ctx, 'replaceLicenseKey').body
-    // Not a write route (it must work while the license is withdrawn), so its Activity entry is
-    // given its author here.
-    await this.license.replaceKey(key, 'api', this.activity.actingFor(ctx.caller!))
+    await this.license.replaceKey(key, 'api', ctx.caller!)
     return this.license.status()
   }
 }

@@ -2,6 +2,7 @@ import { Logger } from '@adonisjs/core/logger'
 import { Emitter } from '@adonisjs/core/events'
 import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
+import type { Caller } from '#core/http/access'
 import { ActivityLog } from '#core/activity/activity_log'
 import type { JobRunner } from '#core/jobs/job_runner'
 import { ApiError } from '#core/http/api_error'
@@ -97,7 +98,7 @@ export class LicenseService {
 
     const given = environmentKey?.trim()
     if (given && given !== key) {
-      await this.replaceKey(given, 'GATEWAY_LICENSE_KEY')
+      await this.replaceKey(given, 'GATEWAY_LICENSE_KEY', null)
       return { keyReplaced: true }
     }
     if (keyStatus === 'must_be_set_again') {
@@ -114,8 +115,9 @@ export class LicenseService {
   /**
    * Stores a new key sealed with the master key and asks for a check at once. The state is
    * kept: a withdrawn license stays withdrawn until the server says the new key is valid.
+   * `by`: the caller who entered it, named by the Activity entry (null: the environment's key).
    */
-  async replaceKey(key: string, enteredThrough: 'GATEWAY_LICENSE_KEY' | 'api', activity: ActivityLog = this.activity): Promise<void> {
+  async replaceKey(key: string, enteredThrough: 'GATEWAY_LICENSE_KEY' | 'api', by: Caller | null): Promise<void> {
     const keyPrefix = keyPrefixOf(key)
     await this.#oneAtATime(async () => {
       const next: StoredLicense = { ...this.#stored, keySealed: this.secrets.seal(key), keyPrefix }
@@ -125,7 +127,7 @@ export class LicenseService {
       this.#keyStatus = 'ok'
       this.#keyGeneration++
     })
-    await activity.info(LICENSE_SOURCE, 'license.key_entered', `License key ${keyPrefix}… entered`, { keyPrefix, enteredThrough })
+    await this.activity.actingFor(by).info(LICENSE_SOURCE, 'license.key_entered', `License key ${keyPrefix}… entered`, { keyPrefix, enteredThrough })
     this.requestCheck()
   }
 

@@ -6,14 +6,15 @@ import { MessageBulk } from '#modules/message_bulk/services/message_bulk'
 
 const input = routeInputs<MessageBulkRoutes>()
 
+@inject()
 export default class MessageBulkController {
-  @inject()
-  async delete(ctx: HttpContext, bulk: MessageBulk) {
-    return bulk.run('delete', input(ctx, 'deleteMessages').body)
+  constructor(private bulk: MessageBulk) {}
+
+  async delete(ctx: HttpContext) {
+    return this.bulk.run('delete', input(ctx, 'deleteMessages').body, ctx.caller!)
   }
 
-  @inject()
-  async retry(ctx: HttpContext, bulk: MessageBulk) {
-    return bulk.run('retry', input(ctx, 'retryMessages').body)
+  async retry(ctx: HttpContext) {
+    return this.bulk.run('retry', input(ctx, 'retryMessages').body, ctx.caller!)
   }
 }

@@ -1,4 +1,5 @@
 import { inject } from '@adonisjs/core'
+import type { Caller } from '#core/http/access'
 import { ActivityLog } from '#core/activity/activity_log'
 import { ApiError } from '#core/http/api_error'
 import { chunksOf } from '#core/database/statement_chunks'
@@ -39,7 +40,8 @@ export class MessageBulk {
     private activity: ActivityLog
   ) {}
 
-  async run(action: BulkAction, request: BulkRequest): Promise<BulkOutcome> {
+  /** `caller`: who asked, named by the Activity entry. */
+  async run(action: BulkAction, request: BulkRequest, caller: Caller | null): Promise<BulkOutcome> {
     const { selected, notFound } = await this.#select(request)
     const skipped: BulkOutcome['skipped'] = {}
     let changed = 0
@@ -59,7 +61,7 @@ export class MessageBulk {
       if (left) skipped.not_failed = left
     }
     const outcome = { matched, changed, skipped }
-    if (!request.dryRun) await this.#record(action, request.ids ? 'ids' : 'filter', outcome)
+    if (!request.dryRun) await this.#record(action, request.ids ? 'ids' : 'filter', outcome, caller)
     return outcome
   }
 
@@ -83,12 +85,13 @@ export class MessageBulk {
   }
 
   /** One entry per action, counts only: the filter may hold a number or words of a text. */
-  async #record(action: BulkAction, by: 'ids' | 'filter', outcome: BulkOutcome) {
+  async #record(action: BulkAction, by: 'ids' | 'filter', outcome: BulkOutcome, caller: Caller | null) {
     const done = action === 'delete' ? 'Deleted' : 'Retried'
     const skipped = Object.entries(outcome.skipped).map(([reason, count]) => `${count} ${reason.replace('_', ' ')}`)
     const message = `${done} ${outcome.changed} of ${outcome.matched} messages chosen by ${by === 'ids' ? 'selection' : 'filter'}${skipped.length ? ` (${skipped.join(', ')})` : ''}`
     const details = { by, matched: outcome.matched, changed: outcome.changed, skipped: outcome.skipped }
-    if (action === 'delete') await this.activity.info('messages', 'messages.deleted', message, details)
-    else await this.activity.info('messages', 'messages.retried', message, details)
+    const activity = this.activity.actingFor(caller)
+    if (action === 'delete') await activity.info('messages', 'messages.deleted', message, details)
+    else await activity.info('messages', 'messages.retried', message, details)
   }
 }

@@ -8,11 +8,7 @@ import { ConversationBook } from '#modules/conversations/public'
 
 const input = routeInputs<MessageRoutes>()
 
-/**
- * Made once, at its routes' first request (`controllerMade: 'once'` in routes.ts): its services
- * keep nothing of a request and write nothing in a caller's name. The send is the sending
- * module's (`SendController`).
- */
+/** The send is the sending module's (`SendController`). */
 @inject()
 export default class MessagesController {
   constructor(

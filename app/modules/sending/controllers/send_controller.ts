@@ -8,11 +8,6 @@ import type { SendingRoutes } from '#modules/sending/routes'
 
 const input = routeInputs<SendingRoutes>()
 
-/**
- * Made once, at its route's first request (`controllerMade: 'once'` in routes.ts): its services
- * keep nothing of a request and write nothing in a caller's name, so a send, the hottest path of
- * the gateway, builds nothing for itself.
- */
 @inject()
 export default class SendController {
   constructor(

@@ -9,39 +9,38 @@ import type { StatisticsRoutes } from '#modules/statistics/routes'
 /** Each query was validated by the router, an unknown parameter refused (statistics_validators.ts). */
 const input = routeInputs<StatisticsRoutes>()
 
+@inject()
 export default class StatisticsController {
-  @inject()
-  async messages(ctx: HttpContext, statistics: MessageVolumeStatistics) {
-    return statistics.messages(input(ctx, 'getMessageVolume').query)
+  constructor(
+    private volume: MessageVolumeStatistics,
+    private quality: QualityStatistics,
+    private engagement: EngagementStatistics
+  ) {}
+  async messages(ctx: HttpContext) {
+    return this.volume.messages(input(ctx, 'getMessageVolume').query)
   }
 
-  @inject()
-  async breakdown(ctx: HttpContext, statistics: MessageVolumeStatistics) {
-    return statistics.breakdown(input(ctx, 'getMessageVolumeBreakdown').query)
+  async breakdown(ctx: HttpContext) {
+    return this.volume.breakdown(input(ctx, 'getMessageVolumeBreakdown').query)
   }
 
-  @inject()
-  async deliveryRate(ctx: HttpContext, statistics: MessageVolumeStatistics) {
-    return statistics.delivery(input(ctx, 'getDeliveryRate').query)
+  async deliveryRate(ctx: HttpContext) {
+    return this.volume.delivery(input(ctx, 'getDeliveryRate').query)
   }
 
-  @inject()
-  async failures(ctx: HttpContext, statistics: QualityStatistics) {
-    return statistics.failures(input(ctx, 'getFailureReasons').query)
+  async failures(ctx: HttpContext) {
+    return this.quality.failures(input(ctx, 'getFailureReasons').query)
   }
 
-  @inject()
-  async latency(ctx: HttpContext, statistics: QualityStatistics) {
-    return statistics.latency(input(ctx, 'getMessageLatency').query)
+  async latency(ctx: HttpContext) {
+    return this.quality.latency(input(ctx, 'getMessageLatency').query)
   }
 
-  @inject()
-  async links(ctx: HttpContext, statistics: EngagementStatistics) {
-    return statistics.linkClicks(input(ctx, 'getLinkClicks').query)
+  async links(ctx: HttpContext) {
+    return this.engagement.linkClicks(input(ctx, 'getLinkClicks').query)
   }
 
-  @inject()
-  async optOuts(ctx: HttpContext, statistics: EngagementStatistics) {
-    return statistics.optOuts(input(ctx, 'getOptOuts').query)
+  async optOuts(ctx: HttpContext) {
+    return this.engagement.optOuts(input(ctx, 'getOptOuts').query)
   }
 }

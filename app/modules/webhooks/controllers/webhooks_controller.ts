@@ -22,7 +22,7 @@ export default class WebhooksController {
   }
 
   async store(ctx: HttpContext) {
-    const created = await this.webhooks.create(input(ctx, 'createWebhook').body)
+    const created = await this.webhooks.create(input(ctx, 'createWebhook').body, ctx.caller!)
     return ctx.response.created(created)
   }
 
@@ -31,11 +31,11 @@ export default class WebhooksController {
   }
 
   async update(ctx: HttpContext) {
-    return this.webhooks.update(idParam(ctx.params.id, 'Webhook'), input(ctx, 'updateWebhook').body)
+    return this.webhooks.update(idParam(ctx.params.id, 'Webhook'), input(ctx, 'updateWebhook').body, ctx.caller!)
   }
 
-  async destroy({ params, response }: HttpContext) {
-    await this.webhooks.delete(idParam(params.id, 'Webhook'))
+  async destroy({ params, response, caller }: HttpContext) {
+    await this.webhooks.delete(idParam(params.id, 'Webhook'), caller!)
     return response.noContent()
   }
 }

@@ -3,6 +3,7 @@ import emitter from '@adonisjs/core/services/emitter'
 import { Clock } from '#core/time/clock'
 import { Secrets } from '#core/secrets/secrets'
 import { ApiError } from '#core/http/api_error'
+import type { Caller } from '#core/http/access'
 import { ActivityLog } from '#core/activity/activity_log'
 import { dateTimeOf } from '#core/database/utc_date_time'
 import type { PageRequest } from '#core/pagination/keyset_page'
@@ -43,7 +44,7 @@ export class WebhookService {
   ) {}
 
   /** The secret is answered here only; it is stored sealed with the master key. */
-  async create(fields: WebhookFields & { name: string; url: string; events: string[] }): Promise<WebhookWithSecret> {
+  async create(fields: WebhookFields & { name: string; url: string; events: string[] }, by: Caller | null): Promise<WebhookWithSecret> {
     await this.#assertNameFree(fields.name)
     this.#assertDestination(fields.url)
     const secret = fields.secret ? this.#checkedSecret(fields.secret) : drawSecret()
@@ -63,7 +64,7 @@ export class WebhookService {
       updatedAt: now,
     })
     this.subscriptions.invalidate()
-    await this.activity.info('webhooks', 'webhook.created', `Webhook "${webhook.name}" was created`, { webhookId: String(webhook.id) })
+    await this.activity.actingFor(by).info('webhooks', 'webhook.created', `Webhook "${webhook.name}" was created`, { webhookId: String(webhook.id) })
     await emitter.emit('webhooks:changed', { webhookIds: [String(webhook.id)] })
     return { webhook: webhook.toResource(), secret }
   }
@@ -85,7 +86,7 @@ export class WebhookService {
    * it back on with the failure counter at 0; a non-empty secret replaces the current one for
    * every call from now on, retries included; an empty one keeps it.
    */
-  async update(id: number, fields: WebhookFields) {
+  async update(id: number, fields: WebhookFields, by: Caller | null) {
     const webhook = await this.find(id)
     if (fields.name !== undefined && fields.name.toLowerCase() !== webhook.nameKey) await this.#assertNameFree(fields.name)
     if (fields.url !== undefined) this.#assertDestination(fields.url)
@@ -114,20 +115,20 @@ export class WebhookService {
 
     if (wasActive && !webhook.active) {
       await this.worker.dropWaiting(webhook.id, DROPPED_PAUSED)
-      await this.activity.info('webhooks', 'webhook.paused', `Webhook "${webhook.name}" was paused`, { webhookId: String(webhook.id) })
+      await this.activity.actingFor(by).info('webhooks', 'webhook.paused', `Webhook "${webhook.name}" was paused`, { webhookId: String(webhook.id) })
     } else if (!wasActive && webhook.active) {
-      await this.activity.info('webhooks', 'webhook.resumed', `Webhook "${webhook.name}" was turned back on`, { webhookId: String(webhook.id) })
+      await this.activity.actingFor(by).info('webhooks', 'webhook.resumed', `Webhook "${webhook.name}" was turned back on`, { webhookId: String(webhook.id) })
     }
     await emitter.emit('webhooks:changed', { webhookIds: [String(webhook.id)] })
     return webhook.toResource()
   }
 
   /** Deletes the webhook and its delivery log (the rows cascade). */
-  async delete(id: number): Promise<void> {
+  async delete(id: number, by: Caller | null): Promise<void> {
     const webhook = await this.find(id)
     await this.webhooks.remove(webhook)
     this.subscriptions.invalidate()
-    await this.activity.info('webhooks', 'webhook.deleted', `Webhook "${webhook.name}" was deleted`, { webhookId: String(webhook.id) })
+    await this.activity.actingFor(by).info('webhooks', 'webhook.deleted', `Webhook "${webhook.name}" was deleted`, { webhookId: String(webhook.id) })
     await emitter.emit('webhooks:changed', { webhookIds: [String(webhook.id)] })
   }
 
