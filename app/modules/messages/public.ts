@@ -22,7 +22,7 @@ export { messageSchemas, messageResource, acceptedSchema, type AcceptedMessages,
 /** Who may read, send (and retry) and delete messages, one or many. */
 export { messagePermissions } from '#modules/messages/permissions'
 /** The messages a campaign queued: their statuses, those waiting, its backlog (docs/campaigns.md). */
-export { CampaignMessages } from '#modules/messages/services/campaign_messages'
+export { MessageBacklog } from '#modules/messages/services/message_backlog'
 /** Received SMS in the order they were stored, for a reader with its own cursor (the automation rules). */
 export { ReceivedSmsFeed, type ReceivedSms } from '#modules/messages/stores/received_sms_feed'
 /** The numbers whose contact's name matches a search: bound by the contacts module (docs/modules.md, Search). */

@@ -4,7 +4,7 @@ import { ApiError } from '#core/http/api_error'
 import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
 import { decodeCursor, encodeCursor, DEFAULT_PAGE_SIZE, type PageRequest } from '#core/pagination/keyset_page'
-import { CampaignMessages } from '#modules/messages/public'
+import { MessageBacklog } from '#modules/messages/public'
 import type Campaign from '#modules/campaigns/models/campaign'
 import type { CampaignAudience, CampaignStatus } from '#modules/campaigns/models/campaign'
 import { CampaignStore } from '#modules/campaigns/stores/campaign_store'
@@ -42,7 +42,7 @@ export class CampaignBook {
   constructor(
     private clock: Clock,
     private settings: SettingsStore,
-    private messages: CampaignMessages,
+    private messages: MessageBacklog,
     private campaigns: CampaignStore
   ) {}
 

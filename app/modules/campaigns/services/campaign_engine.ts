@@ -7,7 +7,7 @@ import { ActivityLog } from '#core/activity/activity_log'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { dateTimeOf, toIso } from '#core/database/utc_date_time'
-import { CampaignMessages, MessageLedger } from '#modules/messages/public'
+import { MessageBacklog, MessageLedger } from '#modules/messages/public'
 import { BulkSends } from '#modules/sending/public'
 import type Campaign from '#modules/campaigns/models/campaign'
 import { resolveAudience, type ResolvedRecipient } from '#modules/campaigns/services/audience_resolution'
@@ -41,7 +41,7 @@ export class CampaignEngine {
     private phoneNumbers: PhoneNumbers,
     private ledger: MessageLedger,
     private sends: BulkSends,
-    private messages: CampaignMessages,
+    private messages: MessageBacklog,
     private activity: ActivityLog,
     private emitter: Emitter<any>,
     private wakeUp: CampaignWake,

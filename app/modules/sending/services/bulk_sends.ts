@@ -24,7 +24,7 @@ export interface BulkBatch {
  * conversation touched as any send does. Unlike an API send, an opted-out number refuses only its
  * own row. `inTransaction` runs inside the same transaction with the results, so the caller
  * records each row's message atomically with it: a crash leaves both or neither. What becomes of
- * those messages afterwards is read from the messages module (`CampaignMessages`).
+ * those messages afterwards is read from the messages module (`MessageBacklog`).
  */
 export class BulkSends {
   async queueMany(batch: BulkBatch, inTransaction: (trx: TransactionClientContract, results: BulkSendResult[]) => Promise<void>): Promise<BulkSendResult[]> {

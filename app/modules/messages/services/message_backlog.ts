@@ -1,10 +1,11 @@
 import type { MessageStore } from '#modules/messages/stores/message_store'
 
 /**
- * The messages a campaign queued (their `campaignId`), as a campaign follows them: their
- * statuses, those waiting that pause, resume and cancel act on (`MessageLedger`), its backlog.
+ * Messages queued in batches under one `campaignId`, as their sender follows them: their
+ * statuses, those waiting that pause, resume and cancel act on (`MessageLedger`), the backlog.
+ * Named for what it reads, not for its caller (the campaigns module).
  */
-export class CampaignMessages {
+export class MessageBacklog {
   constructor(private messages: MessageStore) {}
 
   /** The current status of each of these messages (a campaign reconciling its recipients); a deleted one is absent. */
