@@ -106,6 +106,9 @@ test.group('Conversations page in a real browser', (group) => {
     await bobThread.getByRole('button', { name: 'Pin', exact: true }).click()
     await bobThread.getByRole('button', { name: 'Unpin' }).waitFor()
     await row(BOB).getByText('pinned').waitFor()
+    // The mark in the shared words (labels.ts), in the row and over the thread.
+    assert.equal((await row(BOB).locator('.n-tag').first().innerText()).trim(), 'Pinned')
+    assert.include(await bobThread.locator('.n-tag').allInnerTexts(), 'Pinned')
     assert.deepEqual(await inboxRows(page), [BOB, ADA])
 
     // Archived: gone from the Awaiting reply tab, found under Archived.
@@ -116,6 +119,7 @@ test.group('Conversations page in a real browser', (group) => {
     await page.getByRole('radio', { name: 'Archived' }).check({ force: true })
     await row(BOB).waitFor()
     assert.deepEqual(await inboxRows(page), [BOB])
+    assert.includeMembers(await row(BOB).locator('.n-tag').allInnerTexts(), ['Pinned', 'Archived'])
     assert.isTrue(Boolean((await conversationOf(BOB)).archived))
 
     // Without the live channel, coming back to the tab reads the inbox again.

@@ -113,6 +113,8 @@ test.group('Automation rules in a real browser', (group) => {
     const run = page.locator('[data-run="Opening hours"]').first()
     await run.getByText('Reply: done').waitFor()
     await run.getByText('Call a URL: done').waitFor()
+    // Each action's status in the shared words (labels.ts), never the API's `done`.
+    assert.deepEqual((await run.locator('[data-action-status]').allInnerTexts()).map((text) => text.trim()).sort(), ['Call a URL: Done', 'Reply: Done'])
     await screenshotsAtBothWidths(page, 'rule-editor')
 
     // STOP: the sender is opted out, logged under the built-in keyword.

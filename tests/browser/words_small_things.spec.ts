@@ -10,7 +10,7 @@ import { UserService } from '#modules/auth/services/user_service'
 import { clearDevices } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
 import { useManualClock } from '#tests/helpers/clock'
-import { settle, useDeviceJobs } from '#tests/helpers/phones'
+import { eventually, settle, useDeviceJobs } from '#tests/helpers/phones'
 import { clearCampaigns } from '#tests/functional/campaigns/campaign_helpers'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
 import { campaignJob } from '#modules/campaigns/jobs/campaign_job'
@@ -136,7 +136,8 @@ test.group('Words and the small things that cost clicks, in a real browser', (gr
     await recipientTag.waitFor()
     assert.equal((await recipientTag.innerText()).trim(), queuedWord)
     const recipientChoices = await optionTexts(page, 'select[name="recipient-status"]')
-    assert.includeMembers(recipientChoices, statusChoices)
+    // A recipient's message is outgoing: every word of the Messages filter but Received.
+    assert.includeMembers(recipientChoices, statusChoices.filter((word) => word !== 'Received'))
     const tileWords = await page.locator('.tiles dt').allInnerTexts()
     // The counts' tiles: a message's status in the Messages filter's word, plus the recipients not yet given a message.
     assert.includeMembers([...statusChoices, 'Waiting their turn'], tileWords.map((text) => text.trim()))
@@ -144,6 +145,55 @@ test.group('Words and the small things that cost clicks, in a real browser', (gr
     await page.goto(gatewayUrl(`/messages?message=${campaignMessage}`))
     assert.equal((await page.getByTestId('detail-status').innerText()).trim(), queuedWord)
   }
+
+  test('the Messages status filter offers Received: it lists the incoming SMS, and Delivered only the outgoing ones delivered', async ({ assert }) => {
+    // The dispatcher runs on a ManualClock: one message goes through the phone and is delivered,
+    // then the phone leaves and the next one stays queued.
+    const manual = useManualClock(new Date())
+    const jobs = await useDeviceJobs(manual.clock)
+    const phone = await connectedSimulatedPhone()
+    let inbound: string, delivered: string, queued: string
+    try {
+      await phone.receive(ADA, 'Is my table ready?')
+      inbound = String((await db.from('messages').where('direction', 'in').first()).id)
+      delivered = await queueThroughApi({ to: BOB })
+      await eventually(async () => {
+        await settle(manual.clock, jobs.runner, jobs.hub, [phone.agent])
+        return (await db.from('messages').where('id', delivered).first()).status === 'delivered'
+      }, 15_000)
+      await phone.agent.disconnect()
+      queued = await queueThroughApi({ to: CAROL })
+    } finally {
+      await phone.agent.disconnect()
+      await jobs.hub.settled()
+      await jobs.stop()
+      manual.restore()
+    }
+
+    await signInAs(page, 'operator')
+    await page.goto(gatewayUrl('/messages'))
+    await page.getByText('3 messages shown').waitFor()
+    assert.include(await optionTexts(page, '#filter-status'), 'Received')
+
+    await page.getByLabel('Status').selectOption({ label: 'Received' })
+    await page.getByText('1 message shown').waitFor()
+    await rowOf(page, inbound).waitFor()
+    assert.equal((await rowOf(page, inbound).locator('[data-status]').innerText()).trim(), 'Received')
+    assert.include(page.url(), 'status=received')
+    // Kept in the address: a reload lists the same.
+    await page.reload()
+    await page.getByText('1 message shown').waitFor()
+    assert.equal(await page.getByLabel('Status').inputValue(), 'received')
+    await rowOf(page, inbound).waitFor()
+
+    // Delivered lists the rows that read Delivered: the incoming SMS reads Received, so it is not one.
+    await page.getByLabel('Status').selectOption({ label: 'Delivered' })
+    await page.getByText('1 message shown').waitFor()
+    await rowOf(page, delivered).waitFor()
+    assert.equal((await rowOf(page, delivered).locator('[data-status]').innerText()).trim(), 'Delivered')
+    assert.equal(await rowOf(page, inbound).count(), 0)
+    assert.equal(await rowOf(page, queued).count(), 0)
+  })
 
   test('at 1280 px the open message sits beside the list: the Status, Phone and Category headers stay visible, not under it', async ({ assert }) => {
     const id = await queueThroughApi({ to: BOB, category: 'info' })
