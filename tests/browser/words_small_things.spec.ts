@@ -1,9 +1,8 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import type { Assert } from '@japa/assert'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { TEST_PASSWORD, accountWithRole, testKeys, useTestKeys } from '#tests/helpers/callers'
 import User from '#modules/auth/models/user'
 import { UserService } from '#modules/auth/services/user_service'
@@ -14,7 +13,7 @@ import { eventually, settle, useDeviceJobs } from '#tests/helpers/phones'
 import { clearCampaigns } from '#tests/functional/campaigns/campaign_helpers'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
 import { campaignJob } from '#modules/campaigns/jobs/campaign_job'
-import { DESKTOP, gatewayUrl, launchChromium, signInAs } from './browser.js'
+import { browserForEachTest, gatewayUrl, signInAs } from './browser.js'
 import { connectedSimulatedPhone } from './helpers_conversations.js'
 import { queueThroughApi, rowOf } from './helpers_messages.js'
 
@@ -29,24 +28,14 @@ const optionTexts = async (page: Page, selector: string) => {
 }
 
 test.group('Words and the small things that cost clicks, in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
 
-  group.setup(async () => {
-    await useTestKeys()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group, { testKeys: true })
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await clearMessaging()
     await clearDevices()
     await useTestKeys()
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
-    return () => context.close()
+    page = browsing.page
   })
 
   test('one set of labels: an incoming SMS reads Received, a status and a category read the same on every page', async ({ assert }) => {
@@ -299,7 +288,7 @@ test.group('Words and the small things that cost clicks, in a real browser', (gr
   })
 
   test('the pairing dialog copies the code, the commands and the API URL, and at 360 px never breaks the code', async ({ assert }) => {
-    const phoneContext = await browser.newContext({ viewport: { width: 360, height: 740 }, permissions: ['clipboard-read', 'clipboard-write'] })
+    const phoneContext = await browsing.browser.newContext({ viewport: { width: 360, height: 740 }, permissions: ['clipboard-read', 'clipboard-write'] })
     try {
       const phonePage = await phoneContext.newPage()
       await signInAs(phonePage, 'operator')
