@@ -144,6 +144,12 @@ export async function clearGateway() {
   await clearDevices()
 }
 
+/** A control's key in the page: its tag, role and name, and the row it stands in. */
+const CONTROL_KEY = `((element) => {
+  const row = element.closest('tr')
+  return [element.tagName, element.getAttribute('role'), element.getAttribute('aria-label') || (element.textContent || '').trim(), row ? Array.from(row.attributes, (attribute) => attribute.name + '=' + attribute.value).join(' ') : ''].join('|')
+})`
+
 /**
  * What the keyboard never reaches on the page as it shows now: presses Tab up to `presses`
  * times (stopping once the focus has gone round) and answers the visible, enabled controls
@@ -152,7 +158,12 @@ export async function clearGateway() {
 export async function neverFocused(page: Page, presses = 200): Promise<string[]> {
   await page.evaluate(`(() => {
     window.__focused = new Set()
-    document.addEventListener('focusin', (event) => window.__focused.add(event.composedPath()[0]), true)
+    window.__focusedKeys = new Set()
+    document.addEventListener('focusin', (event) => {
+      const target = event.composedPath()[0]
+      window.__focused.add(target)
+      window.__focusedKeys.add(${CONTROL_KEY}(target))
+    }, true)
     document.activeElement?.blur?.()
   })()`)
   let seen = -1
@@ -227,7 +238,7 @@ async function describeActive(page: Page): Promise<string> {
     await page.evaluate(`(() => {
       const element = document.activeElement
       if (!element || element === document.body) return 'the page itself'
-      const name = (element.getAttribute('aria-label') || element.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40)
+      const name = (element.getAttribute('aria-label') || element.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 40)
       return element.tagName.toLowerCase() + ' "' + name + '"'
     })()`)
   )
@@ -254,7 +265,10 @@ async function unreached(page: Page, root: string): Promise<string[]> {
     const usable = (element) =>
       visible(element) && !element.closest('[disabled], [aria-disabled="true"], [aria-hidden="true"], [inert], .n-button--disabled, .n-switch--disabled, .n-checkbox--disabled, .n-radio--disabled, .n-base-selection--disabled, .n-input--disabled') &&
       element.getAttribute('tabindex') !== '-1'
-    const reached = (element) => focused.some((target) => target && (target === element || element.contains(target) || target.contains(element)))
+    // A list drawn as it scrolls (the Messages table) draws a row again as a new element once
+    // the focus has gone round: the row's control was reached if its key was.
+    const keys = window.__focusedKeys ?? new Set()
+    const reached = (element) => keys.has((${CONTROL_KEY})(element)) || focused.some((target) => target && (target === element || element.contains(target) || target.contains(element)))
     const candidates = Array.from(scope.querySelectorAll(CONTROLS)).filter(usable)
     // Boxes drawn clickable with no control in or around them.
     for (const element of scope.querySelectorAll('*')) {
@@ -277,8 +291,8 @@ async function unreached(page: Page, root: string): Promise<string[]> {
     for (const group of groups.values()) if (!group.reached) missing.push(group.first)
     const describe = (element) => {
       const role = element.getAttribute('role')
-      const name = (element.getAttribute('aria-label') || element.textContent || element.getAttribute('placeholder') || element.getAttribute('name') || '').trim().replace(/\s+/g, ' ').slice(0, 60)
-      return element.tagName.toLowerCase() + (role ? '[role=' + role + ']' : '') + (element.className && typeof element.className === 'string' ? '.' + element.className.trim().split(/\s+/).slice(0, 2).join('.') : '') + ' "' + name + '"'
+      const name = (element.getAttribute('aria-label') || element.textContent || element.getAttribute('placeholder') || element.getAttribute('name') || '').trim().replace(/\\s+/g, ' ').slice(0, 60)
+      return element.tagName.toLowerCase() + (role ? '[role=' + role + ']' : '') + (element.className && typeof element.className === 'string' ? '.' + element.className.trim().split(/\\s+/).slice(0, 2).join('.') : '') + ' "' + name + '"'
     }
     return missing.map(describe)
   })()`)) as string[]
