@@ -7,7 +7,7 @@ import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { accountWithRole, useTestKeys } from '#tests/helpers/callers'
 import { DESKTOP, PHONE, gatewayUrl, launchChromium, signInAs } from './browser.js'
 import { pagesOfRole, type WalkedPage } from './helpers_pages.js'
-import { clearGateway, describeFindings, fullGateway, neverFocused, seriousViolations, type AxeFinding, type FullGateway } from './helpers_axe.js'
+import { clearGateway, describeFindings, dialogKeyboardProblems, fullGateway, neverFocused, seriousViolations, type AxeFinding, type FullGateway } from './helpers_axe.js'
 
 /** Waits until the page has had no API call in flight for a moment: axe sees what it read. */
 async function settled(page: Page, inFlight: () => number) {
@@ -43,6 +43,16 @@ async function openedCampaign(page: Page) {
     })
   const problem = page.locator('main [role="alert"]')
   if (await problem.count()) throw new Error(`The campaign's page shows an error: ${await problem.first().textContent()}`)
+}
+
+/**
+ * The page's level-1 headings: a view has exactly one (docs/dashboard.md "Accessibility"), the
+ * title a screen reader's outline starts from. Answers a sentence when it has none or several.
+ */
+async function headingOneProblem(page: Page, view: string): Promise<string | null> {
+  const titles = (await page.locator('h1, [role="heading"][aria-level="1"]').allInnerTexts()).map((text) => text.trim())
+  if (titles.length === 1 && titles[0] !== '') return null
+  return `${view}: ${titles.length} level-1 headings (${titles.map((title) => `"${title}"`).join(', ') || 'none'}), not one`
 }
 
 function countCalls(page: Page) {
@@ -85,6 +95,7 @@ test.group('Accessibility: axe-core finds nothing serious or critical', (group) 
         await page.getByRole('button', { name: 'Sign in' }).waitFor()
         const found = new Map<string, AxeFinding[]>([['sign-in', await seriousViolations(page)]])
         assertNone(assert, found)
+        assert.isNull(await headingOneProblem(page, 'sign-in'))
       } finally {
         await context.close()
       }
@@ -130,6 +141,7 @@ test.group('Accessibility: axe-core finds nothing serious or critical', (group) 
         const page = await context.newPage()
         const inFlight = countCalls(page)
         const found = new Map<string, AxeFinding[]>()
+        const headings: string[] = []
         try {
           await signInAs(page, role)
           for (const entry of await pagesOfRole(role)) {
@@ -138,6 +150,8 @@ test.group('Accessibility: axe-core finds nothing serious or critical', (group) 
             await settled(page, inFlight)
             const findings = await seriousViolations(page)
             if (findings.length) found.set(`${role} ${viewport.width}px ${entry.name}`, findings)
+            const heading = await headingOneProblem(page, entry.name)
+            if (heading) headings.push(heading)
             // A page in parts at their own addresses (the Settings sections) is checked part by part.
             const parts = await page.locator('main nav a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href')!))
             for (const part of parts.filter((href) => href !== new URL(page.url()).pathname)) {
@@ -146,12 +160,15 @@ test.group('Accessibility: axe-core finds nothing serious or critical', (group) 
               await settled(page, inFlight)
               const partFindings = await seriousViolations(page)
               if (partFindings.length) found.set(`${role} ${viewport.width}px ${part}`, partFindings)
+              const partHeading = await headingOneProblem(page, part)
+              if (partHeading) headings.push(partHeading)
             }
           }
         } finally {
           await context.close()
         }
         assertNone(assert, found)
+        assert.deepEqual(headings, [], headings.join('\n'))
       }).timeout(240_000)
     }
 
@@ -160,10 +177,13 @@ test.group('Accessibility: axe-core finds nothing serious or critical', (group) 
       const page = await context.newPage()
       const inFlight = countCalls(page)
       const found = new Map<string, AxeFinding[]>()
+      const headings: string[] = []
       const check = async (view: string) => {
         await settled(page, inFlight)
         const findings = await seriousViolations(page)
         if (findings.length) found.set(`${viewport.width}px ${view}`, findings)
+        const heading = await headingOneProblem(page, view)
+        if (heading) headings.push(heading)
       }
       try {
         await signInAs(page, 'superadmin')
@@ -211,24 +231,58 @@ test.group('Accessibility: axe-core finds nothing serious or critical', (group) 
         await context.close()
       }
       assertNone(assert, found)
+      assert.deepEqual(headings, [], headings.join('\n'))
     }).timeout(180_000)
   }
 
-  test('every control of every full page is reached with the Tab key', async ({ assert }) => {
-    const context = await browser.newContext({ viewport: DESKTOP })
-    const page = await context.newPage()
-    const inFlight = countCalls(page)
-    const missing: string[] = []
-    try {
-      await signInAs(page, 'superadmin')
-      for (const entry of await pagesOfRole('superadmin')) {
-        await openPage(page, entry, full)
-        await settled(page, inFlight)
-        for (const control of await neverFocused(page)) missing.push(`${entry.name}: ${control}`)
-      }
-    } finally {
-      await context.close()
+  for (const viewport of [DESKTOP, PHONE]) {
+    for (const role of ['superadmin', 'operator', 'readonly'] as const satisfies readonly Role[]) {
+      test(`every control of every full page of ${role} at ${viewport.width} px is reached with the Tab key`, async ({ assert }) => {
+        const context = await browser.newContext({ viewport })
+        const page = await context.newPage()
+        const inFlight = countCalls(page)
+        const missing: string[] = []
+        try {
+          await signInAs(page, role)
+          for (const entry of await pagesOfRole(role)) {
+            await openPage(page, entry, full)
+            await settled(page, inFlight)
+            for (const control of await neverFocused(page)) missing.push(`${entry.name}: ${control}`)
+          }
+        } finally {
+          await context.close()
+        }
+        if (missing.length) assert.fail(`${missing.length} controls the Tab key never reaches:\n${missing.join('\n')}`)
+      }).timeout(300_000)
     }
-    if (missing.length) assert.fail(`${missing.length} controls the Tab key never reaches:\n${missing.join('\n')}`)
-  }).timeout(300_000)
+
+    test(`the dialogs from the keyboard at ${viewport.width} px: the focus goes in; Tab stays in and reaches every control; Escape closes and gives the focus back`, async ({ assert }) => {
+      const context = await browser.newContext({ viewport })
+      const page = await context.newPage()
+      const inFlight = countCalls(page)
+      const problems: string[] = []
+      const dialogOf = async (view: string, opener: ReturnType<Page['getByRole']>) => {
+        await settled(page, inFlight)
+        for (const problem of await dialogKeyboardProblems(page, opener)) problems.push(`${view}: ${problem}`)
+      }
+      try {
+        await signInAs(page, 'superadmin')
+        await page.goto(gatewayUrl('/contacts'))
+        await page.getByRole('heading', { name: 'Contacts', level: 1 }).waitFor()
+        await dialogOf('new contact', page.getByRole('button', { name: 'New contact' }))
+
+        await page.goto(gatewayUrl('/phones'))
+        await page.locator(`[data-phone="${full.phoneName}"]`).getByText('Online', { exact: true }).waitFor()
+        await dialogOf('pairing dialog', page.getByRole('button', { name: 'Pair a phone' }))
+        await dialogOf('phone settings dialog', page.getByRole('button', { name: `Settings of ${full.phoneName}` }))
+
+        await page.goto(gatewayUrl('/webhooks'))
+        await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor()
+        await dialogOf('webhook dialog', page.getByRole('button', { name: 'New webhook' }))
+      } finally {
+        await context.close()
+      }
+      if (problems.length) assert.fail(`${problems.length} things go wrong in the dialogs from the keyboard:\n${problems.join('\n')}`)
+    }).timeout(180_000)
+  }
 })

@@ -1,12 +1,11 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import type { Page } from 'playwright-core'
 import { UserService } from '#modules/auth/services/user_service'
 import User from '#modules/auth/models/user'
 import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInToOverview } from './browser.js'
+import { browserForEachTest, DESKTOP, gatewayUrl, screenshotsAtBothWidths, signInToOverview } from './browser.js'
 
 async function menuEntries(page: Page): Promise<string[]> {
   return (await page.getByRole('navigation', { name: 'Pages' }).getByRole('menuitem').allTextContents()).map((text) => text.trim())
@@ -24,27 +23,18 @@ async function freshAccount(email: string, name: string, role: 'operator' | 'rea
 }
 
 test.group('Accounts, own account, Activity and technical log in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
 
-  group.setup(async () => {
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group)
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
-    return () => context.close()
+    page = browsing.page
   })
 
   test('an operator changes their own password (a wrong current one first), signs out their other sessions, and signs in with the new password', async ({ assert }) => {
     const account = await freshAccount('own-account@gateway.test', 'Counter clerk', 'operator')
     const newPassword = 'a brand new long passphrase'
     // The same person in another browser, signed in beforehand.
-    const elsewhere = await browser.newContext({ viewport: DESKTOP })
+    const elsewhere = await browsing.browser.newContext({ viewport: DESKTOP })
     try {
       const otherPage = await elsewhere.newPage()
       await signInToOverview(otherPage, account.email, TEST_PASSWORD)

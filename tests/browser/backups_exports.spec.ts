@@ -1,31 +1,22 @@
 import { test } from '@japa/runner'
 import { rmSync } from 'node:fs'
 import db from '@adonisjs/lucid/services/db'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { DataFolder } from '#core/data_folder/data_folder'
-import { useTestKeys } from '#tests/helpers/callers'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs } from './browser.js'
+import { browserForEachTest, gatewayUrl, screenshotsAtBothWidths, signInAs } from './browser.js'
 import { adminApi, downloadBy, menuEntries, openFromMenu } from './helpers_data_pages.js'
 
 const SQLITE_HEADER = 'SQLite format 3\0'
 
 test.group('Backups and Exports pages in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
 
-  group.setup(async () => {
-    await useTestKeys()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group, { testKeys: true, context: { acceptDownloads: true } })
   group.each.setup(async () => {
     rmSync(DataFolder.current().backupsDir, { recursive: true, force: true })
     await db.from('backup_attempts').delete()
     await adminApi('DELETE', '/backups/restore')
-    context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true })
-    page = await context.newPage()
-    return () => context.close()
+    page = browsing.page
   })
 
   test('a superadmin backs up from the page, sees it live, downloads it, prepares a restore and cancels it', async ({ assert }) => {

@@ -2,10 +2,12 @@ import { join } from 'node:path'
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import app from '@adonisjs/core/services/app'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import db from '@adonisjs/lucid/services/db'
+import type { Group } from '@japa/runner/core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import type { Role } from '#core/http/access'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
+import { TEST_PASSWORD, accountWithRole, useTestKeys } from '#tests/helpers/callers'
 
 /**
  * Debian's Chromium (`apt-get install chromium`), never a browser download. The flags keep it
@@ -83,4 +85,35 @@ export async function signInAs(page: Page, role: Role) {
   await (await app.container.make(SignInAttempts)).clear()
   const account = await accountWithRole(role)
   await signInToOverview(page, account.email, TEST_PASSWORD)
+}
+
+/** What `browserForEachTest` gives a group: its Chromium, and each test's own context and page. */
+export interface BrowserTab {
+  browser: Browser
+  context: BrowserContext
+  page: Page
+}
+
+/**
+ * The prologue the browser groups share: one Chromium for the group (the test API keys set
+ * first when `testKeys`), and before each test no session left and the sign-in throttle emptied
+ * (a suite signs in many times from one address), then a context of its own (at DESKTOP unless
+ * `context` says otherwise) and a page, closed after the test. A group adds its own hooks for
+ * the rest: they run after these, and their cleanups before the context closes.
+ */
+export function browserForEachTest(group: Group, options: { testKeys?: boolean; context?: BrowserContextOptions } = {}): BrowserTab {
+  const tab = {} as BrowserTab
+  group.setup(async () => {
+    if (options.testKeys) await useTestKeys()
+    tab.browser = await launchChromium()
+    return () => tab.browser.close()
+  })
+  group.each.setup(async () => {
+    await db.from('sessions').delete()
+    await (await app.container.make(SignInAttempts)).clear()
+    tab.context = await tab.browser.newContext({ viewport: DESKTOP, ...options.context })
+    tab.page = await tab.context.newPage()
+    return () => tab.context.close()
+  })
+  return tab
 }

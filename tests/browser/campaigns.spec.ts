@@ -4,28 +4,25 @@ import app from '@adonisjs/core/services/app'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import type { Page } from 'playwright-core'
 import { ContactImports } from '#modules/contact_imports/services/contact_imports'
 import { contactImportJob } from '#modules/contact_imports/jobs/contact_import_job'
 import { LiveImports } from '#modules/contact_imports/listeners/live_imports'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
 import { campaignJob } from '#modules/campaigns/jobs/campaign_job'
-import { useTestKeys, testKeys } from '#tests/helpers/callers'
+import { testKeys } from '#tests/helpers/callers'
 import { clearDevices } from '#tests/helpers/devices'
 import { useManualClock } from '#tests/helpers/clock'
 import { settle, useDeviceJobs } from '#tests/helpers/phones'
 import { clearCampaigns } from '#tests/functional/campaigns/campaign_helpers'
 import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../agent/src/drivers/simulator.js'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs } from './browser.js'
+import { browserForEachTest, gatewayUrl, screenshotsAtBothWidths, signInAs } from './browser.js'
 import { pairingCodeThroughApi } from './helpers_messages.js'
 
 const RECIPIENTS = 1000
 
 test.group('Campaigns in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
   let folder: string
   let clock: ReturnType<typeof useManualClock>['clock']
@@ -37,15 +34,9 @@ test.group('Campaigns in a real browser', (group) => {
     await settle(clock, jobs.runner, jobs.hub, agents)
   }
 
-  group.setup(async () => {
-    await useTestKeys()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group, { testKeys: true })
   group.each.setup(async () => {
     folder = await mkdtemp(join(tmpdir(), 'campaign-browser-'))
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await db.from('contact_imports').delete()
     await clearCampaigns() // and the night pause off: CI runs at any hour
     await db.from('contacts').delete()
@@ -57,14 +48,12 @@ test.group('Campaigns in a real browser', (group) => {
     const live = await app.container.make(LiveImports)
     jobs.runner.register(contactImportJob(() => app.container.make(ContactImports), (id, final) => void live.progressed(id, final)))
     agents = []
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
+    page = browsing.page
     return async () => {
       for (const agent of agents) await agent.disconnect()
       await jobs.hub.settled()
       await jobs.stop()
       manual.restore()
-      await context.close()
       await rm(folder, { recursive: true, force: true })
     }
   })

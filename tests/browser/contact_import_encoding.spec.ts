@@ -1,20 +1,11 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import app from '@adonisjs/core/services/app'
-import logger from '@adonisjs/core/services/logger'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { JobRunner } from '#core/jobs/job_runner'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { ContactImports } from '#modules/contact_imports/services/contact_imports'
-import { contactImportJob } from '#modules/contact_imports/jobs/contact_import_job'
-import { LiveImports } from '#modules/contact_imports/listeners/live_imports'
-import { useTestKeys } from '#tests/helpers/callers'
-import { useManualClock } from '#tests/helpers/clock'
-import { clearMessaging, setLocalPrefix } from '#tests/helpers/messages'
-import { DESKTOP, gatewayUrl, launchChromium, signInAs } from './browser.js'
+import type { Page } from 'playwright-core'
+import { clearMessaging } from '#tests/helpers/messages'
+import { browserForEachTest, gatewayUrl, signInAs } from './browser.js'
+import { useContactImportJobs } from './helpers_imports.js'
 
 /** Latin-1 letters as their own byte, and the euro sign at 0x80, as Windows-1252 writes them. */
 function windows1252(text: string): Buffer {
@@ -22,47 +13,20 @@ function windows1252(text: string): Buffer {
 }
 
 test.group('Contact import of a non-UTF-8 CSV in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
-  let folder: string
-  let runner: JobRunner
-  let clock: ReturnType<typeof useManualClock>['clock']
+  let imports: Awaited<ReturnType<typeof useContactImportJobs>>
 
-  group.setup(async () => {
-    await useTestKeys()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group, { testKeys: true })
   group.each.setup(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'import-encoding-browser-'))
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await db.from('contact_imports').delete()
     await clearMessaging()
-    await setLocalPrefix('+33')
-    const manual = useManualClock(new Date())
-    clock = manual.clock
-    await db.from('scheduled_jobs').delete()
-    runner = new JobRunner(clock, db, logger)
-    const live = await app.container.make(LiveImports)
-    runner.register(contactImportJob(() => app.container.make(ContactImports), (id, final) => void live.progressed(id, final)))
-    app.container.swap(JobRunner, () => runner)
-    await runner.start()
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
-    return async () => {
-      await runner.stop()
-      app.container.restore(JobRunner)
-      manual.restore()
-      await context.close()
-      await rm(folder, { recursive: true, force: true })
-      await setLocalPrefix(null)
-    }
+    imports = await useContactImportJobs('import-encoding-browser-')
+    page = browsing.page
+    return () => imports.stop()
   })
 
   test('an Excel CSV in Windows-1252: the encoding detected, the accented names previewed, garbled as UTF-8, imported right', async ({ assert }) => {
-    const csv = join(folder, 'clients.csv')
+    const csv = join(imports.folder, 'clients.csv')
     await writeFile(csv, windows1252('Téléphone;Prénom;Nom;Société\r\n06 12 34 56 78;Zoë;Müller;Café €\r\n0612345679;José;Ñúñez;\r\n'))
     await signInAs(page, 'operator')
     await page.goto(gatewayUrl('/contacts/import'))
@@ -92,8 +56,8 @@ test.group('Contact import of a non-UTF-8 CSV in a real browser', (group) => {
     await preview.getByText('Zoë', { exact: true }).waitFor()
     await page.getByRole('button', { name: 'Import 2 rows' }).click()
     await page.getByRole('heading', { name: '3. Importing' }).or(page.getByRole('heading', { name: 'Imported' })).waitFor()
-    await clock.advance(0)
-    await runner.whenIdle()
+    await imports.clock.advance(0)
+    await imports.runner.whenIdle()
     await page.getByRole('heading', { name: 'Imported' }).waitFor()
     await page.getByTestId('import-counts').getByText('New contacts2').waitFor()
 

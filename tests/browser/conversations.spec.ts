@@ -1,14 +1,12 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import app from '@adonisjs/core/services/app'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import type { Page } from 'playwright-core'
 import { TEST_PASSWORD, accountWithRole, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices } from '#tests/helpers/devices'
 import { eventually } from '#tests/helpers/phones'
 import { clearMessaging } from '#tests/helpers/messages'
 import type { PhoneAgent } from '../../agent/src/phone_agent.js'
-import { DESKTOP, PHONE, launchChromium, screenshot, screenshotsAtBothWidths, signInThroughThePage } from './browser.js'
+import { browserForEachTest, PHONE, screenshot, screenshotsAtBothWidths, signInThroughThePage } from './browser.js'
 import { connectedSimulatedPhone, conversationOf, inboxRows, sidewaysOverflow } from './helpers_conversations.js'
 
 const ADA = '+33612345678'
@@ -16,26 +14,17 @@ const BOB = '+447911123456'
 const CAROL = '+33698765432'
 
 test.group('Conversations page in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
   const agents: PhoneAgent[] = []
 
-  group.setup(async () => {
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group)
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await clearMessaging()
     await clearDevices()
     await useTestKeys()
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
+    page = browsing.page
     return async () => {
       for (const agent of agents.splice(0)) await agent.disconnect()
-      await context.close()
     }
   })
 
@@ -106,6 +95,9 @@ test.group('Conversations page in a real browser', (group) => {
     await bobThread.getByRole('button', { name: 'Pin', exact: true }).click()
     await bobThread.getByRole('button', { name: 'Unpin' }).waitFor()
     await row(BOB).getByText('pinned').waitFor()
+    // The mark in the shared words (labels.ts), in the row and over the thread.
+    assert.equal((await row(BOB).locator('.n-tag').first().innerText()).trim(), 'Pinned')
+    assert.include(await bobThread.locator('.n-tag').allInnerTexts(), 'Pinned')
     assert.deepEqual(await inboxRows(page), [BOB, ADA])
 
     // Archived: gone from the Awaiting reply tab, found under Archived.
@@ -116,6 +108,7 @@ test.group('Conversations page in a real browser', (group) => {
     await page.getByRole('radio', { name: 'Archived' }).check({ force: true })
     await row(BOB).waitFor()
     assert.deepEqual(await inboxRows(page), [BOB])
+    assert.includeMembers(await row(BOB).locator('.n-tag').allInnerTexts(), ['Pinned', 'Archived'])
     assert.isTrue(Boolean((await conversationOf(BOB)).archived))
 
     // Without the live channel, coming back to the tab reads the inbox again.

@@ -1,14 +1,12 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import app from '@adonisjs/core/services/app'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import type { Page } from 'playwright-core'
 import { TEST_PASSWORD, accountWithRole, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
 import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../agent/src/drivers/simulator.js'
-import { DESKTOP, PHONE, gatewayUrl, launchChromium, screenshot, screenshotsAtBothWidths, signInThroughThePage } from './browser.js'
+import { browserForEachTest, gatewayUrl, PHONE, screenshot, screenshotsAtBothWidths, signInThroughThePage } from './browser.js'
 
 /** Queues a message through the API as an integration would (no phone paired: it stays queued). */
 async function queueMessage(to: string) {
@@ -25,23 +23,14 @@ async function menuEntries(page: Page): Promise<string[]> {
 }
 
 test.group('Dashboard in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
   const agents: PhoneAgent[] = []
 
-  group.setup(async () => {
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group)
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
+    page = browsing.page
     return async () => {
       for (const agent of agents.splice(0)) await agent.disconnect()
-      await context.close()
     }
   })
 

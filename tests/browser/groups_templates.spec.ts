@@ -1,66 +1,31 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import app from '@adonisjs/core/services/app'
-import logger from '@adonisjs/core/services/logger'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { JobRunner } from '#core/jobs/job_runner'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { ContactImports } from '#modules/contact_imports/services/contact_imports'
-import { contactImportJob } from '#modules/contact_imports/jobs/contact_import_job'
-import { LiveImports } from '#modules/contact_imports/listeners/live_imports'
-import { useTestKeys, testKeys } from '#tests/helpers/callers'
-import { useManualClock } from '#tests/helpers/clock'
-import { clearMessaging, setLocalPrefix } from '#tests/helpers/messages'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs } from './browser.js'
+import type { Page } from 'playwright-core'
+import { testKeys } from '#tests/helpers/callers'
+import { clearMessaging } from '#tests/helpers/messages'
+import { browserForEachTest, gatewayUrl, screenshotsAtBothWidths, signInAs } from './browser.js'
+import { useContactImportJobs } from './helpers_imports.js'
 
 test.group('Groups, contact import and templates in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
-  let folder: string
-  let runner: JobRunner
-  let clock: ReturnType<typeof useManualClock>['clock']
+  let imports: Awaited<ReturnType<typeof useContactImportJobs>>
 
-  group.setup(async () => {
-    await useTestKeys()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group, { testKeys: true })
   group.each.setup(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'groups-browser-'))
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await db.from('contact_imports').delete()
     await db.from('contact_group_members').delete()
     await db.from('contact_groups').delete()
     await db.from('message_templates').delete()
     await clearMessaging()
-    await setLocalPrefix('+33')
-    const manual = useManualClock(new Date())
-    clock = manual.clock
-    await db.from('scheduled_jobs').delete()
-    runner = new JobRunner(clock, db, logger)
-    const live = await app.container.make(LiveImports)
-    runner.register(contactImportJob(() => app.container.make(ContactImports), (id, final) => void live.progressed(id, final)))
-    app.container.swap(JobRunner, () => runner)
-    await runner.start()
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
-    return async () => {
-      await runner.stop()
-      app.container.restore(JobRunner)
-      manual.restore()
-      await context.close()
-      await rm(folder, { recursive: true, force: true })
-      await setLocalPrefix(null)
-    }
+    imports = await useContactImportJobs('groups-browser-')
+    page = browsing.page
+    return () => imports.stop()
   })
 
   test('a group made on its page, a CSV imported into it with its columns mapped, a member removed', async ({ assert }) => {
-    const csv = join(folder, 'customers.csv')
+    const csv = join(imports.folder, 'customers.csv')
     await writeFile(csv, 'Mobile;Prénom;Ville\n06 12 34 56 78;Ada;Paris\n0612345679;Bob;Lyon\n;Nobody;Nice\n0612345680;Cy;Lille\n')
     await signInAs(page, 'operator')
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('menuitem', { name: 'Groups' }).click()
@@ -85,8 +50,8 @@ test.group('Groups, contact import and templates in a real browser', (group) => 
     await screenshotsAtBothWidths(page, 'contact-import-mapping')
     await page.getByRole('button', { name: 'Import 4 rows' }).click()
     await page.getByRole('heading', { name: '3. Importing' }).or(page.getByRole('heading', { name: 'Imported' })).waitFor()
-    await clock.advance(0)
-    await runner.whenIdle()
+    await imports.clock.advance(0)
+    await imports.runner.whenIdle()
     await page.getByRole('heading', { name: 'Imported' }).waitFor()
     await page.getByTestId('import-counts').getByText('New contacts3').waitFor()
     await page.getByTestId('import-errors').getByText('Row 4: No phone number').waitFor()

@@ -1,5 +1,5 @@
 import app from '@adonisjs/core/services/app'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { MessageLedger, type PhoneReport } from '#modules/messages/services/message_ledger'
 import db from '@adonisjs/lucid/services/db'
 import { testKeys } from '#tests/helpers/callers'
@@ -144,20 +144,26 @@ export async function clearGateway() {
   await clearDevices()
 }
 
+/** A control's key in the page: its tag, role and name, and the row it stands in. */
+const CONTROL_KEY = `((element) => {
+  const row = element.closest('tr')
+  return [element.tagName, element.getAttribute('role'), element.getAttribute('aria-label') || (element.textContent || '').trim(), row ? Array.from(row.attributes, (attribute) => attribute.name + '=' + attribute.value).join(' ') : ''].join('|')
+})`
+
 /**
  * What the keyboard never reaches on the page as it shows now: presses Tab up to `presses`
  * times (stopping once the focus has gone round) and answers the visible, enabled controls
- * that never held the focus, each as `tag[role] "name"`. Controls are buttons, links, fields,
- * and what Naive UI draws as one (switches, checkboxes, selects); a box drawn clickable (a
- * pointer cursor) with no control in or around it counts too, since that is how a control only
- * a mouse can use looks. A group of radio buttons is one stop (the arrow keys move inside it);
- * a control kept out of the tab order on purpose (`tabindex="-1"`, as a number input's minus and
- * plus, whose arrow keys do the same) is left out.
+ * that never held the focus (see `unreached`).
  */
 export async function neverFocused(page: Page, presses = 200): Promise<string[]> {
   await page.evaluate(`(() => {
     window.__focused = new Set()
-    document.addEventListener('focusin', (event) => window.__focused.add(event.composedPath()[0]), true)
+    window.__focusedKeys = new Set()
+    document.addEventListener('focusin', (event) => {
+      const target = event.composedPath()[0]
+      window.__focused.add(target)
+      window.__focusedKeys.add(${CONTROL_KEY}(target))
+    }, true)
     document.activeElement?.blur?.()
   })()`)
   let seen = -1
@@ -169,8 +175,88 @@ export async function neverFocused(page: Page, presses = 200): Promise<string[]>
       seen = now
     }
   }
+  return unreached(page, 'body')
+}
+
+/**
+ * A dialog used from the keyboard alone, opened by `opener` (given the focus, then Enter), as
+ * docs/dashboard.md "Accessibility" asks: the focus moves into the dialog, Tab keeps it there
+ * and reaches every control in it, Escape closes it and the focus is back on the opener.
+ * Answers what went wrong, a sentence each (none: all is well).
+ */
+export async function dialogKeyboardProblems(page: Page, opener: Locator, presses = 40): Promise<string[]> {
+  const problems: string[] = []
+  await opener.focus()
+  await page.keyboard.press('Enter')
+  const dialog = page.locator('[role="dialog"], [role="alertdialog"]').last()
+  await dialog.waitFor()
+  // Naive UI moves the focus once its opening transition is over.
+  const focusInside = () => dialog.evaluate((element) => element.contains(element.ownerDocument.activeElement))
+  const movedIn = await waitUntil(focusInside)
+  if (!movedIn) problems.push(`the focus stays outside the dialog when it opens (on ${await describeActive(page)})`)
+  await dialog.evaluate((element) => {
+    element.setAttribute('data-keyboard-dialog', '')
+    ;(element.ownerDocument.defaultView as any).__focused = new Set([element.ownerDocument.activeElement])
+  })
+  const left = new Set<string>()
+  for (let press = 1; press <= presses; press++) {
+    await page.keyboard.press('Tab')
+    const outside = await dialog.evaluate((element) => {
+      const active = element.ownerDocument.activeElement
+      ;(element.ownerDocument.defaultView as any).__focused.add(active)
+      return !element.contains(active)
+    })
+    if (outside) left.add(await describeActive(page))
+  }
+  for (const where of left) problems.push(`Tab leaves the dialog for ${where}`)
+  for (const control of await unreached(page, '[data-keyboard-dialog]')) problems.push(`Tab never reaches ${control}`)
+  await page.keyboard.press('Escape')
+  const closed = await dialog.waitFor({ state: 'hidden', timeout: 3000 }).then(
+    () => true,
+    () => false
+  )
+  if (!closed) {
+    problems.push('Escape leaves the dialog open')
+    return problems
+  }
+  const back = await waitUntil(() => opener.evaluate((element) => element.contains(element.ownerDocument.activeElement)))
+  if (!back) problems.push(`the focus does not return to the opener after Escape (on ${await describeActive(page)})`)
+  return problems
+}
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 2000): Promise<boolean> {
+  const until = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > until) return false
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return true
+}
+
+async function describeActive(page: Page): Promise<string> {
+  return String(
+    await page.evaluate(`(() => {
+      const element = document.activeElement
+      if (!element || element === document.body) return 'the page itself'
+      const name = (element.getAttribute('aria-label') || element.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 40)
+      return element.tagName.toLowerCase() + ' "' + name + '"'
+    })()`)
+  )
+}
+
+/**
+ * The visible, enabled controls inside `root` that never held the focus since `window.__focused`
+ * was set up, each as `tag[role] "name"`. Controls are buttons, links, fields, and what Naive UI
+ * draws as one (switches, checkboxes, selects); a box drawn clickable (a pointer cursor) with no
+ * control in or around it counts too, since that is how a control only a mouse can use looks. A
+ * group of radio buttons is one stop (the arrow keys move inside it); a control kept out of the
+ * tab order on purpose (`tabindex="-1"`, as a number input's minus and plus, whose arrow keys do
+ * the same) is left out.
+ */
+async function unreached(page: Page, root: string): Promise<string[]> {
   return (await page.evaluate(`(() => {
     const CONTROLS = 'a[href], button, input:not([type="hidden"]), select, textarea, [role="switch"], [role="button"], [role="link"], [role="checkbox"], [role="radio"], [role="tab"], [role="menuitem"], [role="combobox"], [contenteditable="true"]'
+    const scope = document.querySelector(${JSON.stringify(root)})
     const focused = Array.from(window.__focused)
     const visible = (element) => {
       const box = element.getBoundingClientRect()
@@ -179,10 +265,13 @@ export async function neverFocused(page: Page, presses = 200): Promise<string[]>
     const usable = (element) =>
       visible(element) && !element.closest('[disabled], [aria-disabled="true"], [aria-hidden="true"], [inert], .n-button--disabled, .n-switch--disabled, .n-checkbox--disabled, .n-radio--disabled, .n-base-selection--disabled, .n-input--disabled') &&
       element.getAttribute('tabindex') !== '-1'
-    const reached = (element) => focused.some((target) => target === element || element.contains(target) || target.contains(element))
-    const candidates = Array.from(document.querySelectorAll(CONTROLS)).filter(usable)
+    // A list drawn as it scrolls (the Messages table) draws a row again as a new element once
+    // the focus has gone round: the row's control was reached if its key was.
+    const keys = window.__focusedKeys ?? new Set()
+    const reached = (element) => keys.has((${CONTROL_KEY})(element)) || focused.some((target) => target && (target === element || element.contains(target) || target.contains(element)))
+    const candidates = Array.from(scope.querySelectorAll(CONTROLS)).filter(usable)
     // Boxes drawn clickable with no control in or around them.
-    for (const element of document.querySelectorAll('body *')) {
+    for (const element of scope.querySelectorAll('*')) {
       if (getComputedStyle(element).cursor !== 'pointer' || (element.parentElement && getComputedStyle(element.parentElement).cursor === 'pointer')) continue
       if (element.closest(CONTROLS) || element.querySelector(CONTROLS) || element.closest('label') || element.matches('label') || element.tabIndex >= 0) continue
       if (usable(element)) candidates.push(element)

@@ -1,12 +1,8 @@
 import { test } from '@japa/runner'
-import db from '@adonisjs/lucid/services/db'
-import app from '@adonisjs/core/services/app'
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import type { BrowserContext, Locator, Page } from 'playwright-core'
 import type { Role } from '#core/http/access'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging } from '#tests/helpers/messages'
-import { DESKTOP, gatewayUrl, launchChromium, signInAs } from './browser.js'
+import { browserForEachTest, gatewayUrl, signInAs } from './browser.js'
 import { pagesOfRole } from './helpers_pages.js'
 import { queueThroughApi, rowOf } from './helpers_messages.js'
 
@@ -39,21 +35,11 @@ async function openInNewTab(context: BrowserContext, link: Locator): Promise<Pag
 }
 
 test.group('Links: the menu and the rows that open something', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
 
-  group.setup(async () => {
-    await useTestKeys()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group, { testKeys: true })
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
-    return () => context.close()
+    page = browsing.page
   })
 
   for (const role of ['readonly', 'operator', 'superadmin'] as const satisfies readonly Role[]) {
@@ -82,7 +68,7 @@ test.group('Links: the menu and the rows that open something', (group) => {
       if (role === 'superadmin') console.log(`  superadmin's menu at 1280×800 ends at ${Math.round(bottom)} px`)
 
       // A modified click opens the page in a new tab, signed in, and leaves this one where it was.
-      const tab = await openInNewTab(context, menuOf(page).getByRole('link', { name: 'Activity', exact: true }))
+      const tab = await openInNewTab(browsing.context, menuOf(page).getByRole('link', { name: 'Activity', exact: true }))
       await tab.getByRole('heading', { name: 'Activity', level: 1 }).waitFor()
       assert.equal(new URL(tab.url()).pathname, '/activity')
       await tab.getByRole('link', { name: /^Your account: Test / }).waitFor()
@@ -92,7 +78,7 @@ test.group('Links: the menu and the rows that open something', (group) => {
       // A plain click navigates in place; the entry of the page reached lights up.
       await menuOf(page).getByRole('link', { name: 'Messages', exact: true }).click()
       await page.getByRole('heading', { name: 'Messages', level: 1 }).waitFor()
-      assert.equal(context.pages().length, 1)
+      assert.equal(browsing.context.pages().length, 1)
       assert.equal(await menuOf(page).locator('.n-menu-item-content--selected').innerText(), 'Messages')
 
       // From the keyboard: the link takes the focus, Enter follows it.
@@ -116,7 +102,7 @@ test.group('Links: the menu and the rows that open something', (group) => {
 
     // The address, pasted into another tab, opens the list and the message's panel (beside the
     // list at this width).
-    const pasted = await context.newPage()
+    const pasted = await browsing.context.newPage()
     await pasted.goto(gatewayUrl(href!))
     const panel = pasted.getByTestId('message-panel')
     await panel.getByText(`Message ${second}`, { exact: true }).waitFor()
@@ -124,7 +110,7 @@ test.group('Links: the menu and the rows that open something', (group) => {
     await pasted.close()
 
     // A modified click opens it in a new tab, not here.
-    const tab = await openInNewTab(context, link)
+    const tab = await openInNewTab(browsing.context, link)
     await tab.getByTestId('message-panel').getByText(`Message ${second}`, { exact: true }).waitFor()
     assert.equal(new URL(page.url()).searchParams.get('message'), null)
     assert.equal(await page.getByTestId('message-panel').count(), 0)
@@ -145,7 +131,7 @@ test.group('Links: the menu and the rows that open something', (group) => {
     await menuOf(page).getByRole('link', { name: 'Conversations', exact: true }).click()
     const row = page.locator('a[data-conversation="+33633333333"]')
     assert.match((await row.getAttribute('href'))!, /^\/conversations\?c=\d+$/)
-    const tab = await openInNewTab(context, row)
+    const tab = await openInNewTab(browsing.context, row)
     await tab.getByRole('region', { name: 'Conversation with +33633333333' }).waitFor()
     assert.equal(new URL(page.url()).searchParams.get('c'), null, 'this tab stays on the inbox')
   })

@@ -1,21 +1,16 @@
 import { test } from '@japa/runner'
-import db from '@adonisjs/lucid/services/db'
-import app from '@adonisjs/core/services/app'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { TEST_PASSWORD, accountWithRole, useTestKeys } from '#tests/helpers/callers'
+import type { Page } from 'playwright-core'
+import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
 import { clearDevices } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
 import { useManualClock } from '#tests/helpers/clock'
 import { settle, useDeviceJobs } from '#tests/helpers/phones'
 import { phoneWithHeldReceipts } from '#tests/helpers/held_receipts'
 import type { PhoneAgent } from '../../agent/src/phone_agent.js'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInToOverview } from './browser.js'
+import { browserForEachTest, gatewayUrl, screenshotsAtBothWidths, signInToOverview } from './browser.js'
 import { pairingCodeThroughApi, queueThroughApi, rowOf, rowShows } from './helpers_messages.js'
 
 test.group('Messages page in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
   let clock: ReturnType<typeof useManualClock>['clock']
   let jobs: Awaited<ReturnType<typeof useDeviceJobs>>
@@ -23,28 +18,20 @@ test.group('Messages page in a real browser', (group) => {
   // The dispatcher runs on a ManualClock: messages move only when the test lets it.
   const dispatch = () => settle(clock, jobs.runner, jobs.hub, agents)
 
-  group.setup(async () => {
-    await useTestKeys()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group, { testKeys: true })
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await clearMessaging()
     await clearDevices()
     const manual = useManualClock(new Date())
     clock = manual.clock
     jobs = await useDeviceJobs(clock)
     agents = []
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
+    page = browsing.page
     return async () => {
       for (const agent of agents) await agent.disconnect()
       await jobs.hub.settled()
       await jobs.stop()
       manual.restore()
-      await context.close()
     }
   })
 

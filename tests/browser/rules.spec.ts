@@ -1,10 +1,7 @@
 import { test } from '@japa/runner'
 import { createHmac } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
-import app from '@adonisjs/core/services/app'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { useTestKeys } from '#tests/helpers/callers'
+import type { Page } from 'playwright-core'
 import { useManualClock } from '#tests/helpers/clock'
 import { clearMessaging } from '#tests/helpers/messages'
 import { clearDevices } from '#tests/helpers/devices'
@@ -14,13 +11,11 @@ import { clearAutomation, useRuleEngine } from '#tests/helpers/automation'
 import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../agent/src/drivers/simulator.js'
 import { pairingCodeThroughApi } from './helpers_messages.js'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs } from './browser.js'
+import { browserForEachTest, gatewayUrl, screenshotsAtBothWidths, signInAs } from './browser.js'
 
 const CUSTOMER = '+33612345678'
 
 test.group('Automation rules in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
   let clock: ReturnType<typeof useManualClock>['clock']
   let engine: Awaited<ReturnType<typeof useRuleEngine>>
@@ -33,14 +28,8 @@ test.group('Automation rules in a real browser', (group) => {
     await engine.settle()
   }
 
-  group.setup(async () => {
-    await useTestKeys()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group, { testKeys: true })
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await clearMessaging()
     await clearAutomation()
     await clearWebhooks()
@@ -50,8 +39,7 @@ test.group('Automation rules in a real browser', (group) => {
     engine = await useRuleEngine(clock)
     jobs = await useDeviceJobs(clock, engine.runner)
     target = await startReceiver()
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
+    page = browsing.page
     return async () => {
       await agent?.disconnect()
       agent = null
@@ -59,7 +47,6 @@ test.group('Automation rules in a real browser', (group) => {
       await engine.stop()
       await target.close()
       manual.restore()
-      await context.close()
     }
   })
 
@@ -113,6 +100,8 @@ test.group('Automation rules in a real browser', (group) => {
     const run = page.locator('[data-run="Opening hours"]').first()
     await run.getByText('Reply: done').waitFor()
     await run.getByText('Call a URL: done').waitFor()
+    // Each action's status in the shared words (labels.ts), never the API's `done`.
+    assert.deepEqual((await run.locator('[data-action-status]').allInnerTexts()).map((text) => text.trim()).sort(), ['Call a URL: Done', 'Reply: Done'])
     await screenshotsAtBothWidths(page, 'rule-editor')
 
     // STOP: the sender is opted out, logged under the built-in keyword.

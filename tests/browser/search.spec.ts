@@ -1,11 +1,8 @@
 import { test } from '@japa/runner'
-import db from '@adonisjs/lucid/services/db'
-import app from '@adonisjs/core/services/app'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import type { Page } from 'playwright-core'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging } from '#tests/helpers/messages'
-import { DESKTOP, PHONE, gatewayUrl, launchChromium, signInAs } from './browser.js'
+import { browserForEachTest, gatewayUrl, PHONE, signInAs } from './browser.js'
 import { queueThroughApi, rowOf } from './helpers_messages.js'
 
 const ADA = '+33612345678'
@@ -15,22 +12,13 @@ const BOB = '+447911123456'
 const messageRows = (page: Page) => page.locator('tr[data-message-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-message-id')))
 
 test.group('Search on Messages and Conversations in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
 
-  group.setup(async () => {
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group)
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await clearMessaging()
     await useTestKeys()
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
-    return () => context.close()
+    page = browsing.page
   })
 
   async function contact(phone: string, firstName: string, lastName: string) {
@@ -69,7 +57,7 @@ test.group('Search on Messages and Conversations in a real browser', (group) => 
 
     // A copied link reopens the search.
     const copied = page.url()
-    const second = await context.newPage()
+    const second = await browsing.context.newPage()
     await second.goto(copied)
     await rowOf(second, again).waitFor()
     assert.equal(await second.getByRole('searchbox', { name: 'Search messages' }).inputValue(), 'lovelace')

@@ -1,12 +1,10 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import app from '@adonisjs/core/services/app'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import type { Page } from 'playwright-core'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearDevices, pairPhone } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
-import { DESKTOP, PHONE, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs } from './browser.js'
+import { browserForEachTest, DESKTOP, gatewayUrl, PHONE, screenshotsAtBothWidths, signInAs } from './browser.js'
 
 /** A contact made through the API, as an integration would. */
 async function contactViaApi(fields: Record<string, unknown>): Promise<{ id: string; phone: string }> {
@@ -31,23 +29,14 @@ const feedbackOf = (page: Page, label: string) =>
   page.locator('.n-form-item', { has: page.getByLabel(label, { exact: true }) }).locator('.n-form-item-feedback')
 
 test.group('Send and Contacts pages in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
 
-  group.setup(async () => {
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group)
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await clearMessaging()
     await clearDevices()
     await useTestKeys()
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
-    return () => context.close()
+    page = browsing.page
   })
 
   test('the counter shows the encoding and SMS count the gateway then answers, short links included', async ({ assert }) => {
@@ -124,7 +113,7 @@ test.group('Send and Contacts pages in a real browser', (group) => {
 
   test('a scheduled send on a chosen phone and SIM, in the browser\'s own time zone', async ({ assert, client }) => {
     const { device } = await pairPhone(client, 'Shop phone', [{ slot: 0, operator: 'Orange' }, { slot: 1, label: 'Work', operator: 'Free' }])
-    const paris = await browser.newContext({ viewport: DESKTOP, timezoneId: 'Europe/Paris' })
+    const paris = await browsing.browser.newContext({ viewport: DESKTOP, timezoneId: 'Europe/Paris' })
     page = await paris.newPage()
     try {
       await signInAs(page, 'operator')

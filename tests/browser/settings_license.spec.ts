@@ -1,40 +1,29 @@
 import { test } from '@japa/runner'
-import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
+import type { Page } from 'playwright-core'
 import { TEST_PASSWORD, accountWithRole, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { SettingsStore } from '#core/settings/settings_store'
 import { clearDevices } from '#tests/helpers/devices'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInToOverview } from './browser.js'
+import { browserForEachTest, DESKTOP, gatewayUrl, screenshotsAtBothWidths, signInToOverview } from './browser.js'
 import { defaultSettings, feedbackBeside, licenseKeyFromAnotherMasterKey, menuEntries, noLicenseKey, pairedPhone, settingsInForce } from './helpers_settings_license.js'
 
 const SMTP_PASSWORD = 'smtp-Pa55-never-shown'
 const LICENSE_KEY = 'GOOD-7c1e5b2d4a6f8e0c-full-license-key'
 
 test.group('Settings and License pages in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
 
-  group.setup(async () => {
-    browser = await launchChromium()
-    return async () => {
-      await browser.close()
-      // Later suites of the same run find the gateway as they would without this file.
-      await defaultSettings()
-      await noLicenseKey()
-    }
+  const browsing = browserForEachTest(group)
+  // Later suites of the same run find the gateway as they would without this file.
+  group.setup(() => async () => {
+    await defaultSettings()
+    await noLicenseKey()
   })
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await useTestKeys()
     await defaultSettings()
     await noLicenseKey()
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
-    return () => context.close()
+    page = browsing.page
   })
 
   test('Sending: a bad time zone and a bad prefix rule are marked beside their inputs; fixed, they are saved and read back after a reload', async ({ assert }) => {
@@ -202,7 +191,7 @@ test.group('Settings and License pages in a real browser', (group) => {
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
 
     const reader = await accountWithRole('readonly')
-    const readerPage = await context.browser()!.newContext({ viewport: DESKTOP }).then((fresh) => fresh.newPage())
+    const readerPage = await browsing.browser.newContext({ viewport: DESKTOP }).then((fresh) => fresh.newPage())
     await signInToOverview(readerPage, reader.email, TEST_PASSWORD)
     const readerMenu = await menuEntries(readerPage)
     assert.notInclude(readerMenu, 'Settings')

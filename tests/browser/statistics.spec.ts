@@ -1,16 +1,15 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { SettingsStore } from '#core/settings/settings_store'
 import { MessageLedger, type PhoneReport } from '#modules/messages/services/message_ledger'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { testKeys, useTestKeys } from '#tests/helpers/callers'
+import { testKeys } from '#tests/helpers/callers'
 import { useManualClock } from '#tests/helpers/clock'
 import { clearMessaging } from '#tests/helpers/messages'
 import { clearDevices } from '#tests/helpers/devices'
 import { pairingCodeThroughApi, queueThroughApi } from './helpers_messages.js'
-import { DESKTOP, PHONE, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs } from './browser.js'
+import { browserForEachTest, DESKTOP, gatewayUrl, PHONE, screenshotsAtBothWidths, signInAs } from './browser.js'
 
 const ZONE = 'Europe/Paris'
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -99,31 +98,21 @@ async function offScreen(page: Page): Promise<string[]> {
 }
 
 test.group('Statistics page in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
   let zoneBefore: string
 
-  group.setup(async () => {
-    await useTestKeys()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  // A browser far from the platform's zone: the page's days are Paris's (for 13 hours of each
+  // day, today in Kiritimati is already tomorrow in Paris).
+  const browsing = browserForEachTest(group, { testKeys: true, context: { timezoneId: 'Pacific/Kiritimati' } })
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await clearMessaging()
     for (const table of ['link_click_counts', 'contact_opt_changes']) await db.from(table).delete()
     await clearDevices()
     const settings = await app.container.make(SettingsStore)
     zoneBefore = (await settings.get('sending')).timezone
     await settings.update({ sending: { timezone: ZONE } })
-    // A browser far from the platform's zone: the page's days are Paris's (for 13 hours of each
-    // day, today in Kiritimati is already tomorrow in Paris).
-    context = await browser.newContext({ viewport: DESKTOP, timezoneId: 'Pacific/Kiritimati' })
-    page = await context.newPage()
+    page = browsing.page
     return async () => {
-      await context.close()
       await settings.update({ sending: { timezone: zoneBefore } })
     }
   })

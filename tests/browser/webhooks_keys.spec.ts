@@ -1,43 +1,30 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import app from '@adonisjs/core/services/app'
 import emitter from '@adonisjs/core/services/emitter'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { useTestKeys } from '#tests/helpers/callers'
+import type { Page } from 'playwright-core'
 import { useManualClock } from '#tests/helpers/clock'
 import { answerStatus, clearWebhooks, createWebhook, startReceiver, useWebhookEngine, type Receiver } from '#tests/helpers/webhooks'
 import type { ManualClock } from '#core/time/clock'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs } from './browser.js'
+import { browserForEachTest, gatewayUrl, screenshotsAtBothWidths, signInAs } from './browser.js'
 import { confirm, expectedSignature, callWithKey } from './helpers_webhooks_keys.js'
 
 const RETRY_WAITS_MS = [30_000, 120_000, 600_000, 3_600_000]
 
 test.group('Webhooks and API keys in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
   let clock: ManualClock
   let engine: Awaited<ReturnType<typeof useWebhookEngine>>
   let receiver: Receiver
 
-  group.setup(async () => {
-    await useTestKeys()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group, { testKeys: true, context: { permissions: ['clipboard-read', 'clipboard-write'] } })
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await clearWebhooks()
     const manual = useManualClock(new Date())
     clock = manual.clock
     engine = await useWebhookEngine(clock)
     receiver = await startReceiver()
-    context = await browser.newContext({ viewport: DESKTOP, permissions: ['clipboard-read', 'clipboard-write'] })
-    page = await context.newPage()
+    page = browsing.page
     return async () => {
-      await context.close()
       await engine.stop()
       await receiver.close()
       manual.restore()

@@ -1,20 +1,19 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import type { Assert } from '@japa/assert'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { TEST_PASSWORD, accountWithRole, testKeys, useTestKeys } from '#tests/helpers/callers'
 import User from '#modules/auth/models/user'
 import { UserService } from '#modules/auth/services/user_service'
 import { clearDevices } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
 import { useManualClock } from '#tests/helpers/clock'
-import { settle, useDeviceJobs } from '#tests/helpers/phones'
+import { eventually, settle, useDeviceJobs } from '#tests/helpers/phones'
 import { clearCampaigns } from '#tests/functional/campaigns/campaign_helpers'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
 import { campaignJob } from '#modules/campaigns/jobs/campaign_job'
-import { DESKTOP, gatewayUrl, launchChromium, signInAs } from './browser.js'
+import { browserForEachTest, gatewayUrl, signInAs } from './browser.js'
 import { connectedSimulatedPhone } from './helpers_conversations.js'
 import { queueThroughApi, rowOf } from './helpers_messages.js'
 
@@ -29,24 +28,14 @@ const optionTexts = async (page: Page, selector: string) => {
 }
 
 test.group('Words and the small things that cost clicks, in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
 
-  group.setup(async () => {
-    await useTestKeys()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group, { testKeys: true })
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await clearMessaging()
     await clearDevices()
     await useTestKeys()
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
-    return () => context.close()
+    page = browsing.page
   })
 
   test('one set of labels: an incoming SMS reads Received, a status and a category read the same on every page', async ({ assert }) => {
@@ -136,7 +125,8 @@ test.group('Words and the small things that cost clicks, in a real browser', (gr
     await recipientTag.waitFor()
     assert.equal((await recipientTag.innerText()).trim(), queuedWord)
     const recipientChoices = await optionTexts(page, 'select[name="recipient-status"]')
-    assert.includeMembers(recipientChoices, statusChoices)
+    // A recipient's message is outgoing: every word of the Messages filter but Received.
+    assert.includeMembers(recipientChoices, statusChoices.filter((word) => word !== 'Received'))
     const tileWords = await page.locator('.tiles dt').allInnerTexts()
     // The counts' tiles: a message's status in the Messages filter's word, plus the recipients not yet given a message.
     assert.includeMembers([...statusChoices, 'Waiting their turn'], tileWords.map((text) => text.trim()))
@@ -144,6 +134,55 @@ test.group('Words and the small things that cost clicks, in a real browser', (gr
     await page.goto(gatewayUrl(`/messages?message=${campaignMessage}`))
     assert.equal((await page.getByTestId('detail-status').innerText()).trim(), queuedWord)
   }
+
+  test('the Messages status filter offers Received: it lists the incoming SMS, and Delivered only the outgoing ones delivered', async ({ assert }) => {
+    // The dispatcher runs on a ManualClock: one message goes through the phone and is delivered,
+    // then the phone leaves and the next one stays queued.
+    const manual = useManualClock(new Date())
+    const jobs = await useDeviceJobs(manual.clock)
+    const phone = await connectedSimulatedPhone()
+    let inbound: string, delivered: string, queued: string
+    try {
+      await phone.receive(ADA, 'Is my table ready?')
+      inbound = String((await db.from('messages').where('direction', 'in').first()).id)
+      delivered = await queueThroughApi({ to: BOB })
+      await eventually(async () => {
+        await settle(manual.clock, jobs.runner, jobs.hub, [phone.agent])
+        return (await db.from('messages').where('id', delivered).first()).status === 'delivered'
+      }, 15_000)
+      await phone.agent.disconnect()
+      queued = await queueThroughApi({ to: CAROL })
+    } finally {
+      await phone.agent.disconnect()
+      await jobs.hub.settled()
+      await jobs.stop()
+      manual.restore()
+    }
+
+    await signInAs(page, 'operator')
+    await page.goto(gatewayUrl('/messages'))
+    await page.getByText('3 messages shown').waitFor()
+    assert.include(await optionTexts(page, '#filter-status'), 'Received')
+
+    await page.getByLabel('Status').selectOption({ label: 'Received' })
+    await page.getByText('1 message shown').waitFor()
+    await rowOf(page, inbound).waitFor()
+    assert.equal((await rowOf(page, inbound).locator('[data-status]').innerText()).trim(), 'Received')
+    assert.include(page.url(), 'status=received')
+    // Kept in the address: a reload lists the same.
+    await page.reload()
+    await page.getByText('1 message shown').waitFor()
+    assert.equal(await page.getByLabel('Status').inputValue(), 'received')
+    await rowOf(page, inbound).waitFor()
+
+    // Delivered lists the rows that read Delivered: the incoming SMS reads Received, so it is not one.
+    await page.getByLabel('Status').selectOption({ label: 'Delivered' })
+    await page.getByText('1 message shown').waitFor()
+    await rowOf(page, delivered).waitFor()
+    assert.equal((await rowOf(page, delivered).locator('[data-status]').innerText()).trim(), 'Delivered')
+    assert.equal(await rowOf(page, inbound).count(), 0)
+    assert.equal(await rowOf(page, queued).count(), 0)
+  })
 
   test('at 1280 px the open message sits beside the list: the Status, Phone and Category headers stay visible, not under it', async ({ assert }) => {
     const id = await queueThroughApi({ to: BOB, category: 'info' })
@@ -249,7 +288,7 @@ test.group('Words and the small things that cost clicks, in a real browser', (gr
   })
 
   test('the pairing dialog copies the code, the commands and the API URL, and at 360 px never breaks the code', async ({ assert }) => {
-    const phoneContext = await browser.newContext({ viewport: { width: 360, height: 740 }, permissions: ['clipboard-read', 'clipboard-write'] })
+    const phoneContext = await browsing.browser.newContext({ viewport: { width: 360, height: 740 }, permissions: ['clipboard-read', 'clipboard-write'] })
     try {
       const phonePage = await phoneContext.newPage()
       await signInAs(phonePage, 'operator')

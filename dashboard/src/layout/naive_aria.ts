@@ -5,6 +5,8 @@
  * - A card's title is two nested `role="heading"` elements without a level, which assistive
  *   technology cannot place in the page's outline. Every card title sits under the page's one
  *   `<h1>`: the inner element becomes a level-2 heading, the outer one a plain box.
+ * - A side panel's title (a drawer's) is a level-1 heading, a second one beside the page's own
+ *   `<h1>`: it becomes a level-2 heading.
  * - A dialog (a modal card, a confirmation, a side panel) has no accessible name: it is named by
  *   its title.
  * - Buttons drawn as an icon alone have no name: a number input's minus and plus (out of the tab
@@ -26,6 +28,7 @@ function complete(root: HTMLElement) {
     header.removeAttribute('role')
     header.querySelector('.n-card-header__main[role="heading"]')?.setAttribute('aria-level', '2')
   }
+  for (const title of root.querySelectorAll<HTMLElement>('.n-drawer-header__main[role="heading"][aria-level="1"]')) title.setAttribute('aria-level', '2')
   for (const dialog of root.querySelectorAll<HTMLElement>('[role="dialog"]:not([aria-labelledby]):not([aria-label]), [role="alertdialog"]:not([aria-labelledby]):not([aria-label])')) {
     const title = dialog.querySelector<HTMLElement>('.n-card-header__main, .n-dialog__title, .n-drawer-header__main')
     if (!title) continue

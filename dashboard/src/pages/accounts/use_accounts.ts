@@ -2,19 +2,20 @@ import { api, answer } from '../../api/client'
 import type { components } from '../../api/schema'
 import { useCursorList } from '../../components/use_cursor_list'
 import { useLoaded } from '../../components/use_loaded'
+import { roleLabels } from '../../components/labels'
 
 export type Account = components['schemas']['User']
 export type Role = Account['role']
 
 /** What each role may do, in the words of the spec's Roles table: shown where a role is chosen. */
 export const roleChoices: ReadonlyArray<{ value: Role; label: string; hint: string }> = [
-  { value: 'readonly', label: 'Read-only', hint: 'sees messages, phones and logs; changes nothing' },
-  { value: 'operator', label: 'Operator', hint: 'also sends, pairs phones, manages webhooks' },
-  { value: 'superadmin', label: 'Superadmin', hint: 'everything, including accounts, API keys and backups' },
+  { value: 'readonly', label: roleLabels.readonly, hint: 'sees messages, phones and logs; changes nothing' },
+  { value: 'operator', label: roleLabels.operator, hint: 'also sends, pairs phones, manages webhooks' },
+  { value: 'superadmin', label: roleLabels.superadmin, hint: 'everything, including accounts, API keys and backups' },
 ]
 
 export function roleLabel(role: Role): string {
-  return roleChoices.find((choice) => choice.value === role)?.label ?? role
+  return roleLabels[role] ?? role
 }
 
 /** The accounts, newest first, a page of 50 at a time. */

@@ -1,6 +1,7 @@
 import { api, answer, ApiProblem, withXsrfHeader } from '../../api/client'
 import { useLiveChannel, type LivePayload } from '../../live/live'
 import type { components } from '../../api/schema'
+import { choicesOf, importColumnUseLabels, importEncodingLabels } from '../../components/labels'
 
 export type ContactImport = components['schemas']['ContactImport']
 export type ImportMapping = NonNullable<ContactImport['mapping']>
@@ -8,11 +9,8 @@ export type ImportEncoding = ContactImport['encoding']
 /** The header, first rows and suggested mapping as one encoding reads the file. */
 export type ImportPreview = NonNullable<ContactImport['previews']>[ImportEncoding]
 
-/** The encodings offered in the mapping step, named as spreadsheets name them when saving. */
-export const importEncodings: Array<{ value: ImportEncoding; label: string }> = [
-  { value: 'utf-8', label: 'UTF-8 ("CSV UTF-8")' },
-  { value: 'windows-1252', label: 'Windows-1252 (Excel\'s plain "CSV", Western Europe)' },
-]
+/** The encodings offered in the mapping step. */
+export const importEncodings = choicesOf(importEncodingLabels)
 
 /** What the page shows for `encoding`: its preview while one is offered, else the import as read. */
 export function previewOf(entry: ContactImport, encoding: ImportEncoding): ImportPreview {
@@ -20,17 +18,8 @@ export function previewOf(entry: ContactImport, encoding: ImportEncoding): Impor
 }
 
 /** What a column is turned into: a contact field, a custom field (`field:key`), or nothing. */
-export type ColumnUse = 'phone' | 'firstName' | 'lastName' | 'company' | 'email' | 'tags' | 'field' | 'ignore'
-export const columnUses: Array<{ value: ColumnUse; label: string }> = [
-  { value: 'phone', label: 'Phone number' },
-  { value: 'firstName', label: 'First name' },
-  { value: 'lastName', label: 'Last name' },
-  { value: 'company', label: 'Company' },
-  { value: 'email', label: 'E-mail' },
-  { value: 'tags', label: 'Tags' },
-  { value: 'field', label: 'Custom field' },
-  { value: 'ignore', label: 'Leave out' },
-]
+export type ColumnUse = keyof typeof importColumnUseLabels
+export const columnUses = choicesOf(importColumnUseLabels)
 
 /** Uploads the file as multipart/form-data (the typed client speaks JSON only). */
 export async function uploadFile(file: File): Promise<ContactImport> {

@@ -1,5 +1,6 @@
 import { signedIn } from '../../session/session'
 import type { Conversation } from './use_inbox'
+import { conversationStateLabels } from '../../components/labels'
 
 /** What an account id stands for here: "you", a known account's name, or the bare id. */
 export function assigneeName(id: string | null, names: ReadonlyMap<string, string>): string {
@@ -10,5 +11,5 @@ export function assigneeName(id: string | null, names: ReadonlyMap<string, strin
 
 /** The line under the number: the API carries no message text in a conversation, so its state. */
 export function conversationState(conversation: Conversation): string {
-  return conversation.state === 'awaiting_reply' ? 'Awaiting reply' : 'Last message sent'
+  return conversationStateLabels[conversation.state]
 }

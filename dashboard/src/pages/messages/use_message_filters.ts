@@ -33,11 +33,23 @@ function localMidnight(date: string, plusDays = 0): string | undefined {
   return new Date(year, month - 1, day + plusDays).toISOString()
 }
 
+/**
+ * The status and direction as the API takes them. A row reads Received for an incoming
+ * `delivered` and Delivered only for an outgoing one (labels.ts, messageStatusLabel), so the
+ * filter's Received asks for the incoming delivered messages, and its Delivered, with no
+ * direction chosen, for the outgoing ones: the list holds exactly the rows showing that word.
+ */
+function statusQueryOf(filters: MessageFilters): Pick<ListQuery, 'status' | 'direction'> {
+  const direction = (filters.direction || undefined) as ListQuery['direction']
+  if (filters.status === 'received') return { status: 'delivered', direction: 'in' }
+  if (filters.status === 'delivered') return { status: 'delivered', direction: direction ?? 'out' }
+  return { status: (filters.status || undefined) as ListQuery['status'], direction }
+}
+
 /** The query of GET /messages for these filters: the dates become instants of the operator's days. */
 export function listQueryOf(filters: MessageFilters): ListQuery {
   return {
-    status: (filters.status || undefined) as ListQuery['status'],
-    direction: (filters.direction || undefined) as ListQuery['direction'],
+    ...statusQueryOf(filters),
     deviceId: filters.deviceId || undefined,
     category: (filters.category || undefined) as ListQuery['category'],
     since: filters.from ? localMidnight(filters.from) : undefined,
