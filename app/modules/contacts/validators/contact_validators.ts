@@ -116,8 +116,9 @@ export function contactSelectionFields(maxIds: number) {
       .maxLength(maxIds)
       .use(documentedAs({ description: `Contact identifiers, 1 to ${maxIds}; give contactIds or filter` }))
       .optional(),
+    // In a JSON body a boolean is a JSON boolean; the list reads it from a query string ("true").
     filter: vine
-      .object(contactFilterFields)
+      .object({ ...contactFilterFields, blacklisted: vine.boolean({ strict: true }).optional() })
       .use(
         documentedAs({
           description: `The filters of GET /contacts (q, blacklisted, tag, phone): every contact they match, at most ${MAX_CONTACT_MATCHES}; give contactIds or filter`,
