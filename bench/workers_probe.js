@@ -253,10 +253,12 @@ async function serverMain() {
   } else if (variant === 'cluster') {
     for (let index = 0; index < workers; index++) {
       const worker = cluster.fork({ PROBE_ROLE: 'cluster-worker' })
+      // A worker stopped at the end of a run may still have a write confirmed after it is gone.
+      const confirm = (n, ok) => worker.isConnected() && worker.send({ n, ok }, () => {})
       worker.on('message', (message) => {
         writer.add(message.rows).then(
-          () => worker.send({ n: message.n, ok: true }),
-          () => worker.send({ n: message.n, ok: false })
+          () => confirm(message.n, true),
+          () => confirm(message.n, false)
         )
       })
       children.push(worker)
