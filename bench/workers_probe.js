@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Do more cores pay for the send path (issue 29)? A self-contained probe of the gateway's hot
+// Do more cores pay for the send path? A self-contained probe of the gateway's hot
 // request, `POST /api/v1/messages` with one recipient, served three ways:
 //   single     one process, one thread: read the JSON body, check the API key (SHA-256 of the
 //              key looked up in a Map), validate with VineJS and libphonenumber-js (the shape of
