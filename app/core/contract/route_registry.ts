@@ -5,6 +5,7 @@ import type { ApiErrorKind } from '#core/http/api_error'
 import { allowUpload, requireJsonBody, requireMultipartBody } from '#core/http/body_guard_middleware'
 import { readRawJsonBody } from '#core/http/raw_json_body'
 import { refuseUnknownFields } from '#core/contract/unknown_fields'
+import { requireObjectBody } from '#core/contract/object_body'
 import { refuseIllFormedText } from '#core/contract/well_formed_text'
 import { refuseMisplacedNulls } from '#core/contract/null_fields'
 import type { JsonSchema, RouteContract } from '#core/contract/route_contract'
@@ -107,8 +108,8 @@ export class RouteRegistry {
         route.use([requireMultipartBody, bodyParser, validateInput(contract)])
         continue
       }
-      route.use([requireJsonBody, contract.rawBody ? readRawJsonBody : bodyParser, refuseIllFormedText])
       const bodySchema = contract.body ? (contract.body.toJSONSchema() as JsonSchema) : NO_FIELDS
+      route.use([requireJsonBody, contract.rawBody ? readRawJsonBody : bodyParser, requireObjectBody(bodySchema), refuseIllFormedText])
       route.use([refuseUnknownFields(bodySchema), refuseMisplacedNulls(bodySchema), validateInput(contract)])
     }
   }

@@ -89,6 +89,25 @@ test.group('Bad input: the live notice routes answer 400 in the error format', (
   })
 })
 
+test.group('Bad input: a body that is not a JSON object', (group) => {
+  group.setup(() => useTestKeys())
+  group.each.setup(() => clearMessaging())
+
+  test('a top-level array is refused as the body, on a route with a body and on one without', async ({ client, assert }) => {
+    const answers = [
+      await sendAs(client, [{ to: '+33612345678', body: 'Hello' }]),
+      await client.post('/api/v1/devices/pairing-codes').header('x-api-key', testKeys.admin).json([1, 2] as any),
+      // A route that takes no body: the array is not ignored either.
+      await client.post('/api/v1/messages/999999/retry').header('x-api-key', testKeys.admin).json([] as any),
+    ]
+    for (const response of answers) {
+      response.assertStatus(400)
+      assert.deepEqual(response.body().error.details, [{ field: 'body', rule: 'object', message: 'The body must be a JSON object' }])
+    }
+    assert.equal(await messageCount(), 0)
+  })
+})
+
 test.group('Bad input: types as the document says', (group) => {
   group.setup(() => useTestKeys())
   group.each.setup(() => clearMessaging())
