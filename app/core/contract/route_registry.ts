@@ -6,6 +6,7 @@ import { allowUpload, requireJsonBody, requireMultipartBody } from '#core/http/b
 import { readRawJsonBody } from '#core/http/raw_json_body'
 import { refuseUnknownFields } from '#core/contract/unknown_fields'
 import { requireObjectBody } from '#core/contract/object_body'
+import { pathNamingMessages } from '#core/contract/validation_messages'
 import { refuseIllFormedText } from '#core/contract/well_formed_text'
 import { refuseMisplacedNulls } from '#core/contract/null_fields'
 import type { JsonSchema, RouteContract } from '#core/contract/route_contract'
@@ -164,7 +165,7 @@ export type ControllerMaker = (controller: Constructor<any>) => Promise<any>
 function validateInput(contract: RouteContract): RouteMiddleware {
   const { body, query, validationMeta } = contract
   return async (ctx, next) => {
-    const options = validationMeta ? { meta: await validationMeta(ctx) } : {}
+    const options = { messagesProvider: pathNamingMessages, ...(validationMeta ? { meta: await validationMeta(ctx) } : {}) }
     ctx.routeInput = {
       query: query ? await query.validate(ctx.request.qs(), options) : undefined,
       body: body && !contract.upload ? await body.validate(ctx.request.body(), options) : undefined,

@@ -106,6 +106,18 @@ test.group('Bad input: a body that is not a JSON object', (group) => {
     }
     assert.equal(await messageCount(), 0)
   })
+
+  test("a list's item is named by its path in the message, as in details.field", async ({ client, assert }) => {
+    const webhook = await client
+      .post('/api/v1/webhooks')
+      .header('x-api-key', testKeys.admin)
+      .json({ name: 'Items', url: 'https://example.com/hook', events: ['message.sent', 'message.nope'] })
+    webhook.assertStatus(400)
+    assert.deepInclude(webhook.body().error.details, { field: 'events.1', rule: 'in', message: 'The selected events.1 is invalid' })
+    const optOut = await client.post('/api/v1/contacts/opt-out').header('x-api-key', testKeys.admin).json({ contactIds: ['1', 2] })
+    optOut.assertStatus(400)
+    assert.deepEqual(optOut.body().error.details, [{ field: 'contactIds.1', rule: 'string', message: 'The contactIds.1 field must be a string' }])
+  })
 })
 
 test.group('Bad input: types as the document says', (group) => {
