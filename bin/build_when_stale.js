@@ -119,8 +119,9 @@ export function writeStamp(root, digest) {
 export function build(root, steps = defaultSteps()) {
   const digest = sourcesDigest(root)
   rmSync(join(root, STAMP), { force: true })
-  for (const [program, args] of steps) {
-    const result = spawnSync(program, args, { cwd: root, stdio: 'inherit' })
+  for (const [program, args, filterOutput] of steps) {
+    const result = spawnSync(program, args, { cwd: root, stdio: filterOutput ? ['inherit', 'pipe', 'inherit'] : 'inherit' })
+    if (filterOutput && result.stdout) process.stdout.write(filterOutput(result.stdout.toString()))
     if (result.error || result.status !== 0) {
       console.error(`build failed: ${[program, ...args].join(' ')} ${result.error ? `(${result.error.message})` : `exited with ${result.status ?? result.signal}`}`)
       return false
@@ -141,8 +142,27 @@ function defaultSteps() {
   const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []]
   return [
     [npm[0], [...npm[1], 'run', 'build:dashboard']],
-    [process.execPath, ['ace', 'build']],
+    [process.execPath, ['ace', 'build'], withoutDeployInstructions],
   ]
+}
+
+/**
+ * `node ace build` ends with a box telling to `cd build`, `npm ci --omit="dev"` and run
+ * `node bin/server.js` there: the framework's way to deploy, not this gateway's, which runs from
+ * its own folder (`npm start`, `gateway start`) with its data folder beside it. Followed, it would
+ * start a second gateway on a new, empty data folder; the box is left out.
+ */
+export function withoutDeployInstructions(output) {
+  const lines = output.split('\n')
+  const plain = (line) => line.replace(/\x1b\[[0-9;]*m/g, '')
+  const heading = lines.findIndex((line) => plain(line).includes('Run the following commands to start the server in production'))
+  if (heading === -1) return output
+  let start = heading
+  while (start > 0 && !plain(lines[start]).trimStart().startsWith('╭')) start--
+  let end = heading
+  while (end < lines.length - 1 && !plain(lines[end]).trimStart().startsWith('╰')) end++
+  lines.splice(start, end - start + 1)
+  return lines.join('\n')
 }
 
 /** Whether this file is the program run (`node bin/build_when_stale.js`), not an import. */

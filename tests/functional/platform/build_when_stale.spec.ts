@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import app from '@adonisjs/core/services/app'
-import { build, buildState, sourceFiles, STAMP } from '../../../bin/build_when_stale.js'
+import { build, buildState, sourceFiles, STAMP, withoutDeployInstructions } from '../../../bin/build_when_stale.js'
 import { freePort } from '#tests/helpers/gateway_process'
 
 const repository = app.appRoot.pathname
@@ -197,12 +197,32 @@ async function npmStart(root: string, dataDir: string): Promise<{ output: string
   }
 }
 
+test.group("npm start leaves out the framework's deploy instructions", () => {
+  test('the box is cut, coloured or not, and what comes before and after it stays', ({ assert }) => {
+    const box = [
+      '\x1b[31m╭──────────╮\x1b[39m',
+      '\x1b[31m│\x1b[39m    Run the following commands to start the server in production    \x1b[31m│\x1b[39m',
+      '\x1b[31m│\x1b[39m    ❯ cd build    \x1b[31m│\x1b[39m',
+      '\x1b[31m│\x1b[39m    ❯ node bin/server.js    \x1b[31m│\x1b[39m',
+      '\x1b[31m╰──────────╯\x1b[39m',
+    ]
+    const output = ['[ success ] build completed', '', ...box, 'after', ''].join('\n')
+    assert.equal(withoutDeployInstructions(output), ['[ success ] build completed', '', 'after', ''].join('\n'))
+    const plain = box.map((line) => line.replace(/\x1b\[[0-9;]*m/g, ''))
+    assert.equal(withoutDeployInstructions(['before', ...plain].join('\n')), 'before')
+    assert.equal(withoutDeployInstructions('[ success ] build completed\n'), '[ success ] build completed\n')
+  })
+})
+
 test.group('npm start, for real', () => {
   test('the first npm start builds, the second starts the same build without building', async ({ assert }) => {
     const root = copyOfRepository()
     try {
       const first = await npmStart(root, join(root, 'data'))
       assert.include(first.output, 'building')
+      // The framework's own deploy steps (cd build, npm ci, node bin/server.js) are not shown.
+      assert.include(first.output, 'build completed')
+      assert.notInclude(first.output, 'to start the server in production')
       assert.isTrue(existsSync(join(root, STAMP)))
       const second = await npmStart(root, join(root, 'data'))
       assert.include(second.output, 'the build is up to date, not rebuilt')
