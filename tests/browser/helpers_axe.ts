@@ -24,11 +24,33 @@ interface AxeResults {
 }
 
 /**
- * axe-core's serious and critical violations on what the page shows now. The script is the
- * installed package's own build, put into the page once per document; moderate and minor
- * findings are left out (the aim of docs/dashboard.md "Accessibility" is none serious or worse).
+ * Waits until the page draws what it read as it will stay: no list dimmed under its spinner or
+ * its table's loading state while a read is under way (Naive UI's `n-spin-content--spinning`
+ * and `n-data-table--loading`, drawn at half opacity), and no transition still running (a list
+ * fading back in once its read has answered, a dialog fading in). axe measures colours as drawn:
+ * a table's header caught half-faded, when a busy machine answers a page's read late, reads as
+ * low contrast. Endless animations (a spinner's turn) are not waited for.
+ */
+export async function drawnAtRest(page: Page, timeout = 15_000) {
+  const dimmed = '.n-spin-content--spinning, .n-data-table--loading'
+  await page.waitForFunction(`!document.querySelector(${JSON.stringify(dimmed)})`, undefined, { timeout }).catch(async () => {
+    throw new Error(`${page.url()} still shows a list being read after ${timeout} ms`)
+  })
+  await page.evaluate(`Promise.all(
+    document.getAnimations()
+      .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+      .map((animation) => animation.finished.catch(() => undefined))
+  )`)
+}
+
+/**
+ * axe-core's serious and critical violations on what the page shows once drawn at rest
+ * (`drawnAtRest`). The script is the installed package's own build, put into the page once per
+ * document; moderate and minor findings are left out (the aim of docs/dashboard.md
+ * "Accessibility" is none serious or worse).
  */
 export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
+  await drawnAtRest(page)
   if (!(await page.evaluate('typeof window.axe !== "undefined"'))) {
     await page.addScriptTag({ path: app.makePath('node_modules', 'axe-core', 'axe.min.js') })
   }

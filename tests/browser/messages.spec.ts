@@ -1,5 +1,8 @@
 import { test } from '@japa/runner'
-import type { Page } from 'playwright-core'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import type { Locator, Page } from 'playwright-core'
+import { MessageLedger } from '#modules/messages/services/message_ledger'
 import { TEST_PASSWORD, accountWithRole } from '#tests/helpers/callers'
 import { clearDevices } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
@@ -7,8 +10,30 @@ import { useManualClock } from '#tests/helpers/clock'
 import { settle, useDeviceJobs } from '#tests/helpers/phones'
 import { phoneWithHeldReceipts } from '#tests/helpers/held_receipts'
 import type { PhoneAgent } from '../../agent/src/phone_agent.js'
-import { browserForEachTest, gatewayUrl, screenshotsAtBothWidths, signInToOverview } from './browser.js'
+import { PHONE, browserForEachTest, gatewayUrl, screenshot, screenshotsAtBothWidths, signInAs, signInToOverview } from './browser.js'
 import { pairingCodeThroughApi, queueThroughApi, rowOf, rowShows } from './helpers_messages.js'
+import { drawnAtRest } from './helpers_axe.js'
+
+/**
+ * How far each of the table's scrolling boxes reaches past its own width, in px (0: nothing
+ * to scroll sideways to): the table itself, its header and its rows' window.
+ */
+const sidewaysOverflow = (table: Locator) =>
+  table.evaluate((root) =>
+    [root, ...root.querySelectorAll('.n-data-table-base-table-header, .n-data-table-base-table-body, .n-scrollbar-container, .v-vl')].map(
+      (box) => box.scrollWidth - box.clientWidth
+    )
+  )
+
+/** How many lines the text of each cell takes: the distinct tops of its text's boxes. */
+const linesOfCells = (cells: Locator) =>
+  cells.evaluateAll((found) =>
+    found.map((cell) => {
+      const range = cell.ownerDocument.createRange()
+      range.selectNodeContents(cell)
+      return new Set(Array.from(range.getClientRects() as ArrayLike<{ top: number }>, (box) => Math.round(box.top))).size
+    })
+  )
 
 test.group('Messages page in a real browser', (group) => {
   let page: Page
@@ -109,6 +134,7 @@ test.group('Messages page in a real browser', (group) => {
     await page.getByRole('button', { name: 'Delete' }).last().click()
     await page.getByText('3 messages shown').waitFor()
     assert.equal(await rowOf(page, nowhere).count(), 0)
+    await drawnAtRest(page) // the deletion's live re-read over: the picture has no spinner over the rows
     await screenshotsAtBothWidths(page, 'messages')
   })
 
@@ -138,5 +164,53 @@ test.group('Messages page in a real browser', (group) => {
     await rowShows(page, failed, 'failed')
     assert.equal(await page.getByRole('button', { name: 'Retry' }).count(), 0)
     assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0)
+  })
+
+  test('at 1280 px every column of a row is in sight with no sideways scroll and each date on one line; at 360 px two columns', async ({ assert }) => {
+    const long = 'Your order 4417 has left our warehouse and reaches you tomorrow between 9 and 12; reply STOP to opt out of these updates'
+    const ids: string[] = []
+    for (const category of ['transactional', 'conversation', 'info', 'campaign']) ids.push(await queueThroughApi({ to: '+4915112345678', body: long, category }))
+    const failed = await queueThroughApi({ to: '+33644444444', body: long, deviceId: '999999' })
+    await dispatch() // forced to a phone that does not exist: fails at once
+    // The longest status word, and a date as long as the locale writes one (two-digit month,
+    // day and hour, with seconds).
+    await (await app.container.make(MessageLedger)).waitForQuota([Number(ids[3])], new Date())
+    await db.from('messages').where('id', ids[0]).update({ created_at: new Date(2026, 9, 28, 10, 58, 58).toISOString() })
+
+    await signInAs(page, 'operator')
+    await page.goto(gatewayUrl('/messages'))
+    await page.getByText('5 messages shown').waitFor()
+    await rowShows(page, ids[3], 'pending_quota_exceeded')
+    await rowShows(page, failed, 'failed')
+    const table = page.getByTestId('messages-table')
+    assert.deepEqual(
+      (await sidewaysOverflow(table)).filter((overflow) => overflow > 0),
+      [],
+      'nothing to scroll sideways to at 1280 px'
+    )
+    // Every header cell, Category the last, lies inside the table's box.
+    const tableBox = (await table.boundingBox())!
+    const headers = await table.locator('th').evaluateAll((cells) => cells.map((cell) => ({ text: cell.textContent!.trim(), right: cell.getBoundingClientRect().right })))
+    assert.deepEqual(headers.map((header) => header.text).slice(1), ['Created', 'Direction', 'Number', 'Text', 'Status', 'Phone', 'Category'])
+    for (const header of headers) assert.isAtMost(header.right, tableBox.x + tableBox.width + 0.5, `${header.text} is in sight`)
+    for (const id of [...ids, failed]) {
+      const row = rowOf(page, id)
+      assert.deepEqual(await linesOfCells(row.locator('td').nth(1)), [1], `the Created cell of message ${id} is one line`)
+      // The text is cut at the column's edge rather than wrapped.
+      assert.deepEqual(await linesOfCells(row.locator('td.text')), [1], `the Text cell of message ${id} is one line`)
+    }
+
+    await screenshot(page, 'messages-columns')
+
+    // At phone width the rows keep their two columns (what and when, then the status) and still
+    // do not scroll sideways.
+    await page.setViewportSize(PHONE)
+    await table.locator('th').filter({ hasText: /^Message$/ }).waitFor()
+    assert.deepEqual((await table.locator('th').allTextContents()).map((text) => text.trim()).slice(1), ['Message', 'Status'])
+    assert.deepEqual(
+      (await sidewaysOverflow(table)).filter((overflow) => overflow > 0),
+      [],
+      'nothing to scroll sideways to at 360 px'
+    )
   })
 })

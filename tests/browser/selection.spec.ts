@@ -1,11 +1,9 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import app from '@adonisjs/core/services/app'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
-import { testKeys, useTestKeys } from '#tests/helpers/callers'
+import type { Page } from 'playwright-core'
+import { testKeys } from '#tests/helpers/callers'
 import { clearMessaging } from '#tests/helpers/messages'
-import { DESKTOP, PHONE, gatewayUrl, launchChromium, signInAs } from './browser.js'
+import { PHONE, browserForEachTest, gatewayUrl, signInAs } from './browser.js'
 import { queueThroughApi, rowOf } from './helpers_messages.js'
 
 async function viaApi(path: string, body: unknown): Promise<{ id: string }> {
@@ -35,23 +33,13 @@ async function whollyInView(page: Page, locator: ReturnType<Page['locator']>): P
 
 /** Selecting many on Messages and Contacts (docs/dashboard.md, Selecting many). */
 test.group('Selecting many messages and contacts in a real browser', (group) => {
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
 
-  group.setup(async () => {
-    await useTestKeys()
-    browser = await launchChromium()
-    return () => browser.close()
-  })
+  const browsing = browserForEachTest(group, { testKeys: true })
   group.each.setup(async () => {
-    await db.from('sessions').delete()
-    await (await app.container.make(SignInAttempts)).clear()
     await clearMessaging()
     await db.from('contact_groups').delete()
-    context = await browser.newContext({ viewport: DESKTOP })
-    page = await context.newPage()
-    return () => context.close()
+    page = browsing.page
   })
 
   test('an operator ticks the rows shown, from the keyboard too, and deletes them after a dialog saying how many', async ({ assert }) => {
@@ -144,7 +132,7 @@ test.group('Selecting many messages and contacts in a real browser', (group) => 
     await page.getByRole('row', { name: /Grace Hopper/ }).getByText('Opted out').waitFor()
     assert.deepInclude(await db.from('messages').where('id', waiting).first(), { status: 'cancelled', error_code: 'CONTACT_BLACKLISTED' })
 
-    await context.clearCookies()
+    await browsing.context.clearCookies()
     await signInAs(page, 'readonly')
     await page.goto(gatewayUrl('/contacts'))
     await page.getByRole('cell', { name: 'Ada Lovelace', exact: true }).waitFor()
@@ -184,9 +172,7 @@ test.group('Selecting many messages and contacts in a real browser', (group) => 
   })
 
   test('at phone width (360 px) rows are ticked and the bar stays on screen: messages and contacts', async ({ assert }) => {
-    await context.close()
-    context = await browser.newContext({ viewport: PHONE })
-    page = await context.newPage()
+    await page.setViewportSize(PHONE)
     const ids = [await queueThroughApi({ to: '+33611111111' }), await queueThroughApi({ to: '+33622222222' })]
     await signInAs(page, 'operator')
 
