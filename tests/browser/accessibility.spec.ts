@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core'
 import type { Role } from '#core/http/access'
 import { SignInAttempts } from '#modules/auth/services/sign_in_throttle'
 import { accountWithRole, useTestKeys } from '#tests/helpers/callers'
+import { resetSendingSettings } from '#tests/functional/campaigns/campaign_helpers'
 import { DESKTOP, PHONE, gatewayUrl, launchChromium, signInAs } from './browser.js'
 import { pagesOfRole, type WalkedPage } from './helpers_pages.js'
 import { clearGateway, describeFindings, dialogKeyboardProblems, fullGateway, neverFocused, seriousViolations, type AxeFinding, type FullGateway } from './helpers_axe.js'
@@ -81,6 +82,8 @@ test.group('Accessibility: axe-core finds nothing serious or critical', (group) 
     await accountWithRole('superadmin')
     browser = await launchChromium()
     await clearGateway()
+    // The wizard's window note and review read Settings > Sending: the same steps at any hour.
+    await resetSendingSettings()
     // Full pages: rows, a phone's card with its SIM switches, charts, a campaign to open.
     full = await fullGateway()
     return async () => {

@@ -14,7 +14,7 @@ import { testKeys } from '#tests/helpers/callers'
 import { clearDevices } from '#tests/helpers/devices'
 import { useManualClock } from '#tests/helpers/clock'
 import { settle, useDeviceJobs } from '#tests/helpers/phones'
-import { clearCampaigns } from '#tests/functional/campaigns/campaign_helpers'
+import { clearCampaigns, resetSendingSettings } from '#tests/functional/campaigns/campaign_helpers'
 import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../agent/src/drivers/simulator.js'
 import { browserForEachTest, gatewayUrl, screenshotsAtBothWidths, signInAs } from './browser.js'
@@ -38,7 +38,8 @@ test.group('Campaigns in a real browser', (group) => {
   group.each.setup(async () => {
     folder = await mkdtemp(join(tmpdir(), 'campaign-browser-'))
     await db.from('contact_imports').delete()
-    await clearCampaigns() // and the night pause off: CI runs at any hour
+    await clearCampaigns()
+    await resetSendingSettings() // the night pause off: CI runs at any hour
     await db.from('contacts').delete()
     await clearDevices()
     const manual = useManualClock(new Date())

@@ -1,32 +1,77 @@
 import { test } from '@japa/runner'
-import db from '@adonisjs/lucid/services/db'
-import app from '@adonisjs/core/services/app'
+import type { ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { SettingsStore } from '#core/settings/settings_store'
-import { testKeys, useTestKeys } from '#tests/helpers/callers'
-import { clearDevices } from '#tests/helpers/devices'
-import { clearMessaging } from '#tests/helpers/messages'
+import { checkedFetch } from '#tests/helpers/answer_contract'
+import { TEST_PASSWORD } from '#tests/helpers/callers'
+import { freePort, startGateway, stop } from '#tests/helpers/gateway_process'
 import { PhoneAgent } from '../../agent/src/phone_agent.js'
 import { SimulatorDriver } from '../../agent/src/drivers/simulator.js'
-import { DESKTOP, gatewayUrl, launchChromium, screenshotsAtBothWidths, signInAs } from './browser.js'
+import { DESKTOP, launchChromium, screenshotsAtBothWidths } from './browser.js'
 
 /**
- * Back to what a fresh gateway holds for the four steps: no phone, no message, no API key, a
- * backup schedule no one saved. The suite's shared test keys go with the other keys, and are made
- * again afterwards (`restoreTestKeys`).
+ * The steps read the whole gateway's state (any phone, any outgoing SMS, any API key, a saved
+ * schedule), so only a fresh gateway shows them unticked: each test starts one of its own, as its
+ * own process on a data folder of its own (tests/helpers/gateway_process.ts), and removes both
+ * afterwards. The suite's gateway, its keys and every other spec's rows are left untouched.
  */
-async function freshGateway() {
-  await clearDevices()
-  await clearMessaging()
-  await db.from('api_key_daily_usage').delete()
-  await db.from('api_keys').delete()
-  await db.from('settings').where('section', 'backup').delete()
-  ;(await app.container.make(SettingsStore)).invalidate()
+interface FreshGateway {
+  child: ChildProcess
+  root: string
+  /** Its address, without a trailing slash. */
+  url: string
+  /** Each role's e-mail address on it, all with TEST_PASSWORD. */
+  emails: Record<'superadmin' | 'operator' | 'readonly', string>
 }
 
-async function restoreTestKeys() {
-  testKeys.read = testKeys.send = testKeys.admin = ''
-  await useTestKeys()
+async function freshGateway(): Promise<FreshGateway> {
+  const root = mkdtempSync(join(tmpdir(), 'gateway-first-steps-'))
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  try {
+    // Its own public address: the suite's process sets another one in the environment.
+    const { child } = await startGateway(join(root, 'gateway-data'), { port, env: { GATEWAY_PUBLIC_URL: url } })
+    const emails = { superadmin: 'superadmin@gateway.test', operator: 'operator@gateway.test', readonly: 'readonly@gateway.test' }
+    try {
+      const setUp = await checkedFetch(`${url}/api/v1/auth/setup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: emails.superadmin, password: TEST_PASSWORD, name: 'Test superadmin' }),
+      })
+      if (setUp.status !== 201) throw new Error(`the first account was not made: ${setUp.status}`)
+      const jar = new Map(setUp.headers.getSetCookie().map((line) => line.split(';')[0].split(/=(.*)/s).slice(0, 2) as [string, string]))
+      for (const role of ['operator', 'readonly'] as const) {
+        const made = await checkedFetch(`${url}/api/v1/users`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'cookie': [...jar].map(([key, value]) => `${key}=${value}`).join('; '),
+            'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
+          },
+          body: JSON.stringify({ email: emails[role], password: TEST_PASSWORD, name: `Test ${role}`, role }),
+        })
+        if (made.status !== 201) throw new Error(`the ${role} account was not made: ${made.status}`)
+      }
+      return { child, root, url, emails }
+    } catch (error) {
+      await stop(child, 'SIGTERM')
+      throw error
+    }
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true })
+    throw error
+  }
+}
+
+/** Signs the role's account in through the gateway's own form, as a person does, and waits for the Overview. */
+async function signInAs(page: Page, gateway: FreshGateway, role: keyof FreshGateway['emails']) {
+  await page.goto(`${gateway.url}/sign-in`)
+  await page.getByLabel('E-mail address').fill(gateway.emails[role])
+  await page.getByLabel('Password').fill(TEST_PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
 }
 
 /** Each step's link and the state its list item says in words, in the list's order. */
@@ -46,9 +91,9 @@ async function stepsShown(page: Page): Promise<string[]> {
  * Opens the Overview and waits until the steps the role reads have answered, so that a list
  * absent afterwards is absent because the gateway's state hides it, not because it is still read.
  */
-async function openOverviewAndWaitForSteps(page: Page, reads: RegExp[]) {
+async function openOverviewAndWaitForSteps(page: Page, gateway: FreshGateway, reads: RegExp[]) {
   const answered = Promise.all(reads.map((path) => page.waitForResponse((response) => path.test(response.url()))))
-  await page.goto(gatewayUrl('/'))
+  await page.goto(`${gateway.url}/`)
   await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
   await answered
   // Two frames: Vue has drawn what the answers changed.
@@ -58,8 +103,8 @@ async function openOverviewAndWaitForSteps(page: Page, reads: RegExp[]) {
 const SUPERADMIN_READS = [/\/api\/v1\/devices\?limit=1$/, /\/api\/v1\/messages\?direction=out&limit=1$/, /\/api\/v1\/api-keys\?limit=1$/, /\/api\/v1\/backups\/schedule$/]
 
 /** An API call with the key made in the test, as an integration makes it. */
-async function withKey(key: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(gatewayUrl(`/api/v1${path}`), {
+async function withKey(gateway: FreshGateway, key: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${gateway.url}/api/v1${path}`, {
     method,
     headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -69,6 +114,7 @@ async function withKey(key: string, method: string, path: string, body?: unknown
 
 test.group("Overview's first steps on a fresh gateway, ticked from the gateway's state", (group) => {
   let browser: Browser
+  let gateway: FreshGateway
   const contexts: BrowserContext[] = []
   const agents: PhoneAgent[] = []
   const newPage = async (): Promise<Page> => {
@@ -82,21 +128,18 @@ test.group("Overview's first steps on a fresh gateway, ticked from the gateway's
     return () => browser.close()
   })
   group.each.setup(async () => {
-    await freshGateway()
+    gateway = await freshGateway()
     return async () => {
       for (const agent of agents.splice(0)) await agent.disconnect()
       for (const context of contexts.splice(0)) await context.close()
-      await clearDevices()
-      await clearMessaging()
-      await db.from('settings').where('section', 'backup').delete()
-      ;(await app.container.make(SettingsStore)).invalidate()
-      await restoreTestKeys()
+      if (gateway.child.exitCode === null) await stop(gateway.child, 'SIGTERM')
+      rmSync(gateway.root, { recursive: true, force: true })
     }
   })
 
   test('four steps unticked; a key, a phone and an SMS, then a saved schedule tick them; all done, the list is gone', async ({ assert }) => {
     const page = await newPage()
-    await signInAs(page, 'superadmin')
+    await signInAs(page, gateway, 'superadmin')
     assert.deepEqual(await stepsShown(page), [
       'Pair a phone: not done yet',
       'Send a first SMS: not done yet',
@@ -127,13 +170,13 @@ test.group("Overview's first steps on a fresh gateway, ticked from the gateway's
     ])
 
     // A simulated phone paired as the agent pairs, then one SMS sent through the API with the new key.
-    const code = (await withKey(key, 'POST', '/devices/pairing-codes')).body.code as string
+    const code = (await withKey(gateway, key, 'POST', '/devices/pairing-codes')).body.code as string
     const driver = new SimulatorDriver({ sims: [{ slot: 0, label: 'Work', operator: 'Orange' }], battery: { level: 64, charging: true }, signal: 2 })
-    const paired = await PhoneAgent.pair(gatewayUrl(''), code, { name: 'Shop phone', sims: driver.sims() })
-    const agent = new PhoneAgent({ gatewayUrl: gatewayUrl(''), credential: paired.credential, driver })
+    const paired = await PhoneAgent.pair(gateway.url, code, { name: 'Shop phone', sims: driver.sims() })
+    const agent = new PhoneAgent({ gatewayUrl: gateway.url, credential: paired.credential, driver })
     agents.push(agent)
     await agent.connect()
-    assert.equal((await withKey(key, 'POST', '/messages', { to: '+33612345678', body: 'Your order is ready' })).status, 202)
+    assert.equal((await withKey(gateway, key, 'POST', '/messages', { to: '+33612345678', body: 'Your order is ready' })).status, 202)
     await page.reload()
     await page.getByTestId('first-steps').getByText('3 of 4 done').waitFor()
     assert.deepEqual(await stepsShown(page), [
@@ -154,14 +197,14 @@ test.group("Overview's first steps on a fresh gateway, ticked from the gateway's
     await page.getByRole('button', { name: 'Save the schedule' }).click()
     await page.getByRole('status').getByText(/^Saved at/).waitFor()
 
-    await openOverviewAndWaitForSteps(page, SUPERADMIN_READS)
+    await openOverviewAndWaitForSteps(page, gateway, SUPERADMIN_READS)
     assert.equal(await page.getByTestId('first-steps').count(), 0)
     assert.equal(await page.getByRole('list', { name: 'First steps' }).count(), 0)
   })
 
   test('an operator sees only the steps it can do, and may hide them; a read-only account sees no list', async ({ assert }) => {
     const operator = await newPage()
-    await signInAs(operator, 'operator')
+    await signInAs(operator, gateway, 'operator')
     assert.deepEqual(await stepsShown(operator), ['Pair a phone: not done yet', 'Send a first SMS: not done yet'])
     await operator.getByTestId('first-steps').getByText('0 of 2 done').waitFor()
     // Not done yet, the phone's step opens the pairing dialog.
@@ -169,7 +212,7 @@ test.group("Overview's first steps on a fresh gateway, ticked from the gateway's
     await operator.getByRole('heading', { name: 'Phones', level: 1 }).waitFor()
     await operator.getByRole('dialog').waitFor()
 
-    await openOverviewAndWaitForSteps(operator, SUPERADMIN_READS.slice(0, 2))
+    await openOverviewAndWaitForSteps(operator, gateway, SUPERADMIN_READS.slice(0, 2))
     await operator.getByRole('button', { name: 'Hide this list' }).click()
     await operator.getByTestId('first-steps').waitFor({ state: 'detached' })
     // Hidden stays hidden for this account, and is not even read: the Overview asks nothing of it.
@@ -186,11 +229,11 @@ test.group("Overview's first steps on a fresh gateway, ticked from the gateway's
     // Hidden by the operator, not for the superadmin in the same browser.
     await operator.getByRole('button', { name: 'Sign out' }).click()
     await operator.getByRole('heading', { name: 'Sign in' }).first().waitFor()
-    await signInAs(operator, 'superadmin')
+    await signInAs(operator, gateway, 'superadmin')
     assert.lengthOf(await stepsShown(operator), 4)
 
     const viewer = await newPage()
-    await signInAs(viewer, 'readonly')
+    await signInAs(viewer, gateway, 'readonly')
     await viewer.getByTestId('today').waitFor()
     assert.equal(await viewer.getByTestId('first-steps').count(), 0)
     assert.equal(await viewer.getByRole('list', { name: 'First steps' }).count(), 0)

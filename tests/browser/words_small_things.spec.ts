@@ -10,7 +10,7 @@ import { clearDevices } from '#tests/helpers/devices'
 import { clearMessaging } from '#tests/helpers/messages'
 import { useManualClock } from '#tests/helpers/clock'
 import { eventually, settle, useDeviceJobs } from '#tests/helpers/phones'
-import { clearCampaigns } from '#tests/functional/campaigns/campaign_helpers'
+import { clearCampaigns, resetSendingSettings } from '#tests/functional/campaigns/campaign_helpers'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
 import { campaignJob } from '#modules/campaigns/jobs/campaign_job'
 import { browserForEachTest, gatewayUrl, signInAs } from './browser.js'
@@ -42,6 +42,7 @@ test.group('Words and the small things that cost clicks, in a real browser', (gr
     // The campaign's pass and the dispatcher run on a ManualClock: the campaign's message is
     // made when the test lets a second pass, and with no phone online it stays queued.
     await clearCampaigns()
+    await resetSendingSettings()
     const manual = useManualClock(new Date())
     const jobs = await useDeviceJobs(manual.clock)
     jobs.runner.register(campaignJob(() => app.container.make(CampaignEngine), manual.clock.now()))

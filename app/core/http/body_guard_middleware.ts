@@ -1,7 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { ApiError } from '#core/http/api_error'
-import { closeAfterAnswerWithoutReset } from '#core/http/lingering_close'
 
 /** A request body is capped at 2 MiB (docs/api-conventions.md, Errors). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -34,10 +33,7 @@ export default class BodyGuardMiddleware {
     const declared = ctx.request.header('content-length')
     const cap = declared === undefined ? MAX_BODY_BYTES : bodyCapOf(ctx)
     if (declared !== undefined && Number(declared) > cap) {
-      // The unread remainder must not be parsed as a next request on this connection, and the
-      // client, often still sending, must get to read this answer before the connection closes.
-      ctx.response.header('Connection', 'close')
-      closeAfterAnswerWithoutReset(ctx.request.request.socket)
+      // The exception handler closes the connection after the answer (lingering_close.ts).
       throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is over ${readableBytes(cap)}`, { limitBytes: cap })
     }
     return next()

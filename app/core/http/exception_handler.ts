@@ -3,6 +3,7 @@ import { ExceptionHandler, type HttpContext } from '@adonisjs/core/http'
 import { ApiError, errorCatalogue, type ApiErrorKind, type ErrorDetails } from '#core/http/api_error'
 import { logSafeError } from '#core/logging/redaction'
 import { databaseRefusal } from '#core/database/database_refusal'
+import { closeAfterRefusedBody } from '#core/http/lingering_close'
 
 /** Retry-After of a write refused on a full disk: freeing space is an operator's job. */
 export const STORAGE_FULL_RETRY_AFTER_S = 60
@@ -30,6 +31,9 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   async handle(error: unknown, ctx: HttpContext) {
     const answer = toErrorAnswer(error, isReadingBody(ctx))
     for (const [name, value] of Object.entries(answer.headers ?? {})) ctx.response.header(name, value)
+    // A body over the cap, refused before it was all read: the client, often still sending, must
+    // read this answer before the connection closes (docs/api-conventions.md, Errors).
+    if (answer.status === 413) closeAfterRefusedBody(ctx.request.request, (name, value) => ctx.response.header(name, value))
     ctx.response.status(answer.status).json({
       error: {
         code: answer.code,

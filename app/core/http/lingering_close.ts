@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 
 /** How long a refused connection keeps reading (and discarding) what the client still sends. */
@@ -30,7 +31,7 @@ export function isLingering(socket: object | null | undefined): boolean {
  *
  * Called while the request is handled, before the answer is written.
  */
-export function closeAfterAnswerWithoutReset(socket: Socket): void {
+function closeAfterAnswerWithoutReset(socket: Socket): void {
   if (lingering.has(socket)) return
   lingering.add(socket)
   socket.destroySoon = function destroySoonLingering(this: Socket) {
@@ -51,4 +52,21 @@ export function closeAfterAnswerWithoutReset(socket: Socket): void {
     // The client closed its side: everything it sent has been read, closing sends no reset.
     this.once('end', () => (this.writableFinished ? this.destroy() : this.once('finish', () => this.destroy())))
   }
+}
+
+/**
+ * The connection of a request whose body is refused as too large (413), whether its declared
+ * length was over the cap or a chunked body grew past it while read: the answer says
+ * `Connection: close` (the unread remainder must not be parsed as a next request), and the
+ * connection closes as `closeAfterAnswerWithoutReset` says. A body the parser gave up on part-way
+ * was left paused, and a paused request stops its socket reading: it is resumed, so that what
+ * the client still sends is read and discarded, and the client's own close ends the connection
+ * rather than a reset.
+ *
+ * Called by the exception handler for every 413, before the answer is written.
+ */
+export function closeAfterRefusedBody(request: IncomingMessage, setHeader: (name: string, value: string) => void): void {
+  setHeader('Connection', 'close')
+  closeAfterAnswerWithoutReset(request.socket)
+  if (request.isPaused() && !request.complete) request.resume()
 }

@@ -2,7 +2,6 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { ApiError } from '#core/http/api_error'
 import { MAX_BODY_BYTES } from '#core/http/body_guard_middleware'
-import { closeAfterAnswerWithoutReset } from '#core/http/lingering_close'
 
 declare module '@adonisjs/core/http' {
   interface HttpContext {
@@ -22,11 +21,11 @@ const strictJson = /^[\x20\x09\x0a\x0d]*[[{]/
 export async function readRawJsonBody(ctx: HttpContext, next: NextFn) {
   const chunks: Buffer[] = []
   let size = 0
-  for await (const chunk of ctx.request.request) {
+  // Not destroyed when the cap stops the loop: a request destroyed mid-body takes its socket with
+  // it, and the client would get a reset instead of the 413 (lingering_close.ts).
+  for await (const chunk of ctx.request.request.iterator({ destroyOnReturn: false })) {
     size += (chunk as Buffer).length
     if (size > MAX_BODY_BYTES) {
-      ctx.response.header('Connection', 'close')
-      closeAfterAnswerWithoutReset(ctx.request.request.socket)
       throw new ApiError('PAYLOAD_TOO_LARGE', 'The request body is over 2 MiB', { limitBytes: MAX_BODY_BYTES })
     }
     chunks.push(chunk as Buffer)

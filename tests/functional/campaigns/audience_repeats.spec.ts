@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { useManualClock } from '#tests/helpers/clock'
-import { clearCampaigns, createContacts, createGroupOf, useCampaignJob } from '#tests/functional/campaigns/campaign_helpers'
+import { clearCampaigns, createContacts, createGroupOf, resetSendingSettings, useCampaignJob } from '#tests/functional/campaigns/campaign_helpers'
 
 async function phoneOf(contactId: number): Promise<string> {
   return (await db.from('contacts').where('id', contactId).first()).phone
@@ -31,6 +31,7 @@ test.group('Campaigns: a contact met twice is counted as a repeat and sent once'
   group.setup(() => useTestKeys())
   group.each.setup(async () => {
     await clearCampaigns()
+    await resetSendingSettings()
     clock = useManualClock('2026-01-15T10:00:00.000Z')
     jobs = await useCampaignJob(clock.clock)
     return async () => {

@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { useManualClock } from '#tests/helpers/clock'
-import { clearCampaigns, createContacts, createGroupOf, useCampaignJob } from '#tests/functional/campaigns/campaign_helpers'
+import { clearCampaigns, createContacts, createGroupOf, resetSendingSettings, useCampaignJob } from '#tests/functional/campaigns/campaign_helpers'
 
 const START = '2026-01-15T10:00:00.000Z'
 
@@ -25,6 +25,7 @@ test.group('Campaigns: launch and materialisation', (group) => {
   group.setup(() => useTestKeys())
   group.each.setup(async () => {
     await clearCampaigns()
+    await resetSendingSettings()
     clock = useManualClock(START)
     jobs = await useCampaignJob(clock.clock)
     return async () => {

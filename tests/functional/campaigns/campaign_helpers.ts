@@ -10,8 +10,11 @@ import { clearMessaging } from '#tests/helpers/messages'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
 import { campaignJob } from '#modules/campaigns/jobs/campaign_job'
 
-/** Campaign tests start from empty tables and, unless about the window, with the night pause off (CI runs at any hour). */
-export async function clearCampaigns(window: Record<string, unknown> = {}) {
+/**
+ * Empties the campaigns' tables and Activity entries, the messaging tables and the contact
+ * groups: a campaign test starts from none. Settings are left as they are (`resetSendingSettings`).
+ */
+export async function clearCampaigns() {
   await db.from('campaign_recipients').delete()
   await db.from('campaigns').delete()
   await db.from('activity_entries').where('source', 'campaigns').delete()
@@ -19,9 +22,16 @@ export async function clearCampaigns(window: Record<string, unknown> = {}) {
   // Groups outlive their contacts: a group name left by an earlier test would be taken.
   await db.from('contact_group_members').delete()
   await db.from('contact_groups').delete()
+}
+
+/**
+ * Settings > Sending as a campaign test expects it unless the test is about it: the night pause
+ * (on by default) and the send window off, the platform time zone UTC, so that a campaign sends
+ * at whatever hour CI runs. `fields` sets the ones a test is about.
+ */
+export async function resetSendingSettings(fields: Record<string, unknown> = {}) {
   await (await app.container.make(SettingsStore)).update({
-    sending: { nightPauseEnabled: false, campaignWindowEnabled: false, timezone: 'UTC', ...window } as any,
-    reception: { localPrefix: null },
+    sending: { nightPauseEnabled: false, campaignWindowEnabled: false, timezone: 'UTC', ...fields } as any,
   })
 }
 

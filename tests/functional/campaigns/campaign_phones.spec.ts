@@ -9,13 +9,14 @@ import { eventually, settle, simulatedPhone, useDeviceJobs } from '#tests/helper
 import { campaignJob } from '#modules/campaigns/jobs/campaign_job'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
 import app from '@adonisjs/core/services/app'
-import { clearCampaigns, createContacts } from '#tests/functional/campaigns/campaign_helpers'
+import { clearCampaigns, createContacts, resetSendingSettings } from '#tests/functional/campaigns/campaign_helpers'
 
 test.group('Campaigns with phones: recipients follow their messages to the end', (group) => {
   group.setup(() => useTestKeys())
 
   test('simulated phones send a campaign to completion; the live channel shows its progress and completion; the export lists every recipient', async ({ client, assert }) => {
     await clearCampaigns()
+    await resetSendingSettings()
     await clearDevices()
     const manual = useManualClock('2026-06-10T10:00:00.000Z')
     const jobs = await useDeviceJobs(manual.clock)

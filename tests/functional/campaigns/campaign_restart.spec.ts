@@ -3,7 +3,7 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { useManualClock } from '#tests/helpers/clock'
-import { clearCampaigns, createContacts, useCampaignJob } from '#tests/functional/campaigns/campaign_helpers'
+import { clearCampaigns, createContacts, resetSendingSettings, useCampaignJob } from '#tests/functional/campaigns/campaign_helpers'
 import { RecipientStatusFollower } from '#modules/campaigns/listeners/recipient_statuses'
 
 /** The running gateway's recipients following their messages: stopped and started again like a server restart's. */
@@ -17,7 +17,10 @@ async function messagesOf(campaignId: string) {
 
 test.group('Campaigns: a restart loses and duplicates nothing', (group) => {
   group.setup(() => useTestKeys())
-  group.each.setup(() => clearCampaigns())
+  group.each.setup(async () => {
+    await clearCampaigns()
+    await resetSendingSettings()
+  })
 
   test('running, paused and cancelled campaigns carry on after the job and the listeners stop and start again', async ({ client, assert }) => {
     const { clock, restore } = useManualClock('2026-01-15T10:00:00.000Z')

@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { useManualClock } from '#tests/helpers/clock'
 import { sendAs } from '#tests/helpers/messages'
-import { clearCampaigns, createContacts, useCampaignJob } from '#tests/functional/campaigns/campaign_helpers'
+import { clearCampaigns, createContacts, resetSendingSettings, useCampaignJob } from '#tests/functional/campaigns/campaign_helpers'
 
 const statusesOf = async (campaignId: string) => {
   const rows = await db.from('messages').where('campaign_id', Number(campaignId)).select('status')
@@ -15,7 +15,7 @@ test.group('Campaigns: send window and night pause', (group) => {
   group.each.setup(() => clearCampaigns())
 
   test('the night pause holds the backlog at 21:00 Paris time and releases it at 08:00 across the spring-forward night; API sends are not held', async ({ client, assert }) => {
-    await clearCampaigns({ timezone: 'Europe/Paris', nightPauseEnabled: true, nightPauseStart: '21:00', nightPauseEnd: '08:00' })
+    await resetSendingSettings({ timezone: 'Europe/Paris', nightPauseEnabled: true, nightPauseStart: '21:00', nightPauseEnd: '08:00' })
     // 20:59 local (UTC+1) on 2026-03-28; the clocks go forward that night.
     const { clock, restore } = useManualClock('2026-03-28T19:59:00.000Z')
     const jobs = await useCampaignJob(clock)
@@ -60,7 +60,7 @@ test.group('Campaigns: send window and night pause', (group) => {
   })
 
   test('outside the send window days a launched campaign waits and says when it resumes; a settings change is seen at once', async ({ client, assert }) => {
-    await clearCampaigns({ timezone: 'Europe/Paris', nightPauseEnabled: false, campaignWindowEnabled: true, campaignWindowDays: [1, 2, 3, 4, 5], campaignWindowStart: '09:00', campaignWindowEnd: '18:00' })
+    await resetSendingSettings({ timezone: 'Europe/Paris', nightPauseEnabled: false, campaignWindowEnabled: true, campaignWindowDays: [1, 2, 3, 4, 5], campaignWindowStart: '09:00', campaignWindowEnd: '18:00' })
     // Saturday 2026-10-24 12:00 local; the clocks go back that night: Monday 09:00 local is 08:00Z.
     const { clock, restore } = useManualClock('2026-10-24T10:00:00.000Z')
     const jobs = await useCampaignJob(clock)

@@ -1,10 +1,13 @@
 import { test } from '@japa/runner'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
-import { clearCampaigns } from '#tests/functional/campaigns/campaign_helpers'
+import { clearCampaigns, resetSendingSettings } from '#tests/functional/campaigns/campaign_helpers'
 
 test.group('Campaigns: drafts', (group) => {
   group.setup(() => useTestKeys())
-  group.each.setup(() => clearCampaigns())
+  group.each.setup(async () => {
+    await clearCampaigns()
+    await resetSendingSettings()
+  })
 
   test('create, read, list, change and delete a draft', async ({ client, assert }) => {
     const created = await client
@@ -98,7 +101,7 @@ test.group('Campaigns: drafts', (group) => {
   })
 
   test('review problems carry a code a client can act on: a window that never opens, a forced phone that is not paired', async ({ client, assert }) => {
-    await clearCampaigns({ campaignWindowEnabled: true, campaignWindowDays: [] })
+    await resetSendingSettings({ campaignWindowEnabled: true, campaignWindowDays: [] })
     const created = await client
       .post('/api/v1/campaigns')
       .header('x-api-key', testKeys.admin)

@@ -7,13 +7,14 @@ import { clearDevices } from '#tests/helpers/devices'
 import { settle, useDeviceJobs } from '#tests/helpers/phones'
 import { campaignJob } from '#modules/campaigns/jobs/campaign_job'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
-import { clearCampaigns, createContacts } from '#tests/functional/campaigns/campaign_helpers'
+import { clearCampaigns, createContacts, resetSendingSettings } from '#tests/functional/campaigns/campaign_helpers'
 
 test.group('Campaigns: a forced phone unpaired while the campaign runs', (group) => {
   group.setup(() => useTestKeys())
 
   test('its messages fail with DEVICE_NOT_PAIRED, the campaign completes with them failed, and they cannot be retried through that phone', async ({ client, assert }) => {
     await clearCampaigns()
+    await resetSendingSettings()
     await clearDevices()
     const manual = useManualClock('2026-06-10T10:00:00.000Z')
     const jobs = await useDeviceJobs(manual.clock)

@@ -8,7 +8,7 @@ import { sendAs } from '#tests/helpers/messages'
 import { campaignJob } from '#modules/campaigns/jobs/campaign_job'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
 import type { FakeSmsgateApp } from '#tests/functional/smsgate/support/fake_smsgate_app'
-import { clearCampaigns, createContacts } from '#tests/functional/campaigns/campaign_helpers'
+import { clearCampaigns, createContacts, resetSendingSettings } from '#tests/functional/campaigns/campaign_helpers'
 import { copiesOf, messageIdOf, pairedApp, useSmsgateGateway } from '#tests/functional/smsgate/support/smsgate_phones'
 
 /**
@@ -46,6 +46,7 @@ test.group('SMSGate app: orders it never fetched are taken back when their messa
 
   test('a campaign cancelled: the order never fetched is cancelled on the phone and CAMPAIGN_CANCELLED; the fetched one goes on and its report counts', async ({ client, assert }) => {
     await clearCampaigns()
+    await resetSendingSettings()
     world.jobs.runner.register(campaignJob(() => app.container.make(CampaignEngine), world.clock.now()))
     const contacts = await createContacts(2)
     // One a minute: its two messages are handed out one after the other.
@@ -111,6 +112,7 @@ test.group('SMSGate app: orders it never fetched are taken back when their messa
 
   test("an agent's order not accepted yet goes on, whether a campaign is cancelled or its number opts out", async ({ client, assert }) => {
     await clearCampaigns()
+    await resetSendingSettings()
     world.jobs.runner.register(campaignJob(() => app.container.make(CampaignEngine), world.clock.now()))
     // An SMSGate phone is paired too: the cancels do take orders back, from its kind only.
     const smsgate = await pairedApp(client, { connect: false })

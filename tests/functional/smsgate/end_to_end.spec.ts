@@ -9,7 +9,7 @@ import { useDeviceJobs } from '#tests/helpers/phones'
 import { clearAutomation, runs, useRuleEngine } from '#tests/helpers/automation'
 import { campaignJob } from '#modules/campaigns/jobs/campaign_job'
 import { CampaignEngine } from '#modules/campaigns/services/campaign_engine'
-import { clearCampaigns, createContacts } from '#tests/functional/campaigns/campaign_helpers'
+import { clearCampaigns, createContacts, resetSendingSettings } from '#tests/functional/campaigns/campaign_helpers'
 import type { FakeSmsgateApp } from '#tests/functional/smsgate/support/fake_smsgate_app'
 import { messageIdOf, pairedApp, settleWith } from '#tests/functional/smsgate/support/smsgate_phones'
 
@@ -30,6 +30,7 @@ test.group('SMSGate app: campaigns and rule replies end to end', (group) => {
   group.setup(() => useTestKeys())
   group.each.setup(async () => {
     await clearCampaigns()
+    await resetSendingSettings()
     await clearDevices()
     await clearWebhooks()
     await clearAutomation()

@@ -9,7 +9,7 @@ import emitter from '@adonisjs/core/services/emitter'
 import { useManualClock } from '#tests/helpers/clock'
 import { testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearWebhooks, deliveries, startReceiver, useWebhookEngine, type Receiver } from '#tests/helpers/webhooks'
-import { DestinationPolicy } from '#modules/webhooks/services/destination_policy'
+import { DestinationPolicy, machineAddresses } from '#modules/webhooks/services/destination_policy'
 import { RuleCalls } from '#modules/webhooks/services/rule_calls'
 import type { ManualClock } from '#core/time/clock'
 
@@ -105,13 +105,34 @@ async function startEveryAddressReceiver() {
   }
 }
 
+/** The veth pairs this suite makes are named so, with the process id: another run's are told apart. */
+const TEST_LINK_PREFIX = 'gwt'
+const testLinkName = (suffix: string) => `${TEST_LINK_PREFIX}${suffix}${process.pid % 100_000}`
+
+/**
+ * Resolves once this machine lists `address` among its interfaces' addresses, as the policy reads
+ * them (`os.networkInterfaces()`). The kernel marks a link running (carrier, operational state)
+ * on its own work queue after `ip link set up` has returned, and Node lists only the addresses
+ * of running links: judged before then, the new address is not yet the machine's own.
+ */
+async function listedByTheMachine(address: string, name: string) {
+  const deadline = Date.now() + 10_000
+  while (!machineAddresses().includes(address)) {
+    if (Date.now() > deadline) {
+      const state = spawnSync('ip', ['-o', 'link', 'show', name], { encoding: 'utf8' }).stdout.trim()
+      throw new Error(`${address} was never listed among the machine's addresses (${state})`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
 /**
  * An address of this machine on an interface that is not loopback, in a private range the
  * policy would otherwise allow: a veth pair created for the test (root and `ip` needed), with
- * an address of 10.213/16 of its own, removed afterwards.
+ * an address of 10.213/16 of its own, removed afterwards. Resolves once the machine lists it.
  */
-function addInterfaceAddress() {
-  const name = `gwt${process.pid % 100_000}`
+async function addInterfaceAddress() {
+  const name = testLinkName('')
   const address = `10.213.${(process.pid >> 8) & 0xff}.${(process.pid & 0xff) || 1}`
   const ip = (...args: string[]) => {
     const result = spawnSync('ip', args, { encoding: 'utf8' })
@@ -124,6 +145,7 @@ function addInterfaceAddress() {
     ip('addr', 'add', `${address}/32`, 'dev', name)
     ip('link', 'set', name, 'up')
     ip('link', 'set', `${name}p`, 'up')
+    await listedByTheMachine(address, name)
   } catch (error) {
     remove()
     throw error
@@ -133,19 +155,25 @@ function addInterfaceAddress() {
 
 /**
  * Whether this machine lets the test add an interface address: tried for real (root, iproute2
- * and the right to make a veth pair, which a container may withhold), not guessed.
+ * and the right to make a veth pair, which a container may withhold), not guessed. The probe's
+ * name is this process's own: two runs probing at once must not take each other's.
  */
 function mayAddInterface(): boolean {
   if (process.getuid?.() !== 0) return false
-  const made = spawnSync('ip', ['link', 'add', 'gwprobe0', 'type', 'veth', 'peer', 'name', 'gwprobe1']).status === 0
-  if (made) spawnSync('ip', ['link', 'del', 'gwprobe0'])
+  const probe = testLinkName('probe')
+  const made = spawnSync('ip', ['link', 'add', probe, 'type', 'veth', 'peer', 'name', `${probe}p`]).status === 0
+  if (made) spawnSync('ip', ['link', 'del', probe])
   return made
 }
 const canAddInterface = mayAddInterface()
 
-/** The addresses this machine has now on interfaces other than loopback. */
-const interfaceAddresses = Object.values(networkInterfaces())
-  .flatMap((entries) => entries ?? [])
+/**
+ * The addresses this machine has now on interfaces other than loopback, less the ones another
+ * run of this suite made for itself (it removes them whenever its test ends).
+ */
+const interfaceAddresses = Object.entries(networkInterfaces())
+  .filter(([name]) => !name.startsWith(TEST_LINK_PREFIX))
+  .flatMap(([, entries]) => entries ?? [])
   .filter((entry) => !entry.internal)
   .map((entry) => entry.address.replace(/%.*$/, ''))
 
@@ -177,7 +205,7 @@ test.group("Webhook destination safety: the machine's own addresses and cloud me
 
   test('an address added to an interface while the gateway runs is refused when saved and when a name resolves to it', async ({ client, assert }) => {
     const receiver = await startEveryAddressReceiver()
-    const added = addInterfaceAddress()
+    const added = await addInterfaceAddress()
     try {
       // The address does reach this machine's receiver: what the policy must stop.
       const probe = await fetch(urlOf(added.address, receiver.port))
