@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import type { Readable } from 'node:stream'
+import { Transform, type Readable } from 'node:stream'
 import { ApiError } from '#core/http/api_error'
 import { idParam } from '#core/http/route_params'
 import { ContactImports } from '#modules/contact_imports/services/contact_imports'
@@ -17,8 +17,19 @@ export default class ContactImportsController {
   /** The file part is streamed to the data folder as it arrives (never held in memory). */
   async upload({ request, response }: HttpContext) {
     let stored: Promise<Awaited<ReturnType<ContactImports['upload']>>> | null = null
-    request.multipart.onFile('file', {}, async (part) => {
-      stored = this.imports.upload(part.filename || 'contacts.csv', part as unknown as Readable)
+    request.multipart.onFile('file', {}, async (part, reportChunk) => {
+      // Each chunk is counted by the multipart reader, which ends a body past its limit with a 413
+      // and reads the rest away (one sent in chunks has no length to refuse it by beforehand).
+      const counted = (part as unknown as Readable).pipe(
+        new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            void reportChunk(chunk)
+            done(null, chunk)
+          },
+        })
+      )
+      part.on('error', (error) => counted.destroy(error))
+      stored = this.imports.upload(part.filename || 'contacts.csv', counted)
       // The part is consumed by the upload; a failure is answered once processing ends.
       await stored.catch(() => {})
     })

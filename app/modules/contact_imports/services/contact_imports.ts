@@ -100,21 +100,24 @@ export class ContactImports {
     const stored = `${randomUUID()}.csv`
     const path = join(ContactImports.folder, stored)
     let bytes = 0
+    // Past the cap the rest is read and dropped, not refused on the spot: a part no longer read
+    // would stall the multipart parser, and a body sent in chunks would never be answered. The
+    // parser's own limit ends a body that goes on.
     const sizeGuard = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         bytes += chunk.length
-        if (bytes > MAX_IMPORT_BYTES) return done(new ImportFileProblem('too large'))
-        done(null, chunk)
+        done(null, bytes > MAX_IMPORT_BYTES ? undefined : chunk)
       },
     })
     try {
       await pipeline(content, sizeGuard, createWriteStream(path, { mode: 0o600 }))
     } catch (error) {
       await rm(path, { force: true })
-      if (error instanceof ImportFileProblem) {
-        throw new ApiError('PAYLOAD_TOO_LARGE', 'The file is over 20 MiB: split it', { limitBytes: MAX_IMPORT_BYTES })
-      }
       throw error
+    }
+    if (bytes > MAX_IMPORT_BYTES) {
+      await rm(path, { force: true })
+      throw new ApiError('PAYLOAD_TOO_LARGE', 'The file is over 20 MiB: split it', { limitBytes: MAX_IMPORT_BYTES })
     }
     let summary
     try {
