@@ -173,6 +173,38 @@ export function unacceptedStatement(deviceId: number, columns: string[], ordered
 }
 
 /**
+ * The statement failing the orders a phone took (dispatched), when it is unpaired or switched
+ * off: read from the index on status, named with `INDEXED BY` for the reason `dueStatement`
+ * gives. The planner would take the phone's own index (`messages_device_created_at_id`) and
+ * walk every message the phone ever carried; the dispatched ones are the few in flight.
+ */
+export function takenOrdersStatement(deviceId: number, errorCode: string, at: Date): { sql: string; bindings: string[] } {
+  const now = at.toISOString()
+  return {
+    sql: `UPDATE messages INDEXED BY messages_status_created_at_id_index
+       SET status = 'failed', error_code = ?, failed_at = ?, ordered_at = NULL, updated_at = ?
+       WHERE status = 'dispatched' AND device_id = ?
+       RETURNING ${CHANGED_COLUMNS}`,
+    bindings: [errorCode, now, now, String(deviceId)],
+  }
+}
+
+/**
+ * The statement cancelling what still waits for a number (`cancellable`), when the number opts
+ * out: read from the number's own index, named with `INDEXED BY` for the reason `dueStatement`
+ * gives. The planner would take `messages_direction_created_at_id` (an equality on `direction`)
+ * and walk every outbound message ever stored, inside the transaction that records the opt-out.
+ */
+export function waitingToStatement(phone: string, errorCode: string, at: Date, phonesTakingBack: number[]): { sql: string; bindings: string[] } {
+  return {
+    sql: `UPDATE messages INDEXED BY messages_phone_created_at_id_index SET status = 'cancelled', error_code = ?, updated_at = ?
+       WHERE phone = ? AND direction = 'out' AND ${cancellable(phonesTakingBack)}
+       RETURNING ${CHANGED_COLUMNS}, device_id, sim_slot, ordered_at`,
+    bindings: [errorCode, at.toISOString(), phone],
+  }
+}
+
+/**
  * A message's state after it is queued, in the `messages` table (docs/modules.md, Data access):
  * SQL text, each change guarded by the state it moves from and answering what it changed (a
  * repeated report or a race changes nothing twice); a batch is one `UPDATE … FROM (VALUES …)` or
@@ -256,9 +288,8 @@ export class MessageStateStore {
 
   /** The orders a phone took (dispatched) fail with `errorCode`. */
   async failTakenOrdersOf(deviceId: number, errorCode: string, at: Date): Promise<MessageChange[]> {
-    const now = at.toISOString()
-    const change = { status: 'failed', error_code: errorCode, failed_at: now, ordered_at: null, updated_at: now }
-    return changesOf(await this.#set(change, `device_id = ? AND status = 'dispatched'`, [String(deviceId)]))
+    const { sql, bindings } = takenOrdersStatement(deviceId, errorCode, at)
+    return changesOf(await db.rawQuery(sql, bindings))
   }
 
   async releaseHolds(at: Date): Promise<MessageChange[]> {
@@ -393,15 +424,8 @@ export class MessageStateStore {
     phonesTakingBack: number[],
     tookBack: (orders: TakenBackOrder[]) => void
   ): Promise<MessageChange[]> {
-    return cancelledOf(
-      await client.rawQuery(
-        `UPDATE messages SET status = 'cancelled', error_code = ?, updated_at = ?
-         WHERE phone = ? AND direction = 'out' AND ${cancellable(phonesTakingBack)}
-         RETURNING ${CHANGED_COLUMNS}, device_id, sim_slot, ordered_at`,
-        [errorCode, at.toISOString(), phone]
-      ),
-      tookBack
-    )
+    const { sql, bindings } = waitingToStatement(phone, errorCode, at, phonesTakingBack)
+    return cancelledOf(await client.rawQuery(sql, bindings), tookBack)
   }
 
   /** Outbound messages among `messageIds` in the state `from` take `change`. */
