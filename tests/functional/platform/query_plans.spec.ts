@@ -93,3 +93,22 @@ test.group("Query plans: a webhook's or a rule's waiting deliveries", () => {
       }
     })
 })
+
+/**
+ * A conversation's contact is a foreign key (ON DELETE SET NULL): deleting a contact, or moving
+ * it to another number, finds its conversations through `conversations_contact_id` (migration
+ * 0030), not by walking every conversation inside the write.
+ */
+test.group("Query plans: a contact's conversations", () => {
+  test("deleting a contact reaches its conversations through the index on contact_id (the foreign key's action)", async ({ assert }) => {
+    const plan = await planOf('DELETE FROM contacts WHERE id = ?', [7])
+    const reads = readsOf('conversations', plan)
+    assert.lengthOf(reads, 1, plan.join(' | '))
+    assert.match(reads[0], /^SEARCH conversations USING (COVERING )?INDEX conversations_contact_id \(contact_id=\?\)$/)
+  })
+
+  test("unlinking a contact whose number changed reads its conversations through the same index", async ({ assert }) => {
+    const { sql, bindings } = db.from('conversations').where('contact_id', 7).update({ contact_id: null }).toSQL().toNative()
+    await assertReadsThrough(assert, 'conversations', 'conversations_contact_id', sql, bindings)
+  })
+})
