@@ -4,6 +4,7 @@ import { takenOrdersStatement, waitingToStatement } from '#modules/messages/stor
 import { receivedAfterQuery } from '#modules/messages/stores/received_sms_feed'
 import { whereMessageFilters, type MessageFilters } from '#modules/messages/stores/message_store'
 import { waitingDeliveries } from '#modules/webhooks/stores/delivery_store'
+import { ACTORS_STATEMENT } from '#core/activity/activity_log'
 
 /**
  * SQLite's plan of a statement, one line per step, on the migrated test database. The planner
@@ -110,5 +111,19 @@ test.group("Query plans: a contact's conversations", () => {
   test("unlinking a contact whose number changed reads its conversations through the same index", async ({ assert }) => {
     const { sql, bindings } = db.from('conversations').where('contact_id', 7).update({ contact_id: null }).toSQL().toNative()
     await assertReadsThrough(assert, 'conversations', 'conversations_contact_id', sql, bindings)
+  })
+})
+
+/**
+ * The Activity log is never purged: the actors for its filter are found by seeks in the index on
+ * actor, a few per actor, never by reading every entry.
+ */
+test.group('Query plans: the Activity log', () => {
+  test("the actors are read by seeks in the actor's index, their latest entry by its key", async ({ assert }) => {
+    const plan = await planOf(ACTORS_STATEMENT, [])
+    const reads = readsOf('activity_entries', plan)
+    assert.isAtLeast(reads.length, 2, plan.join(' | '))
+    for (const read of reads) assert.match(read, /^SEARCH activity_entries USING COVERING INDEX activity_entries_actor_created_at_id_index \(actor[>=]\?\)$/, plan.join(' | '))
+    assert.deepEqual(readsOf('latest', plan), ['SEARCH latest USING INTEGER PRIMARY KEY (rowid=?)'], plan.join(' | '))
   })
 })
