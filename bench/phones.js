@@ -20,11 +20,18 @@
 // Both kinds' latencies are taken on a fresh database (the apps' first, then the agents'), the
 // loads afterwards (the agents', then the apps'); each latency waits for an idle gateway.
 //
+// BENCH_SEED_MESSAGES=N seeds N messages (bench/seed_messages.js: sent and received, over 1,000
+// conversations) into the gateway's database before the phones pair, so every figure is taken on
+// a gateway that already carried them; the apps' fetch (`GET /message`, fetchMs) is timed too.
+//
 //   npm run bench            (builds, then runs every benchmark)
 //   BENCH_SECONDS=20 node bench/phones.js
 //   BENCH_SMSGATE_PHONES=0 node bench/phones.js       (agent phones only)
+//   BENCH_SEED_MESSAGES=100000 node bench/phones.js   (on a database of 100,000 messages)
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { createApiKey, load, seconds, startGateway, summary, countRows } from './lib/gateway.js'
+import { seedMessages } from './seed_messages.js'
 import { cpuShare, cpuSnapshot } from './lib/process_cpu.js'
 import { PhoneAgent } from '../build/agent/src/phone_agent.js'
 import { SimulatorDriver } from '../build/agent/src/drivers/simulator.js'
@@ -46,7 +53,15 @@ const LATENCY_SENDS = Number(process.env.BENCH_LATENCY_SENDS ?? 1000)
 let counter = 0
 const nextNumber = () => `+336${String(10_000_000 + (++counter % 10_000_000)).slice(1).padStart(8, '0')}`
 
-const gateway = await startGateway()
+const SEED_MESSAGES = Number(process.env.BENCH_SEED_MESSAGES ?? 0)
+
+let gateway = await startGateway()
+if (SEED_MESSAGES > 0) {
+  // Seeded while the gateway is stopped (its migrations made the tables), then started again on it.
+  await gateway.stop({ keepData: true })
+  await seedMessages(join(gateway.dataDir, 'gateway.db'), SEED_MESSAGES)
+  gateway = await startGateway({ dataDir: gateway.dataDir })
+}
 const agents = []
 const apps = []
 try {
@@ -128,12 +143,16 @@ try {
   const single = () => JSON.stringify({ to: nextNumber(), body: 'Your code is 482913' })
   const bulkBody = () => JSON.stringify({ to: Array.from({ length: BULK }, nextNumber), body: 'Spring sale: 20% off this weekend' })
 
-  // The SMSGate apps first, on a fresh database as the agents' latency has always been measured:
-  // paired, their latency taken, then let go until their own loads.
+  // The SMSGate apps first, on a fresh database (or one holding only the seeded messages) as the
+  // agents' latency has always been measured: paired, their latency taken, then let go until
+  // their own loads.
   const smsgateSettings = { sims: [{ slot: 0, operator: 'Simulated' }], latencyMs: 0, failureRate: 0, deliveryRate: 0, inboundEveryMs: 0 }
   const smsgateCredentials = []
   let smsgateConnected = 0
   let enqueued = 0
+  /** How long each app's `GET /message` took, while `timingFetches` (the apps' latency). */
+  const fetchTimes = []
+  let timingFetches = false
   /** Starts the SMSGate apps (paired once, then from their token, as after a restart of the app). */
   async function startApps() {
     smsgateConnected = 0
@@ -142,6 +161,13 @@ try {
       state.state = { ...kept, messages: {} }
       const app = new SimulatedSmsgateApp({ apiUrl: kept.apiUrl, settings: smsgateSettings, state, log: (line) => line === 'connected' && smsgateConnected++ })
       app.onEvent = (event) => event === 'MessageEnqueued' && enqueued++
+      const call = app.call.bind(app)
+      app.call = async (method, path, options) => {
+        const started = performance.now()
+        const answer = await call(method, path, options)
+        if (timingFetches && method === 'GET' && path.startsWith('/message')) fetchTimes.push(performance.now() - started)
+        return answer
+      }
       void app.start().catch((error) => console.error(`smsgate phone ${index}: ${error.message}`))
       apps.push(app)
     }
@@ -161,7 +187,11 @@ try {
     }
     await startApps()
     const fetched = () => apps.reduce((total, app) => total + app.messages.size, 0)
+    timingFetches = true
     appLatency = await latency({ enqueued: () => enqueued, order: fetched })
+    timingFetches = false
+    fetchTimes.sort((a, b) => a - b)
+    appLatency.fetch = { p50: percentile(fetchTimes, 50), p99: percentile(fetchTimes, 99) }
     await stopApps()
   }
 
@@ -185,7 +215,7 @@ try {
   console.log(`bench/phones.js: ${PHONES} simulated phones (agent), 64 connections (bulk: 4), ${seconds} s, node ${process.version}`)
   console.table([health, sends.row, bulk.row])
   console.log(
-    JSON.stringify({ acceptToOrderMs: agentLatency.order, accepted: sends.accepted, carried: sends.carried, bulkAccepted: bulk.accepted, bulkCarried: bulk.carried })
+    JSON.stringify({ acceptToOrderMs: agentLatency.order, accepted: sends.accepted, carried: sends.carried, bulkAccepted: bulk.accepted, bulkCarried: bulk.carried, seededMessages: SEED_MESSAGES })
   )
 
   if (SMSGATE_PHONES > 0) {
@@ -203,6 +233,8 @@ try {
         smsgate: true,
         acceptToEnqueuedMs: appLatency.enqueued,
         acceptToOrderMs: appLatency.order,
+        fetchMs: appLatency.fetch,
+        seededMessages: SEED_MESSAGES,
         accepted: appSends.accepted,
         carried: appSends.carried,
         bulkAccepted: appBulk.accepted,

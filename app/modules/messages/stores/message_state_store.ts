@@ -129,6 +129,82 @@ function cancelledOf(rows: Array<ChangedRow & { device_id: string | null; sim_sl
 }
 
 /**
+ * The statement of `MessageStateStore.dueForDispatch`. Both of its parts read the queue from
+ * `messages_due`, the index of the queued outbound messages (migration 0006), named with
+ * `INDEXED BY`: SQLite's planner has no statistics here and, of the indexes it may use, prefers
+ * one with an equality on a column, `messages_direction_created_at_id` (migration 0013, made for
+ * the list's filters), which made every pass walk every outbound message the gateway ever
+ * stored, so the time from a send to its order grew with the table (docs/sending.md, How a
+ * message leaves). Named, the statement fails to prepare if the index is ever gone, rather than
+ * slowing down unseen.
+ */
+export function dueStatement(now: Date, options: { limit: number; forcedOnly: boolean }): { sql: string; bindings: string[] } {
+  const at = now.toISOString()
+  return {
+    sql: `SELECT * FROM (
+         SELECT id, phone, body, forced_device_id, forced_sim_slot, NULL AS next FROM messages INDEXED BY messages_due
+         WHERE status = 'queued' AND direction = 'out' AND ordered_at IS NULL
+           AND (scheduled_at IS NULL OR scheduled_at <= ?) AND (held_until IS NULL OR held_until <= ?)
+           ${options.forcedOnly ? 'AND forced_device_id IS NOT NULL' : ''}
+         ORDER BY created_at ASC, id ASC
+         LIMIT ${Number(options.limit)}
+       )
+       UNION ALL
+       SELECT NULL, NULL, NULL, NULL, NULL, MIN(MAX(COALESCE(scheduled_at, ''), COALESCE(held_until, ''))) FROM messages INDEXED BY messages_due
+       WHERE status = 'queued' AND direction = 'out' AND ordered_at IS NULL AND (scheduled_at > ? OR held_until > ?)`,
+    bindings: [at, at, at, at],
+  }
+}
+
+/**
+ * The statement reading a phone's orders it has not accepted yet (queued, handed to it; an order
+ * is always outbound), when it reconnects and when it has been away 5 minutes: `columns`, oldest
+ * first, ordered up to `orderedUpTo` when given. From the queue's index too, as `dueStatement`
+ * says why: the planner would take the phone's own index (`messages_device_created_at_id`) and
+ * walk every message the phone ever sent.
+ */
+export function unacceptedStatement(deviceId: number, columns: string[], orderedUpTo?: Date): { sql: string; bindings: string[] } {
+  return {
+    sql: `SELECT ${columns.join(', ')} FROM messages INDEXED BY messages_due
+       WHERE status = 'queued' AND direction = 'out' AND device_id = ? AND ordered_at IS NOT NULL${orderedUpTo ? ' AND ordered_at <= ?' : ''}
+       ORDER BY id ASC`,
+    bindings: orderedUpTo ? [String(deviceId), orderedUpTo.toISOString()] : [String(deviceId)],
+  }
+}
+
+/**
+ * The statement failing the orders a phone took (dispatched), when it is unpaired or switched
+ * off: read from the index on status, named with `INDEXED BY` for the reason `dueStatement`
+ * gives. The planner would take the phone's own index (`messages_device_created_at_id`) and
+ * walk every message the phone ever carried; the dispatched ones are the few in flight.
+ */
+export function takenOrdersStatement(deviceId: number, errorCode: string, at: Date): { sql: string; bindings: string[] } {
+  const now = at.toISOString()
+  return {
+    sql: `UPDATE messages INDEXED BY messages_status_created_at_id_index
+       SET status = 'failed', error_code = ?, failed_at = ?, ordered_at = NULL, updated_at = ?
+       WHERE status = 'dispatched' AND device_id = ?
+       RETURNING ${CHANGED_COLUMNS}`,
+    bindings: [errorCode, now, now, String(deviceId)],
+  }
+}
+
+/**
+ * The statement cancelling what still waits for a number (`cancellable`), when the number opts
+ * out: read from the number's own index, named with `INDEXED BY` for the reason `dueStatement`
+ * gives. The planner would take `messages_direction_created_at_id` (an equality on `direction`)
+ * and walk every outbound message ever stored, inside the transaction that records the opt-out.
+ */
+export function waitingToStatement(phone: string, errorCode: string, at: Date, phonesTakingBack: number[]): { sql: string; bindings: string[] } {
+  return {
+    sql: `UPDATE messages INDEXED BY messages_phone_created_at_id_index SET status = 'cancelled', error_code = ?, updated_at = ?
+       WHERE phone = ? AND direction = 'out' AND ${cancellable(phonesTakingBack)}
+       RETURNING ${CHANGED_COLUMNS}, device_id, sim_slot, ordered_at`,
+    bindings: [errorCode, at.toISOString(), phone],
+  }
+}
+
+/**
  * A message's state after it is queued, in the `messages` table (docs/modules.md, Data access):
  * SQL text, each change guarded by the state it moves from and answering what it changed (a
  * repeated report or a race changes nothing twice); a batch is one `UPDATE … FROM (VALUES …)` or
@@ -141,23 +217,10 @@ export class MessageStateStore {
    * when the next one not due yet will be: one statement.
    */
   async dueForDispatch(now: Date, options: { limit: number; forcedOnly: boolean }): Promise<{ due: DueMessage[]; nextDueAt: Date | null }> {
-    const at = now.toISOString()
+    const { sql, bindings } = dueStatement(now, options)
     // On the read connection: the pass between a send and its order must not wait behind the
     // phones' reports being written.
-    const rows = await readConnection().rawQuery(
-      `SELECT * FROM (
-         SELECT id, phone, body, forced_device_id, forced_sim_slot, NULL AS next FROM messages
-         WHERE status = 'queued' AND direction = 'out' AND ordered_at IS NULL
-           AND (scheduled_at IS NULL OR scheduled_at <= ?) AND (held_until IS NULL OR held_until <= ?)
-           ${options.forcedOnly ? 'AND forced_device_id IS NOT NULL' : ''}
-         ORDER BY created_at ASC, id ASC
-         LIMIT ${Number(options.limit)}
-       )
-       UNION ALL
-       SELECT NULL, NULL, NULL, NULL, NULL, MIN(MAX(COALESCE(scheduled_at, ''), COALESCE(held_until, ''))) FROM messages
-       WHERE status = 'queued' AND direction = 'out' AND ordered_at IS NULL AND (scheduled_at > ? OR held_until > ?)`,
-      [at, at, at, at]
-    )
+    const rows = await readConnection().rawQuery(sql, bindings)
     const last = rows.pop()
     return {
       due: rows.map((row: any) => ({ id: row.id, phone: row.phone, body: row.body, forcedDeviceId: row.forced_device_id, forcedSimSlot: row.forced_sim_slot })),
@@ -197,15 +260,15 @@ export class MessageStateStore {
 
   /** The orders a phone has not accepted yet, oldest first, as they were handed to it. */
   async waitingOrdersOf(deviceId: number): Promise<PhoneOrder[]> {
-    const rows = await this.#unaccepted(deviceId).orderBy('id', 'asc').select('id', 'phone', 'body', 'sim_slot', 'ordered_at')
-    return rows.map((row) => ({ messageId: row.id, to: row.phone, text: row.body, simSlot: row.sim_slot ?? 0, orderedAt: new Date(row.ordered_at) }))
+    const { sql, bindings } = unacceptedStatement(deviceId, ['id', 'phone', 'body', 'sim_slot', 'ordered_at'])
+    const rows = await db.rawQuery(sql, bindings)
+    return rows.map((row: any) => ({ messageId: row.id, to: row.phone, text: row.body, simSlot: row.sim_slot ?? 0, orderedAt: new Date(row.ordered_at) }))
   }
 
   /** The orders a phone has not accepted yet (ordered up to `orderedUpTo` when given). */
   async unacceptedOrdersOf(deviceId: number, orderedUpTo?: Date): Promise<StoredOrder[]> {
-    const query = this.#unaccepted(deviceId)
-    if (orderedUpTo) query.where('ordered_at', '<=', orderedUpTo.toISOString())
-    return query.select('id', 'sim_slot', 'ordered_at')
+    const { sql, bindings } = unacceptedStatement(deviceId, ['id', 'sim_slot', 'ordered_at'], orderedUpTo)
+    return db.rawQuery(sql, bindings)
   }
 
   /**
@@ -225,9 +288,8 @@ export class MessageStateStore {
 
   /** The orders a phone took (dispatched) fail with `errorCode`. */
   async failTakenOrdersOf(deviceId: number, errorCode: string, at: Date): Promise<MessageChange[]> {
-    const now = at.toISOString()
-    const change = { status: 'failed', error_code: errorCode, failed_at: now, ordered_at: null, updated_at: now }
-    return changesOf(await this.#set(change, `device_id = ? AND status = 'dispatched'`, [String(deviceId)]))
+    const { sql, bindings } = takenOrdersStatement(deviceId, errorCode, at)
+    return changesOf(await db.rawQuery(sql, bindings))
   }
 
   async releaseHolds(at: Date): Promise<MessageChange[]> {
@@ -362,15 +424,8 @@ export class MessageStateStore {
     phonesTakingBack: number[],
     tookBack: (orders: TakenBackOrder[]) => void
   ): Promise<MessageChange[]> {
-    return cancelledOf(
-      await client.rawQuery(
-        `UPDATE messages SET status = 'cancelled', error_code = ?, updated_at = ?
-         WHERE phone = ? AND direction = 'out' AND ${cancellable(phonesTakingBack)}
-         RETURNING ${CHANGED_COLUMNS}, device_id, sim_slot, ordered_at`,
-        [errorCode, at.toISOString(), phone]
-      ),
-      tookBack
-    )
+    const { sql, bindings } = waitingToStatement(phone, errorCode, at, phonesTakingBack)
+    return cancelledOf(await client.rawQuery(sql, bindings), tookBack)
   }
 
   /** Outbound messages among `messageIds` in the state `from` take `change`. */
@@ -406,11 +461,6 @@ export class MessageStateStore {
         [...chunk.flat(), ...params]
       )
     )
-  }
-
-  /** A phone's orders it has not accepted yet: queued, and handed to it. */
-  #unaccepted(deviceId: number) {
-    return db.from('messages').where('device_id', String(deviceId)).where('status', 'queued').whereNotNull('ordered_at')
   }
 
   /** A statement per chunk; answers what they all changed. */

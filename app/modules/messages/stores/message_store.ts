@@ -28,9 +28,17 @@ export interface MessageFilters extends PageRequest {
  * and the export (export_rows.ts), which must match the same messages.
  */
 export function whereMessageFilters<Query extends ChainableContract>(query: Query, filters: MessageFilters): Query {
-  if (filters.direction) query.where('direction', filters.direction)
+  // The direction and the category split the table in a few large parts: beside a filter that
+  // bounds the rows more (a status, a conversation, a phone, a campaign, a number), they are
+  // written `+column` (SQLite's unary plus), so the planner cannot take their index. With no
+  // statistics it prefers the index of an equality it meets first, took
+  // `messages_direction_created_at_id` for "outbound and failed" and walked every outbound
+  // message ever stored to fill a page with the few failed ones.
+  const bounded = Boolean(filters.status || filters.phone) || [filters.conversationId, filters.deviceId, filters.campaignId].some((id) => id !== undefined)
+  const coarse = (column: 'direction' | 'category', value: string) => (bounded ? query.whereRaw(`+${column} = ?`, [value]) : query.where(column, value))
+  if (filters.direction) coarse('direction', filters.direction)
   if (filters.status) query.where('status', filters.status)
-  if (filters.category) query.where('category', filters.category)
+  if (filters.category) coarse('category', filters.category)
   if (filters.conversationId !== undefined) query.where('conversation_id', Number(filters.conversationId))
   if (filters.deviceId !== undefined) query.where('device_id', filters.deviceId)
   if (filters.campaignId !== undefined) query.where('campaign_id', Number(filters.campaignId))

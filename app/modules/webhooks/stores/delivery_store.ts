@@ -4,7 +4,7 @@ import { affectedRows } from '#core/database/affected_rows'
 import { toIso } from '#core/database/utc_date_time'
 import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
 import WebhookDelivery, { type DeliveryStatus } from '#modules/webhooks/models/webhook_delivery'
-import { chunksOf } from '#core/database/statement_chunks'
+import { chunksOf, marks } from '#core/database/statement_chunks'
 
 /** A due delivery with what its attempt needs: the webhook's URL, headers and secret as of now. */
 export interface DueDelivery {
@@ -49,6 +49,27 @@ const OUTCOMES_PER_STATEMENT = 200
 const ROWS_PER_STATEMENT = 200
 /** Ids bound in one statement, under SQLite's limit of bound variables. */
 const IDS_PER_STATEMENT = 500
+
+/**
+ * The waiting (pending) deliveries of one webhook or of one automation rule's calls, less those
+ * in flight: the table named with its index of pending deliveries (`webhook_deliveries_due`,
+ * `INDEXED BY`), and the condition. SQLite's planner has no statistics here and prefers the
+ * index of an equality, `webhook_deliveries_by_webhook`: a webhook switched off or a rule
+ * changed would walk every delivery the webhook (or every call any rule) ever made, where the
+ * pending ones are the few still queued. Named, a statement fails to prepare if the index is
+ * ever gone, rather than slowing down unseen.
+ */
+export function waitingDeliveries(
+  of: { webhookId: number } | { ruleId: string },
+  inFlight: number[]
+): { table: string; where: string; bindings: Array<string | number> } {
+  const owner = 'webhookId' in of ? { where: 'webhook_id = ?', bindings: [of.webhookId] } : { where: 'webhook_id IS NULL AND rule_id = ?', bindings: [of.ruleId] }
+  return {
+    table: 'webhook_deliveries INDEXED BY webhook_deliveries_due',
+    where: `status = 'pending' AND ${owner.where}${inFlight.length ? ` AND id NOT IN (${marks(inFlight)})` : ''}`,
+    bindings: [...owner.bindings, ...inFlight],
+  }
+}
 
 /**
  * The `webhook_deliveries` table, the delivery log and queue (docs/modules.md, Data access): the
@@ -125,9 +146,12 @@ export class DeliveryStore {
 
   /** Marks a webhook's waiting deliveries (not those in flight) failed with `reason`; answers how many. */
   async dropWaiting(webhookId: number, inFlight: number[], reason: string, at: string): Promise<number> {
-    const query = db.from('webhook_deliveries').where('webhook_id', webhookId).where('status', 'pending')
-    if (inFlight.length) query.whereNotIn('id', inFlight)
-    return affectedRows(await query.update({ status: 'failed', due_at: null, error: reason, completed_at: at, updated_at: at }))
+    const waiting = waitingDeliveries({ webhookId }, inFlight)
+    const dropped = await db.rawQuery(
+      `UPDATE ${waiting.table} SET status = 'failed', due_at = NULL, error = ?, completed_at = ?, updated_at = ? WHERE ${waiting.where} RETURNING id`,
+      [reason, at, at, ...waiting.bindings]
+    )
+    return dropped.length
   }
 
   /**
@@ -135,13 +159,18 @@ export class DeliveryStore {
    * and secret, or, `rule` null, are marked failed with `reason`. Answers the ids of those dropped.
    */
   async retargetRuleCalls(ruleId: string, inFlight: number[], rule: { url: string; secretSealed: string } | null, reason: string, at: string): Promise<number[]> {
-    const query = db.from('webhook_deliveries').whereNull('webhook_id').where('rule_id', ruleId).where('status', 'pending')
-    if (inFlight.length) query.whereNotIn('id', inFlight)
+    const waiting = waitingDeliveries({ ruleId }, inFlight)
     if (rule) {
-      await query.update({ rule_url: rule.url, rule_secret_sealed: rule.secretSealed, updated_at: at })
+      await db.rawQuery(`UPDATE ${waiting.table} SET rule_url = ?, rule_secret_sealed = ?, updated_at = ? WHERE ${waiting.where}`, [
+        rule.url,
+        rule.secretSealed,
+        at,
+        ...waiting.bindings,
+      ])
       return []
     }
-    const dropped: number[] = (await query.select('id')).map((row: { id: number }) => row.id)
+    const rows = await db.rawQuery(`SELECT id FROM ${waiting.table} WHERE ${waiting.where}`, waiting.bindings)
+    const dropped: number[] = rows.map((row: { id: number }) => row.id)
     for (const chunk of chunksOf(dropped, IDS_PER_STATEMENT)) {
       await db.from('webhook_deliveries').whereIn('id', chunk).update({ status: 'failed', due_at: null, error: reason, completed_at: at, updated_at: at })
     }
