@@ -1,6 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { ApiError } from '#core/http/api_error'
+import { isLingering } from '#core/http/lingering_close'
 
 /** A request body is capped at 2 MiB (docs/api-conventions.md, Errors). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -30,6 +31,12 @@ function bodyCapOf(ctx: HttpContext): number {
  */
 export default class BodyGuardMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
+    // A request that came on a connection closing after a refused body (a chunked body is read
+    // away to its end, and what follows it is parsed): its answer can never be read, so it is not
+    // carried out, or a send would go out while its caller, unanswered, sends it again.
+    if (isLingering(ctx.request.request.socket)) {
+      throw ApiError.validation('body', 'connection', 'Not served: sent on a connection closing after a refused body; send it again on a new one')
+    }
     const declared = ctx.request.header('content-length')
     const cap = declared === undefined ? MAX_BODY_BYTES : bodyCapOf(ctx)
     if (declared !== undefined && Number(declared) > cap) {

@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import { connect } from 'node:net'
 import { useTestKeys, testKeys } from '#tests/helpers/callers'
+import { clearMessaging, messageCount } from '#tests/helpers/messages'
 import { MAX_BODY_BYTES } from '#core/http/body_guard_middleware'
 import { LINGER_MS } from '#core/http/lingering_close'
 
@@ -77,6 +78,26 @@ function overSizedUpload(
       socket.write(options.chunked ? Buffer.concat([Buffer.from(`${head.length.toString(16)}\r\n`), head, Buffer.from('\r\n')]) : head)
     }
     pump()
+  })
+}
+
+/** A body over the cap, sent whole, then a send on the same connection. */
+function pipelinedAfterRefusal(chunked: boolean): Promise<void> {
+  const send = JSON.stringify({ to: '+33612345678', body: 'Pipelined after a refusal' })
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.on('data', () => {})
+    socket.on('error', () => {})
+    socket.on('close', () => resolve())
+    const body = Buffer.alloc(MAX_BODY_BYTES + 1, ' ')
+    const length = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${body.length}`
+    socket.write(`PATCH /api/v1/settings HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-KEY: ${testKeys.admin}\r\nContent-Type: application/json\r\n${length}\r\n\r\n`)
+    socket.write(chunked ? Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]) : body)
+    socket.write(
+      `POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-KEY: ${testKeys.send}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(send)}\r\n\r\n${send}`
+    )
+    setTimeout(() => socket.end(), 500)
   })
 }
 
@@ -177,6 +198,15 @@ test.group('413 on a declared body over the cap, while the client is still sendi
     assert.match(answer, /^HTTP\/1\.1 413 /)
     assert.lengthOf(answer.match(/HTTP\/1\.1 /g) ?? [], 1)
     assert.isBelow(Date.now() - started, 1_500)
+  })
+
+  test('a send pipelined after the refused body is not carried out: its answer could never be read', async ({ assert }) => {
+    // Had it been served, the message would go out while its caller, never answered, sends it again.
+    for (const chunked of [false, true]) {
+      await clearMessaging()
+      await pipelinedAfterRefusal(chunked)
+      assert.equal(await messageCount(), 0, chunked ? 'after a chunked body' : 'after a declared length')
+    }
   })
 
   test('a client that never stops sending is cut off after a bounded time', async ({ assert }) => {
