@@ -34,6 +34,7 @@ import { fileURLToPath } from 'node:url'
 import { Worker, isMainThread, parentPort } from 'node:worker_threads'
 import vine from '@vinejs/vine'
 import { parsePhoneNumberWithError } from 'libphonenumber-js/max'
+import { summary } from './lib/gateway.js'
 
 const require = createRequire(import.meta.url)
 const self = fileURLToPath(import.meta.url)
@@ -393,12 +394,7 @@ async function measure(name, variant, workers) {
     }))
     const workersCpu = rest.reduce((sum, cpu) => sum + cpu.main + cpu.threads, 0)
     const rows = await server.stop()
-    return {
-      name,
-      requestsPerSecond: Math.round(result.requests.average),
-      p50Ms: result.latency.p50,
-      p99Ms: result.latency.p99,
-      errors: result.errors + result.non2xx,
+    return summary(name, result, {
       rowsWritten: rows,
       // µs of CPU per answered request: the primary (or only) process's main thread, its other
       // threads (SQLite on libuv's pool, V8's helpers, the validator threads), the cluster's workers.
@@ -411,7 +407,7 @@ async function measure(name, variant, workers) {
       loadAverage: loadavg()[0].toFixed(1),
       seconds,
       extraUs: EXTRA_US,
-    }
+    })
   } catch (error) {
     await server.stop().catch(() => {})
     throw error
