@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import type { ModelQueryBuilderContract, LucidModel } from '@adonisjs/lucid/types/model'
+import type { DatabaseQueryBuilderContract } from '@adonisjs/lucid/types/querybuilder'
 import { ApiError } from '#core/http/api_error'
 import { documentedAs, isoDateTimeSchema } from '#core/contract/schemas'
 
@@ -58,27 +59,38 @@ export function decodeCursor(cursor: string): CursorPosition {
 
 /**
  * Newest first by `sortColumn`, ties broken by id, which the table must index together.
- * `sortKey` reads the same value from a fetched row for the next cursor.
+ * `sortKey` reads the same value from a fetched row for the next cursor. A model's query answers
+ * models; a query of the table itself (`db.from(table)`, its `table` given) answers its rows.
  */
 export async function keysetPage<Model extends LucidModel>(
   query: ModelQueryBuilderContract<Model, InstanceType<Model>>,
   page: PageRequest,
   sortColumn: string,
   sortKey: (row: InstanceType<Model>) => string | number
-): Promise<Page<InstanceType<Model>>> {
+): Promise<Page<InstanceType<Model>>>
+export async function keysetPage<Row extends { id: number }>(
+  query: DatabaseQueryBuilderContract<Row>,
+  page: PageRequest,
+  sortColumn: string,
+  sortKey: (row: Row) => string | number,
+  table: string
+): Promise<Page<Row>>
+export async function keysetPage(query: any, page: PageRequest, sortColumn: string, sortKey: (row: any) => string | number, table?: string): Promise<Page<any>> {
   const limit = page.limit ?? DEFAULT_PAGE_SIZE
+  const qualifier = table ?? query.model.table
   if (page.cursor) {
     const after = decodeCursor(page.cursor)
     // A row-value comparison, not `a < x OR (a = x AND id < y)`: SQLite seeks the (sortColumn,
     // id) index with it, so the last page costs what the first does; the OR form scans.
-    query.whereRaw(`(${query.model.table}.${sortColumn}, ${query.model.table}.id) < (?, ?)`, [after.sortValue, after.id])
+    query.whereRaw(`(${qualifier}.${sortColumn}, ${qualifier}.id) < (?, ?)`, [after.sortValue, after.id])
   }
   const rows = await query.orderBy(sortColumn, 'desc').orderBy('id', 'desc').limit(limit + 1)
   const data = rows.slice(0, limit)
   const last = data.at(-1)
+  const id = (row: any) => Number(table ? row.id : row.$primaryKeyValue)
   return {
     data,
-    nextCursor: rows.length > limit && last ? encodeCursor({ sortValue: sortKey(last), id: Number(last.$primaryKeyValue) }) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor({ sortValue: sortKey(last), id: id(last) }) : null,
   }
 }
 

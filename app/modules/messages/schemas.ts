@@ -7,7 +7,7 @@ import { messageCategories, messageStatuses, type MessageCategory, type MessageD
 const nullableDate = { type: ['string', 'null'], format: 'date-time' } as const
 const nullableId = { type: ['string', 'null'] } as const
 
-/** The Message resource; `messageResource` (below) and the model's `toResource()` answer it. */
+/** The Message resource; `messageResource` (below) answers it from a row. */
 export const messageSchema = {
   type: 'object',
   description: 'A message, outgoing or incoming (docs/sending.md)',
@@ -71,9 +71,8 @@ export interface MessageRow {
 }
 
 /**
- * The Message resource straight from a row the gateway has just written: what `serialize()` of
- * the model answers (a test holds them equal), without building a model per message, which was a
- * measurable share of a send's 202 (stored dates are already the ISO text the API shows).
+ * The Message resource of a row as stored, whether just written or read back: the one mapping
+ * (stored dates are already the ISO text the API shows, so nothing is parsed).
  */
 export function messageResource(row: MessageRow): MessageResource {
   return {
@@ -102,6 +101,9 @@ export function messageResource(row: MessageRow): MessageResource {
     failedAt: row.failed_at,
   }
 }
+
+/** A resource field's column: the same name in snake case. */
+export const storedColumn = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
 
 export const idText = <T extends number | null>(value: T) => (value === null ? null : String(value)) as T extends number ? string : null
 

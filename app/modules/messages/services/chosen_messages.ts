@@ -1,10 +1,8 @@
 import { inject } from '@adonisjs/core'
-import type Message from '#modules/messages/models/message'
 import { MessageQueries } from '#modules/messages/services/message_queries'
-import { MessageStore, type MessageFilters } from '#modules/messages/stores/message_store'
+import { MessageStore, type ChosenMessage, type MessageFilters } from '#modules/messages/stores/message_store'
 
-/** A message as a delete or a retry decides on it: its state and where it went, never its text. */
-export type ChosenMessage = Pick<Message, 'id' | 'conversationId' | 'direction' | 'status' | 'deviceId' | 'orderedAt' | 'campaignId'>
+export type { ChosenMessage }
 
 /** The filters of GET /messages (q included), without its page. */
 export type MessageListFilters = Omit<MessageFilters, 'limit' | 'cursor' | 'matching'>

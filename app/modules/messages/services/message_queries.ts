@@ -5,11 +5,9 @@ import { ApiError } from '#core/http/api_error'
 import { PhoneNumbers } from '#core/phone_numbers/phone_numbers'
 import { SettingsStore } from '#core/settings/settings_store'
 import type { PageOf } from '#core/contract/schemas'
-import type { MessageResource, messageSchema } from '#modules/messages/schemas'
+import { messageResource, type MessageResource, type MessageRow, type messageSchema } from '#modules/messages/schemas'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
-import type Message from '#modules/messages/models/message'
-import type { ChosenMessage } from '#modules/messages/services/chosen_messages'
-import { MessageStore, type MessageFilters } from '#modules/messages/stores/message_store'
+import { MessageStore, type ChosenMessage, type MessageFilters } from '#modules/messages/stores/message_store'
 import { announceChanges } from '#modules/messages/services/message_changes'
 import { PhoneFleet } from '#modules/devices/public'
 import { MessageSearch } from '#modules/messages/services/message_search'
@@ -30,7 +28,7 @@ export class MessageQueries {
   /** Newest first, keyset pages: as fast on the last page as on the first. */
   async list(filters: MessageFilters): Promise<PageOf<typeof messageSchema>> {
     const page = await this.messages.page(await this.resolved(filters))
-    return { data: page.data.map((message) => message.toResource()), nextCursor: page.nextCursor }
+    return { data: page.data.map(messageResource), nextCursor: page.nextCursor }
   }
 
   /** The filters as the store takes them: the number normalised, the search made a condition. */
@@ -42,10 +40,10 @@ export class MessageQueries {
 
   /** The Message resource of one message (404 if there is none). */
   async show(id: number): Promise<MessageResource> {
-    return (await this.find(id)).toResource()
+    return messageResource(await this.find(id))
   }
 
-  async find(id: number): Promise<Message> {
+  async find(id: number): Promise<MessageRow> {
     const message = await this.messages.find(id)
     if (!message) throw ApiError.notFound('Message')
     return message
@@ -62,7 +60,7 @@ export class MessageQueries {
     const [retried] = await this.retryMessages([message])
     // Changed since it was read (a retry at the same moment): answered as it is now.
     if (!retried) throw new ApiError('MESSAGE_NOT_FAILED', 'Only a failed message can be retried; this one changed meanwhile')
-    return (await this.messages.reload(message)).toResource()
+    return this.show(id)
   }
 
   /**
@@ -89,17 +87,17 @@ export class MessageQueries {
     // Handed to a phone and not reported yet: the phone is told to drop it, if its kind can be.
     const withdrawn = new Map<number, number[]>()
     for (const message of gone) {
-      if (message.direction === 'out' && message.deviceId && message.orderedAt && (message.status === 'queued' || message.status === 'dispatched')) {
-        const deviceId = Number(message.deviceId)
+      if (message.direction === 'out' && message.device_id && message.ordered_at && (message.status === 'queued' || message.status === 'dispatched')) {
+        const deviceId = Number(message.device_id)
         withdrawn.set(deviceId, [...(withdrawn.get(deviceId) ?? []), message.id])
       }
     }
     for (const [deviceId, ids] of withdrawn) this.fleet.withdraw(deviceId, ids)
     for (const message of gone) {
-      await emitter.emit('message.deleted', { id: String(message.id), conversationId: String(message.conversationId), at: this.clock.now() })
+      await emitter.emit('message.deleted', { id: String(message.id), conversationId: String(message.conversation_id), at: this.clock.now() })
     }
     await announceChanges(
-      gone.map((message) => ({ id: message.id, conversationId: message.conversationId, direction: message.direction, status: 'deleted' as const, campaignId: message.campaignId }))
+      gone.map((message) => ({ id: message.id, conversationId: message.conversation_id, direction: message.direction, status: 'deleted' as const, campaignId: message.campaign_id }))
     )
     return deleted
   }

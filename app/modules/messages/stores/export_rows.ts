@@ -1,4 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
+import { storedColumn } from '#modules/messages/schemas'
 import { whereMessageFilters, type MessageFilters } from '#modules/messages/stores/message_store'
 
 /** The messages export's columns, in order (docs/exports.md, Columns, in this order). */
@@ -26,8 +27,7 @@ export type MessageExportRow = Record<(typeof messageExportColumns)[number], str
 /** Rows per read: memory holds one chunk, whatever the table's size. */
 const CHUNK = 1000
 
-/** The table's column of each export column: the same name in snake case. */
-const STORED = messageExportColumns.map((column) => column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`))
+const STORED = messageExportColumns.map(storedColumn)
 
 /** Identifiers are exported as text, as the API answers them. */
 const TEXT_IDS = new Set<string>(['id', 'conversationId', 'deviceId'])

@@ -1,8 +1,8 @@
 import db from '@adonisjs/lucid/services/db'
 import type { ChainableContract } from '@adonisjs/lucid/types/querybuilder'
-import { storedDateBound, toIso } from '#core/database/utc_date_time'
+import { storedDateBound } from '#core/database/utc_date_time'
 import { keysetPage, type Page, type PageRequest } from '#core/pagination/keyset_page'
-import Message from '#modules/messages/models/message'
+import { messageSchema, storedColumn, type MessageRow } from '#modules/messages/schemas'
 import type { MessageCategory, MessageStatus } from '#modules/messages/message_values'
 import { eachChunk } from '#core/database/statement_chunks'
 import type { SearchCondition } from '#modules/messages/stores/message_search'
@@ -49,43 +49,41 @@ export function whereMessageFilters<Query extends ChainableContract>(query: Quer
   return query
 }
 
-/** The columns a delete or retry decides on: never the text. */
-const SELECTED = ['id', 'conversation_id', 'direction', 'status', 'device_id', 'ordered_at', 'campaign_id', 'created_at']
+/** The columns of the Message resource, as stored (never `updated_at`, the forced phone or the phone's reference). */
+const RESOURCE_COLUMNS = Object.keys(messageSchema.properties).map(storedColumn)
+
+/** A message as a delete or a retry decides on it: its state and where it went, never its text. */
+export type ChosenMessage = Pick<MessageRow, 'id' | 'conversation_id' | 'direction' | 'status' | 'device_id' | 'ordered_at' | 'campaign_id'>
+const CHOSEN_COLUMNS = ['id', 'conversation_id', 'direction', 'status', 'device_id', 'ordered_at', 'campaign_id'] as const satisfies ReadonlyArray<keyof ChosenMessage>
 
 /**
- * The messages as they are read and deleted (docs/modules.md, Data access): the Message model
- * for what the API lists, reads and deletes, the query builder and SQL text for the reads of a
- * campaign's messages and for a received SMS already stored. A message's state changes are
- * MessageStateStore's, its inserts message_inserts.ts's.
+ * The messages as they are read and deleted (docs/modules.md, Data access): the query builder,
+ * rows as stored (the Message resource is `messageResource` of one), and SQL text for the
+ * chunked deletes and reads by ids. A message's state changes are MessageStateStore's, its
+ * inserts message_inserts.ts's.
  */
 export class MessageStore {
   /** Newest first, keyset pages: as fast on the last page as on the first. */
-  async page(filters: MessageFilters): Promise<Page<Message>> {
-    return keysetPage(this.#filtered(filters), filters, 'created_at', (row) => toIso(row.createdAt))
+  async page(filters: MessageFilters): Promise<Page<MessageRow>> {
+    return keysetPage(this.#filtered(filters).select(...RESOURCE_COLUMNS), filters, 'created_at', (row) => row.created_at, 'messages')
   }
 
   /** What a bulk action reads of the messages its filter matches, up to `limit`, oldest first. */
-  async selection(filters: MessageFilters, limit: number): Promise<Message[]> {
-    return this.#filtered(filters).select(SELECTED).orderBy('id').limit(limit)
+  async selection(filters: MessageFilters, limit: number): Promise<ChosenMessage[]> {
+    return this.#filtered(filters).select(...CHOSEN_COLUMNS).orderBy('id').limit(limit)
   }
 
   /** The same of the messages among `ids` (an id of no message is absent). */
-  async selected(ids: number[]): Promise<Message[]> {
-    return eachChunk(ids, 5000, (chunk) => Message.query().select(SELECTED).whereIn('id', chunk).orderBy('id'))
+  async selected(ids: number[]): Promise<ChosenMessage[]> {
+    return eachChunk(ids, 5000, (chunk) => db.from('messages').select(...CHOSEN_COLUMNS).whereIn('id', chunk).orderBy('id'))
   }
 
   #filtered(filters: MessageFilters) {
-    return whereMessageFilters(Message.query(), filters)
+    return whereMessageFilters(db.from('messages'), filters)
   }
 
-  async find(id: number): Promise<Message | null> {
-    return Message.find(id)
-  }
-
-  /** The message as it is now (after a change made by a statement). */
-  async reload(message: Message): Promise<Message> {
-    await message.refresh()
-    return message
+  async find(id: number): Promise<MessageRow | null> {
+    return db.from('messages').select(...RESOURCE_COLUMNS).where('id', id).first()
   }
 
   /** Deletes these messages, a statement per chunk; answers the ids deleted (one deleted meanwhile is not). */
