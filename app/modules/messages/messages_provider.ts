@@ -10,7 +10,6 @@ import { messageSettings } from '#modules/messages/settings'
 import { MessageLedger } from '#modules/messages/services/message_ledger'
 import { MessageStateStore } from '#modules/messages/stores/message_state_store'
 import { MessageStore } from '#modules/messages/stores/message_store'
-import { MessageBacklog } from '#modules/messages/services/message_backlog'
 import { Clock } from '#core/time/clock'
 import { SettingsStore } from '#core/settings/settings_store'
 import { OrderBook, PhoneFleet } from '#modules/devices/public'
@@ -38,7 +37,6 @@ export default class MessagesProvider {
     registerVocabulary({ errors: messageErrors, permissions: messagePermissions, events: messageEvents, settings: messageSettings })
     // Stateless; one instance spares a construction per phone frame and dispatch pass.
     this.app.container.singleton(MessageLedger, async (resolver) => new MessageLedger(new MessageStateStore(), new MessageStore(), await resolver.make(PhoneFleet)))
-    this.app.container.singleton(MessageBacklog, () => new MessageBacklog(new MessageStore()))
     const { container } = this.app
     container.bind(ConversationTexts, (resolver) => resolver.make(MessageSearch))
     container.singleton(RoutingCursor, () => new RoutingCursor())

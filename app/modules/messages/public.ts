@@ -3,7 +3,7 @@
  * not exported here is the module's own business and may change without notice.
  */
 /** The rows of the messages export: every message, or those the list's filters or a selection's ids match. */
-export { messageExportColumns, messageExportRows, type MessageExportRow } from '#modules/messages/stores/export_rows'
+export { messageExportColumns, type MessageExportRow } from '#modules/messages/stores/export_rows'
 export { MessageExports, type MessageExportFilters } from '#modules/messages/services/message_exports'
 export { messageExportFilterFields, MAX_EXPORT_IDS } from '#modules/messages/validators/message_validators'
 /** Every change of a message's state, whoever decides it. */
@@ -22,7 +22,7 @@ export { messageSchemas, messageResource, acceptedSchema, type AcceptedMessages,
 /** Who may read, send (and retry) and delete messages, one or many. */
 export { messagePermissions } from '#modules/messages/permissions'
 /** The messages a campaign queued: their statuses, those waiting, its backlog (docs/campaigns.md). */
-export { MessageBacklog } from '#modules/messages/services/message_backlog'
+export { MessageBacklog } from '#modules/messages/stores/message_backlog'
 /** Received SMS in the order they were stored, for a reader with its own cursor (the automation rules). */
 export { ReceivedSmsFeed, type ReceivedSms } from '#modules/messages/stores/received_sms_feed'
 /** The numbers whose contact's name matches a search: bound by the contacts module (docs/modules.md, Search). */

@@ -6,6 +6,7 @@ import type { ApiClient } from '@japa/api-client'
 import { useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging, sendAs } from '#tests/helpers/messages'
 import { MessageLedger, RETRY_WAITS_MS } from '#modules/messages/services/message_ledger'
+import { MessageStateStore } from '#modules/messages/stores/message_state_store'
 
 const AT = new Date('2026-06-01T10:00:00.000Z')
 const later = (seconds: number) => new Date(AT.getTime() + seconds * 1000)
@@ -17,6 +18,7 @@ const PHONE = 7
  */
 test.group('Message ledger (batch operations)', (group) => {
   let ledger: MessageLedger
+  const states = new MessageStateStore()
   let events: ReturnType<typeof emitter.fake>
 
   group.setup(() => useTestKeys())
@@ -45,14 +47,14 @@ test.group('Message ledger (batch operations)', (group) => {
     await db.from('messages').where('id', scheduledLater).update({ scheduled_at: later(10).toISOString() })
     await db.from('messages').where('id', forced).update({ forced_device_id: PHONE, device_id: String(PHONE) })
 
-    const { due, nextDueAt } = await ledger.dueForDispatch(AT, { limit: 10, forcedOnly: false })
+    const { due, nextDueAt } = await states.dueForDispatch(AT, { limit: 10, forcedOnly: false })
     assert.deepEqual(due.map((message) => message.id), [first, second, forced])
     assert.deepInclude(due[2], { forcedDeviceId: PHONE, forcedSimSlot: null, phone: '+33612345674', body: 'Ledger test' })
     assert.equal(nextDueAt?.toISOString(), later(10).toISOString())
 
-    const forcedOnly = await ledger.dueForDispatch(AT, { limit: 10, forcedOnly: true })
+    const forcedOnly = await states.dueForDispatch(AT, { limit: 10, forcedOnly: true })
     assert.deepEqual(forcedOnly.due.map((message) => message.id), [forced])
-    assert.deepEqual((await ledger.dueForDispatch(AT, { limit: 1, forcedOnly: false })).due.map((message) => message.id), [first])
+    assert.deepEqual((await states.dueForDispatch(AT, { limit: 1, forcedOnly: false })).due.map((message) => message.id), [first])
   })
 
   test("orders are stored with the text as it leaves (encoding, segments); a message that changed is not", async ({ client, assert }) => {
@@ -158,7 +160,7 @@ test.group('Message ledger (batch operations)', (group) => {
     events.assertNotEmitted('messages:queued')
     await announce()
     events.assertEmitted('messages:queued', ({ data }) => data.count === 2)
-    assert.deepEqual((await ledger.waitingOrdersOf(PHONE)).map((order) => order.messageId), [recent])
+    assert.deepEqual((await states.waitingOrdersOf(PHONE)).map((order) => order.messageId), [recent])
 
     assert.equal(await ledger.failTakenOrdersOf(PHONE, 'OUTCOME_UNKNOWN', AT), 1)
     assert.deepInclude(await rowOf(taken), { status: 'failed', error_code: 'OUTCOME_UNKNOWN', ordered_at: null })

@@ -1,4 +1,4 @@
-import { messageExportColumns, messageExportRows, type MessageExportRow } from '#modules/messages/public'
+import { messageExportColumns, type MessageExportRow } from '#modules/messages/public'
 import { contactExportColumns, contactExportRows, type ContactExportRow } from '#modules/contacts/public'
 import { conversationExportColumns, conversationExportRows, type ConversationExportRow } from '#modules/conversations/public'
 
@@ -12,8 +12,7 @@ export const exportColumns = {
 export type ExportDataset = keyof typeof exportColumns
 export type ExportRow = MessageExportRow | ContactExportRow | ConversationExportRow
 
-/** A whole dataset's rows, oldest first, from the module that owns its table (the messages' may be filtered: MessageExports). */
-export function exportRows(dataset: ExportDataset): AsyncGenerator<ExportRow> {
-  if (dataset === 'contacts') return contactExportRows()
-  return dataset === 'conversations' ? conversationExportRows() : messageExportRows()
+/** A whole dataset's rows, oldest first, from the module that owns its table (the messages': MessageExports, filtered or not). */
+export function exportRows(dataset: Exclude<ExportDataset, 'messages'>): AsyncGenerator<ExportRow> {
+  return dataset === 'contacts' ? contactExportRows() : conversationExportRows()
 }

@@ -4,6 +4,7 @@ import { SettingsStore, type ReadonlyDeep } from '#core/settings/settings_store'
 import type { Settings } from '#core/settings/settings_catalogue'
 import { OUTCOME_UNKNOWN, PhoneFleet, type Carrier, type CarrierOrder } from '#modules/devices/public'
 import { MessageLedger, type DueMessage, type Hold, type Unsendable } from '#modules/messages/services/message_ledger'
+import { MessageStateStore } from '#modules/messages/stores/message_state_store'
 
 /**
  * Messages looked at per pass; the pass runs again at once while more are due. A pass's own
@@ -36,8 +37,9 @@ type Verdict =
  * - the minimum interval and the per-minute limit per SIM hold a message (holdReason
  *   sim_cadence / sim_rate, heldUntil) without spending an attempt.
  * The order is stored before it goes to the phone, with the phone's text options applied.
- * This module alone decides and writes what happens to its messages (MessageLedger); the
- * fleet counts what each SIM was handed on the SIMs' own rows (device_sims).
+ * This module alone decides and writes what happens to its messages (the due ones read from
+ * MessageStateStore, every change written through MessageLedger); the fleet counts what each
+ * SIM was handed on the SIMs' own rows (device_sims).
  */
 @inject()
 export class Dispatcher {
@@ -46,7 +48,8 @@ export class Dispatcher {
     private fleet: PhoneFleet,
     private settings: SettingsStore,
     private cursor: RoutingCursor,
-    private ledger: MessageLedger
+    private ledger: MessageLedger,
+    private states: MessageStateStore
   ) {}
 
   /** One pass; answers when the next one is due (null: when woken). */
@@ -58,7 +61,7 @@ export class Dispatcher {
 
     // With no phone to take them, only messages forced to a phone can change (an unpaired one
     // fails them): the rest wait, and are not read over and over while the queue grows.
-    const { due, nextDueAt } = await this.ledger.dueForDispatch(now, { limit: PASS_SIZE, forcedOnly: carriers.length === 0 })
+    const { due, nextDueAt } = await this.states.dueForDispatch(now, { limit: PASS_SIZE, forcedOnly: carriers.length === 0 })
     const orders: Array<{ message: DueMessage; carrier: Carrier }> = []
     const quotaWaits: number[] = []
     const holds: Hold[] = []
@@ -97,7 +100,7 @@ export class Dispatcher {
 
   /** Sends again the orders a phone has not accepted yet (after it reconnects). */
   async resendOrders(deviceId: number) {
-    this.fleet.resend(deviceId, await this.ledger.waitingOrdersOf(deviceId))
+    this.fleet.resend(deviceId, await this.states.waitingOrdersOf(deviceId))
   }
 
   /**

@@ -72,14 +72,6 @@ export class MessageLedger {
   ) {}
 
   /**
-   * The due messages (queued, not ordered, scheduledAt and heldUntil passed), oldest first, and
-   * when the next one not due yet will be: one statement.
-   */
-  async dueForDispatch(now: Date, options: { limit: number; forcedOnly: boolean }) {
-    return this.states.dueForDispatch(now, options)
-  }
-
-  /**
    * Stores a dispatch pass's orders (the text as it leaves, its encoding and segments); answers
    * the messages stored. A message that changed since it was read (cancelled, deleted, ordered)
    * is not.
@@ -106,11 +98,6 @@ export class MessageLedger {
   /** Queued messages that cannot be sent at all (their forced phone or SIM does not exist) fail. */
   async failUnsendable(failures: Unsendable[], at: Date): Promise<number> {
     return this.#failed(await this.states.failUnsendable(failures, at), at)
-  }
-
-  /** The orders a phone has not accepted yet, oldest first (sent again when it reconnects). */
-  async waitingOrdersOf(deviceId: number) {
-    return this.states.waitingOrdersOf(deviceId)
   }
 
   /**

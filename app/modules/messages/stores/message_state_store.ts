@@ -128,15 +128,16 @@ function cancelledOf(rows: Array<ChangedRow & { device_id: string | null; sim_sl
   return changesOf(rows)
 }
 
+/*
+ * The four statements below name the index that bounds them with `INDEXED BY` (docs/modules.md,
+ * Data access: SQLite's planner has no statistics here and would take an index with an equality
+ * on `direction` or the phone, walking every message ever stored); they are exported for the
+ * tests that hold their plans.
+ */
+
 /**
- * The statement of `MessageStateStore.dueForDispatch`. Both of its parts read the queue from
- * `messages_due`, the index of the queued outbound messages (migration 0006), named with
- * `INDEXED BY`: SQLite's planner has no statistics here and, of the indexes it may use, prefers
- * one with an equality on a column, `messages_direction_created_at_id` (migration 0013, made for
- * the list's filters), which made every pass walk every outbound message the gateway ever
- * stored, so the time from a send to its order grew with the table (docs/sending.md, How a
- * message leaves). Named, the statement fails to prepare if the index is ever gone, rather than
- * slowing down unseen.
+ * The statement of `MessageStateStore.dueForDispatch`: both parts from `messages_due`, the index
+ * of the queued outbound messages (docs/sending.md, How a message leaves).
  */
 export function dueStatement(now: Date, options: { limit: number; forcedOnly: boolean }): { sql: string; bindings: string[] } {
   const at = now.toISOString()
@@ -157,11 +158,9 @@ export function dueStatement(now: Date, options: { limit: number; forcedOnly: bo
 }
 
 /**
- * The statement reading a phone's orders it has not accepted yet (queued, handed to it; an order
- * is always outbound), when it reconnects and when it has been away 5 minutes: `columns`, oldest
- * first, ordered up to `orderedUpTo` when given. From the queue's index too, as `dueStatement`
- * says why: the planner would take the phone's own index (`messages_device_created_at_id`) and
- * walk every message the phone ever sent.
+ * A phone's orders it has not accepted yet (queued, handed to it), when it reconnects or has been
+ * away 5 minutes: `columns`, oldest first, ordered up to `orderedUpTo` when given; from the
+ * queue's index, not the phone's (every message it ever sent).
  */
 export function unacceptedStatement(deviceId: number, columns: string[], orderedUpTo?: Date): { sql: string; bindings: string[] } {
   return {
@@ -173,10 +172,8 @@ export function unacceptedStatement(deviceId: number, columns: string[], ordered
 }
 
 /**
- * The statement failing the orders a phone took (dispatched), when it is unpaired or switched
- * off: read from the index on status, named with `INDEXED BY` for the reason `dueStatement`
- * gives. The planner would take the phone's own index (`messages_device_created_at_id`) and
- * walk every message the phone ever carried; the dispatched ones are the few in flight.
+ * Fails the orders a phone took (dispatched), when it is unpaired or switched off: from the index
+ * on status (the few in flight), not the phone's.
  */
 export function takenOrdersStatement(deviceId: number, errorCode: string, at: Date): { sql: string; bindings: string[] } {
   const now = at.toISOString()
@@ -190,10 +187,8 @@ export function takenOrdersStatement(deviceId: number, errorCode: string, at: Da
 }
 
 /**
- * The statement cancelling what still waits for a number (`cancellable`), when the number opts
- * out: read from the number's own index, named with `INDEXED BY` for the reason `dueStatement`
- * gives. The planner would take `messages_direction_created_at_id` (an equality on `direction`)
- * and walk every outbound message ever stored, inside the transaction that records the opt-out.
+ * Cancels what still waits for a number (`cancellable`) when it opts out, inside the transaction
+ * that records the opt-out: from the number's own index, not the direction's.
  */
 export function waitingToStatement(phone: string, errorCode: string, at: Date, phonesTakingBack: number[]): { sql: string; bindings: string[] } {
   return {

@@ -98,26 +98,4 @@ export class MessageStore {
   async hasInbound(deviceId: number, ref: string): Promise<boolean> {
     return Boolean(await db.from('messages').where('device_id', String(deviceId)).where('inbound_ref', ref).first())
   }
-
-  /** The current status of each of these messages; a deleted one is absent. */
-  async statusesOf(messageIds: number[]): Promise<Map<number, { status: string; errorCode: string | null }>> {
-    const rows = await eachChunk(messageIds, 5000, (chunk): Promise<Array<{ id: number; status: string; error_code: string | null }>> =>
-      db.rawQuery(`SELECT id, status, error_code FROM messages WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(chunk)])
-    )
-    return new Map(rows.map((row) => [row.id, { status: row.status, errorCode: row.error_code }]))
-  }
-
-  /** A campaign's messages in these statuses, not handed to a phone (`handedOut`: handed out too). */
-  async waitingOf(campaignId: number, statuses: Array<'queued' | 'pending_quota_exceeded' | 'paused'>, options: { handedOut?: boolean } = {}): Promise<number[]> {
-    const query = db.from('messages').where('campaign_id', campaignId).whereIn('status', statuses)
-    if (!options.handedOut) query.whereNull('ordered_at')
-    const rows = await query.select('id')
-    return rows.map((row) => row.id)
-  }
-
-  /** How many of a campaign's messages are queued or waiting for a quota. */
-  async backlogOf(campaignId: number): Promise<number> {
-    const [row] = await db.rawQuery(`SELECT COUNT(*) AS n FROM messages WHERE campaign_id = ? AND status IN ('queued', 'pending_quota_exceeded')`, [campaignId])
-    return Number(row.n)
-  }
 }
