@@ -22,13 +22,9 @@ import { ConversationTexts } from '#modules/conversations/public'
 import { MessageSearch } from '#modules/messages/services/message_search'
 
 /**
- * The messages, from their insert to the phone's last report, and reading them: the dispatcher
- * decides which phone and SIM take a message and when (docs/sending.md, How a message leaves),
- * through the devices module's `PhoneFleet`, and this module keeps the `OrderBook` the phones
- * report to. Every message queued or received touches its number's conversation through the
- * conversations module's upsert, inside the message's own transaction
- * (`#modules/conversations/public`). Accepting a send is the sending module's, which queues
- * through `queueMessages` (`#modules/messages/public`).
+ * The messages, from their insert to the phone's last report, and reading them (docs/modules.md,
+ * How a message goes through the house): the dispatcher and the `OrderBook` the phones report
+ * to, bound here for the devices module.
  */
 export default class MessagesProvider {
   constructor(protected app: ApplicationService) {}

@@ -27,19 +27,11 @@ type Verdict =
   | { kind: 'fail'; errorCode: string }
 
 /**
- * Hands due messages (queued, scheduledAt and heldUntil passed, oldest first) to connected
- * phones, whatever their kind (through the devices module's `PhoneFleet`, docs/phone-channels.md):
- * - deviceId/simSlot of the send force the phone and SIM and bypass routing;
- * - otherwise the first prefix rule matching the number picks the phone (when it is connected),
- *   and the routing mode orders the SIMs: round robin, priority order, or least used today;
- * - a SIM at its daily quota is skipped; when every SIM is, the message is
- *   pending_quota_exceeded until a quota frees (midnight in the platform time zone, or raised);
- * - the minimum interval and the per-minute limit per SIM hold a message (holdReason
- *   sim_cadence / sim_rate, heldUntil) without spending an attempt.
- * The order is stored before it goes to the phone, with the phone's text options applied.
- * This module alone decides and writes what happens to its messages (the due ones read from
- * MessageStateStore, every change written through MessageLedger); the fleet counts what each
- * SIM was handed on the SIMs' own rows (device_sims).
+ * Hands due messages to connected phones of every kind (the devices module's `PhoneFleet`) by the
+ * rules of docs/sending.md, How a message leaves: a forced phone and SIM, prefix rules, the
+ * routing mode, quotas, holds. The order is stored before it goes to the phone. The due messages
+ * are read from MessageStateStore and every change is written through MessageLedger; the fleet
+ * counts what each SIM was handed on the SIMs' own rows.
  */
 @inject()
 export class Dispatcher {

@@ -1,5 +1,6 @@
 import { defineLiveChannel, type LivePayload, type LiveTransmit } from '#core/live/live_channels'
 import type { MessageChange } from '#modules/messages/services/message_changes'
+import { messageStatuses } from '#modules/messages/message_values'
 
 /** Entries per broadcast: a page that sees `more` reads again instead of matching ids. */
 export const LIVE_ENTRIES = 100
@@ -24,7 +25,7 @@ export const messagesChannel = defineLiveChannel('messages', {
           conversationId: { type: 'string' },
           direction: { enum: ['out', 'in'] },
           status: {
-            enum: ['queued', 'dispatched', 'sent', 'delivered', 'failed', 'pending_quota_exceeded', 'paused', 'cancelled', 'deleted'],
+            enum: [...messageStatuses, 'deleted'],
             description: 'Its status after the batch (an inbound SMS is `delivered`), or `deleted`',
           },
         },

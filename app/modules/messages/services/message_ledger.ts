@@ -53,16 +53,11 @@ export interface RecordedReports {
 }
 
 /**
- * The one owner of a message's state after it is queued: every change the dispatcher, the
- * phones' reports, unpairing, settings or a campaign decide is written here, guarded by the
- * state it moves from (a repeated report or a race changes nothing twice), and the public
- * message events (message.sent, .delivered, .failed, .received) are emitted here after the
- * write (its statements are MessageStateStore's, which answers what each changed). The hot
- * paths take batches and cost a few multi-row statements per batch. Other modules keep their
- * own tables: a received SMS touches its conversation through the conversations module's upsert
- * in the same transaction, and when a change here must be matched elsewhere (a SIM's day count
- * given back), the operation answers what changed and the caller writes its own statement after
- * this one.
+ * The one writer of a message's state after it is queued (docs/modules.md, rule 3): every change
+ * the dispatcher, the phones' reports, unpairing, settings or a campaign decide is written here
+ * by MessageStateStore's guarded statements, batch by batch, and the public message events go
+ * out after the write. A change another module must match (a SIM's day count given back) is
+ * answered, and the caller writes its own table after this one.
  */
 export class MessageLedger {
   constructor(

@@ -2,7 +2,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { recordConversationActivity } from '#modules/conversations/public'
 import type { MessageCategory } from '#modules/messages/message_values'
 import type { MessageRow } from '#modules/messages/schemas'
-import { insertQueued, queuedRow, recipientRow, sharedColumns } from '#modules/messages/stores/message_inserts'
+import { insertQueued, recipientRow, sharedColumns } from '#modules/messages/stores/message_inserts'
 
 /** One send's messages to queue: its numbers, and what they share, the text as it will leave. */
 export interface OutboundSend {
@@ -59,9 +59,7 @@ export async function queueMessages(trx: TransactionClientContract, sends: Outbo
     const shared = sharedColumns(send)
     return send.numbers.map((phone) => recipientRow(shared, conversations.get(phone)!.id, phone))
   })
-  const ids = await insertQueued(trx, rowsPerSend)
-  let next = 0
-  const written = new Map<OutboundSend, MessageRow[]>()
-  kept.forEach((send, index) => written.set(send, rowsPerSend[index].map((row) => queuedRow(row, ids[next++]))))
+  await insertQueued(trx, rowsPerSend)
+  const written = new Map<OutboundSend, MessageRow[]>(kept.map((send, index) => [send, rowsPerSend[index]]))
   return { optedOut, messages: sends.map((send) => written.get(send) ?? null) }
 }

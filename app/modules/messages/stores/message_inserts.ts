@@ -26,11 +26,11 @@ const SHARED_COLUMNS = [
   'created_at',
 ] as const
 
-/** A queued outbound message as it is written. */
-export type QueuedMessage = Pick<MessageRow, 'conversation_id' | 'phone' | Exclude<(typeof SHARED_COLUMNS)[number], `forced_${string}`>> & {
-  forced_device_id: number | null
-  forced_sim_slot: number | null
-}
+/** A queued outbound message as it is written: its row, and the phone and SIM its send forced. */
+export type QueuedMessage = MessageRow & { forced_device_id: number | null; forced_sim_slot: number | null }
+
+/** What every recipient of one send shares: all but the id, the conversation and the number. */
+type SharedColumns = Omit<QueuedMessage, 'id' | 'conversation_id' | 'phone'>
 
 /** Recipients per INSERT: 4 values each plus 12 per send stays below SQLite's 32,766. */
 const ROWS_PER_STATEMENT = 1000
@@ -54,71 +54,27 @@ export function sharedColumns(send: {
   scheduledAt: string | null
   campaignId: number | null
   at: string
-}): Omit<QueuedMessage, 'conversation_id' | 'phone'> {
+}): SharedColumns {
   const { encoding, segments } = countSegments(send.body)
   return {
+    direction: 'out',
     category: send.category,
     body: send.body,
     encoding,
     segments,
+    campaign_id: send.campaignId,
+    status: 'queued',
+    attempts: 0,
+    error_code: null,
+    hold_reason: null,
+    held_until: null,
     device_id: send.deviceId,
     sim_slot: send.simSlot,
     // deviceId/simSlot force the phone and SIM and bypass routing (docs/sending.md, How a message leaves).
     forced_device_id: forcedDeviceId(send.deviceId),
     forced_sim_slot: send.simSlot,
     scheduled_at: send.scheduledAt,
-    campaign_id: send.campaignId,
     created_at: send.at,
-  }
-}
-
-/**
- * One recipient's row: its conversation and number beside what its send shares. Written out
- * field by field rather than spread: a send makes one per recipient, and an object built by
- * spreading takes a slower shape in V8 (bench/profile.js shows it).
- */
-export function recipientRow(shared: Omit<QueuedMessage, 'conversation_id' | 'phone'>, conversationId: number, phone: string): QueuedMessage {
-  return {
-    conversation_id: conversationId,
-    phone,
-    category: shared.category,
-    body: shared.body,
-    encoding: shared.encoding,
-    segments: shared.segments,
-    device_id: shared.device_id,
-    sim_slot: shared.sim_slot,
-    forced_device_id: shared.forced_device_id,
-    forced_sim_slot: shared.forced_sim_slot,
-    scheduled_at: shared.scheduled_at,
-    campaign_id: shared.campaign_id,
-    created_at: shared.created_at,
-  }
-}
-
-/**
- * The row a queued message has just been written as (its id, and the columns the insert sets
- * to their first values), for its resource; field by field, as `recipientRow`.
- */
-export function queuedRow(row: QueuedMessage, id: number): MessageRow {
-  return {
-    id,
-    conversation_id: row.conversation_id,
-    direction: 'out',
-    category: row.category,
-    phone: row.phone,
-    body: row.body,
-    encoding: row.encoding,
-    segments: row.segments,
-    campaign_id: row.campaign_id,
-    status: 'queued',
-    attempts: 0,
-    error_code: null,
-    hold_reason: null,
-    held_until: null,
-    device_id: row.device_id,
-    sim_slot: row.sim_slot,
-    scheduled_at: row.scheduled_at,
-    created_at: row.created_at,
     ordered_at: null,
     sent_at: null,
     delivered_at: null,
@@ -127,12 +83,46 @@ export function queuedRow(row: QueuedMessage, id: number): MessageRow {
 }
 
 /**
- * Writes queued messages and answers their ids, in order. `sends` groups the messages that
+ * One recipient's row: its conversation and number beside what its send shares, its id set once
+ * written. Written out field by field rather than spread: a send makes one per recipient, and an
+ * object built by spreading takes a slower shape in V8 (bench/profile.js shows it).
+ */
+export function recipientRow(shared: SharedColumns, conversationId: number, phone: string): QueuedMessage {
+  return {
+    id: 0,
+    conversation_id: conversationId,
+    direction: shared.direction,
+    category: shared.category,
+    phone,
+    body: shared.body,
+    encoding: shared.encoding,
+    segments: shared.segments,
+    campaign_id: shared.campaign_id,
+    status: shared.status,
+    attempts: shared.attempts,
+    error_code: shared.error_code,
+    hold_reason: shared.hold_reason,
+    held_until: shared.held_until,
+    device_id: shared.device_id,
+    sim_slot: shared.sim_slot,
+    forced_device_id: shared.forced_device_id,
+    forced_sim_slot: shared.forced_sim_slot,
+    scheduled_at: shared.scheduled_at,
+    created_at: shared.created_at,
+    ordered_at: shared.ordered_at,
+    sent_at: shared.sent_at,
+    delivered_at: shared.delivered_at,
+    failed_at: shared.failed_at,
+  }
+}
+
+/**
+ * Writes queued messages and sets their ids, in order. `sends` groups the messages that
  * share every column but the number and conversation (one send's recipients): each recipient
  * binds its number and conversation, each group its shared columns once (a 500-recipient send
  * binds about 1,000 values instead of 12,000).
  */
-export async function insertQueued(trx: TransactionClientContract, sends: QueuedMessage[][]): Promise<number[]> {
+export async function insertQueued(trx: TransactionClientContract, sends: QueuedMessage[][]): Promise<void> {
   const pieces = sends.flatMap((rows) => chunksOf(rows, ROWS_PER_STATEMENT))
   const ids: number[] = []
   let statement: QueuedMessage[][] = []
@@ -147,7 +137,8 @@ export async function insertQueued(trx: TransactionClientContract, sends: Queued
     recipients += piece.length
   }
   if (statement.length) ids.push(...(await insertStatement(trx, statement)))
-  return ids
+  let next = 0
+  for (const rows of sends) for (const row of rows) row.id = ids[next++]
 }
 
 /** Stores an SMS a phone received in its conversation, as delivered; answers its id. */
