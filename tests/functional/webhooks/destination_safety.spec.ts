@@ -110,10 +110,10 @@ const TEST_LINK_PREFIX = 'gwt'
 const testLinkName = (suffix: string) => `${TEST_LINK_PREFIX}${suffix}${process.pid % 100_000}`
 
 /**
- * Resolves once this machine lists `address` among its interfaces' addresses, as the policy reads
- * them (`os.networkInterfaces()`). The kernel marks a link running (carrier, operational state)
- * on its own work queue after `ip link set up` has returned, and Node lists only the addresses
- * of running links: judged before then, the new address is not yet the machine's own.
+ * Resolves once this machine lists `address` among its own, as the policy reads them
+ * (`machineAddresses`: Node's interface list and the kernel's local table). The kernel does its
+ * part of `ip link set up` on its own work queue after the command has returned: judged before
+ * then, the new address is not yet the machine's own.
  */
 async function listedByTheMachine(address: string, name: string) {
   const deadline = Date.now() + 10_000
@@ -130,8 +130,10 @@ async function listedByTheMachine(address: string, name: string) {
  * An address of this machine on an interface that is not loopback, in a private range the
  * policy would otherwise allow: a veth pair created for the test (root and `ip` needed), with
  * an address of 10.213/16 of its own, removed afterwards. Resolves once the machine lists it.
+ * Without `carrier` the pair's other end stays down: the interface is up with no carrier, as
+ * with a cable out, and Node's interface list leaves it out.
  */
-async function addInterfaceAddress() {
+async function addInterfaceAddress({ carrier = true } = {}) {
   const name = testLinkName('')
   const address = `10.213.${(process.pid >> 8) & 0xff}.${(process.pid & 0xff) || 1}`
   const ip = (...args: string[]) => {
@@ -144,7 +146,7 @@ async function addInterfaceAddress() {
   try {
     ip('addr', 'add', `${address}/32`, 'dev', name)
     ip('link', 'set', name, 'up')
-    ip('link', 'set', `${name}p`, 'up')
+    if (carrier) ip('link', 'set', `${name}p`, 'up')
     await listedByTheMachine(address, name)
   } catch (error) {
     remove()
@@ -225,6 +227,25 @@ test.group("Webhook destination safety: the machine's own addresses and cloud me
       assert.equal(receiver.calls, reachable, "nothing reached the machine's own address")
       const [entry] = await deliveries(client)
       assert.containsSubset(entry, { status: 'pending', attempts: 1, httpStatus: null, detail: 'destination address is not allowed' })
+    } finally {
+      added.remove()
+      await receiver.close()
+    }
+  }).skip(!canAddInterface, 'adding an interface address needs root, iproute2 and the right to make a veth pair')
+
+  test('an address on an interface up without a carrier (a cable out) still reaches the machine, and is refused', async ({ client, assert }) => {
+    const receiver = await startEveryAddressReceiver()
+    const added = await addInterfaceAddress({ carrier: false })
+    try {
+      assert.notInclude(
+        Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address)),
+        added.address,
+        'Node does not list it'
+      )
+      assert.equal((await fetch(urlOf(added.address, receiver.port))).status, 200, 'yet it reaches this machine')
+      const saved = await save(client, 'Own address without carrier', urlOf(added.address, receiver.port))
+      assert.equal(saved.status(), 400)
+      assert.include(saved.body().error.message, 'destination address is not allowed (the machine itself)')
     } finally {
       added.remove()
       await receiver.close()

@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { DestinationPolicy } from '#modules/webhooks/services/destination_policy'
+import { DestinationPolicy, kernelLocalAddresses } from '#modules/webhooks/services/destination_policy'
 
 /** Judged on ranges alone: this machine's interfaces (which vary) are not in the way. */
 const loopbackOnly = () => ['127.0.0.1', '::1']
@@ -140,5 +140,46 @@ test.group('Destination policy', () => {
     own = ['127.0.0.1', '::1', '192.168.1.21']
     assert.isTrue(policy.judgeAddress('192.168.1.20').allowed)
     assert.isFalse(policy.judgeAddress('192.168.1.21').allowed)
+  })
+})
+
+test.group("Destination policy: the kernel's own addresses", () => {
+  const fibTrie = [
+    'Main:',
+    '  +-- 0.0.0.0/0 3 0 5',
+    '     |-- 0.0.0.0',
+    '        /0 universe UNICAST',
+    '     +-- 172.17.0.0/24 2 0 2',
+    '        |-- 172.17.0.0',
+    '           /24 link UNICAST',
+    '        |-- 172.17.0.2',
+    '           /32 host LOCAL',
+    '        |-- 172.17.0.255',
+    '           /32 link BROADCAST',
+    'Local:',
+    '  +-- 10.213.0.0/24 2 0 2',
+    '     |-- 10.213.0.77',
+    '        /32 host LOCAL',
+    '     |-- 127.0.0.0',
+    '        /8 host LOCAL',
+  ].join('\n')
+  const ifInet6 = ['00000000000000000000000000000001 01 80 10 80       lo', 'fd000000000000000000000000000002 04 40 00 82     eth0'].join('\n')
+  const proc = (files: Record<string, string>) => (path: string) => files[path] ?? null
+
+  test('host entries of the local table and every assigned IPv6 address, nothing else', ({ assert }) => {
+    const found = kernelLocalAddresses(proc({ '/proc/net/fib_trie': fibTrie, '/proc/net/if_inet6': ifInet6 }))
+    assert.sameMembers([...new Set(found)], ['172.17.0.2', '10.213.0.77', '0000:0000:0000:0000:0000:0000:0000:0001', 'fd00:0000:0000:0000:0000:0000:0000:0002'])
+  })
+
+  test('without /proc (another system) none: the interfaces Node lists are all there is', ({ assert }) => {
+    assert.deepEqual(kernelLocalAddresses(proc({})), [])
+  })
+
+  test('an address found only there is the machine itself, in any spelling', ({ assert }) => {
+    const policy = new DestinationPolicy({ allowPrivateNetworks: true, ownAddresses: () => kernelLocalAddresses(proc({ '/proc/net/fib_trie': fibTrie, '/proc/net/if_inet6': ifInet6 })) })
+    assert.deepEqual(policy.judgeAddress('10.213.0.77'), { allowed: false, reason: 'the machine itself' })
+    assert.deepEqual(policy.judgeAddress('fd00::2'), { allowed: false, reason: 'the machine itself' })
+    assert.deepEqual(policy.judgeAddress('10.213.0.78'), { allowed: true })
+    assert.deepEqual(policy.judgeAddress('172.17.0.255'), { allowed: true })
   })
 })

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { networkInterfaces } from 'node:os'
 import ipaddr from 'ipaddr.js'
 
@@ -21,7 +22,37 @@ const METADATA_ADDRESSES = new Set(['fd00:ec2::254', '100.100.100.200', '168.63.
 
 /** Every address of every interface of this machine, read now: an address added since counts. */
 export function machineAddresses(): string[] {
-  return Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address))
+  const listed = Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address))
+  return [...listed, ...kernelLocalAddresses()]
+}
+
+/**
+ * The addresses the kernel delivers to this machine itself, from /proc on Linux (none
+ * elsewhere): Node lists an interface's addresses only while its link is running, but an address
+ * on an interface that is up without a carrier (a cable out, a peer down) still reaches the
+ * gateway's own sockets. IPv4: the local table's host entries; IPv6: every assigned address.
+ */
+export function kernelLocalAddresses(read: (path: string) => string | null = readProc): string[] {
+  const addresses: string[] = []
+  let last: string | null = null
+  for (const line of (read('/proc/net/fib_trie') ?? '').split('\n')) {
+    const node = /\|--\s+([\d.]+)\s*$/.exec(line)
+    if (node) last = node[1]
+    else if (last && /^\s*\/32 host LOCAL\s*$/.test(line)) addresses.push(last)
+  }
+  for (const line of (read('/proc/net/if_inet6') ?? '').split('\n')) {
+    const hex = /^([\da-f]{32})\s/i.exec(line)?.[1]
+    if (hex) addresses.push(hex.match(/.{4}/g)!.join(':'))
+  }
+  return addresses
+}
+
+function readProc(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return null
+  }
 }
 
 /**
