@@ -3,6 +3,19 @@ import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import { asBrowser, signInAs, testKeys, useTestKeys } from '#tests/helpers/callers'
 import { clearMessaging, sendAs, setLocalPrefix } from '#tests/helpers/messages'
+import app from '@adonisjs/core/services/app'
+import { statementsRunBy } from '#tests/helpers/sql_trace'
+import { ContactBook } from '#modules/contacts/services/contact_book'
+
+/** `count` contacts named `name`, numbered from +336 1000 0001 on (one statement); answers their numbers in id order. */
+async function manyContacts(count: number, name = 'Many'): Promise<string[]> {
+  await db.rawQuery(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+     INSERT INTO contacts (phone, first_name, created_at, updated_at) SELECT '+336' || (10000000 + i), ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM n`,
+    [count, name]
+  )
+  return (await db.from('contacts').where('first_name', name).orderBy('id').select('phone')).map((row) => row.phone as string)
+}
 
 /** POST /contacts/opt-out: many contacts opted out at once, each as PATCH blacklisted: true does. */
 test.group('Opting out many contacts', (group) => {
@@ -103,6 +116,51 @@ test.group('Opting out many contacts', (group) => {
     done.assertStatus(200)
     assert.deepEqual(done.body(), { matched: 1500, changed: 1500, skipped: {} })
     assert.equal((await db.from('contacts').where('blacklisted', true).count('* as n').first()).n, 1500)
+  })
+
+  test('many numbers at once, over two chunks: every message still waiting for them is cancelled CONTACT_BLACKLISTED, and nothing else', async ({ client, assert }) => {
+    const numbers = await manyContacts(1005)
+    const other = await contact(client, '+33699999999')
+    const waitingFor = [numbers[0], numbers[1], numbers[499], numbers[999], numbers[1000], numbers[1004]]
+    const sent = (await sendAs(client, { to: [...waitingFor, '+33699999999', numbers[2]], body: 'Promo' })).body().accepted as Array<{ id: string; phone: string }>
+    const again = (await sendAs(client, { to: numbers[0], body: 'Promo again' })).body().accepted[0].id as string
+    const idTo = (to: string) => sent.find((message) => message.phone === to)!.id
+    // Paused (a campaign's): withdrawn too. Handed to a phone whose kind cannot take it back, or
+    // sent already: they go on. A contact opted out before, whose message waits: left as it was.
+    await db.from('messages').where('id', idTo(numbers[1])).update({ status: 'paused' })
+    await db.from('messages').where('id', idTo(numbers[499])).update({ ordered_at: '2026-01-01T00:00:00.000Z', device_id: '999999', sim_slot: 0 })
+    await db.from('messages').where('id', idTo(numbers[999])).update({ status: 'sent' })
+    await db.from('contacts').where('phone', numbers[2]).update({ blacklisted: true })
+
+    const answer = await optOut(client, { filter: { q: 'many' } })
+    assert.deepEqual(answer.body(), { matched: 1005, changed: 1004, skipped: { already_opted_out: 1 } })
+
+    const cancelled = [again, idTo(numbers[0]), idTo(numbers[1]), idTo(numbers[1000]), idTo(numbers[1004])]
+    const rows = await db.from('messages').select('id', 'status', 'error_code').orderBy('id')
+    assert.lengthOf(rows, 9)
+    for (const row of rows) {
+      const expected = cancelled.includes(String(row.id))
+        ? { status: 'cancelled', error_code: 'CONTACT_BLACKLISTED' }
+        : { status: String(row.id) === idTo(numbers[999]) ? 'sent' : 'queued', error_code: null }
+      assert.deepEqual({ status: row.status, error_code: row.error_code }, expected, `message ${row.id}`)
+    }
+    assert.isFalse(await optedOut(client, other))
+    assert.equal((await db.from('contacts').where('blacklisted', true).count('* as n').first()).n, 1005)
+  })
+
+  test('a chunk of 1,000 opt-outs is a handful of statements, however many messages wait for the numbers', async ({ client, assert }) => {
+    const numbers = await manyContacts(1000)
+    for (let from = 0; from < numbers.length; from += 500) (await sendAs(client, { to: numbers.slice(from, from + 500), body: 'Promo' })).assertStatus(202)
+    const ids = (await db.from('contacts').orderBy('id').select('id')).map((row) => Number(row.id))
+    const book = await app.container.make(ContactBook)
+
+    let outcome: unknown
+    const statements = await statementsRunBy(async () => (outcome = await book.optOut(ids)))
+    assert.deepEqual(outcome, { matched: 1000, changed: 1000, skipped: {} })
+    assert.equal((await db.from('messages').where({ status: 'cancelled', error_code: 'CONTACT_BLACKLISTED' }).count('* as n').first()).n, 1000)
+    // BEGIN, the contacts counted, their UPDATE … RETURNING, the phones whose kind takes orders
+    // back, the messages' UPDATE, COMMIT: one contact at a time, it was three statements a contact.
+    assert.lengthOf(statements, 6, statements.join('\n'))
   })
 
   test('contactIds or filter, exactly one; a filter takes only the list\'s fields', async ({ client, assert }) => {

@@ -38,10 +38,11 @@ test.group('Query plans: the writes on a phone or a number', () => {
     await assertReadsThrough(assert, 'messages', 'messages_status_created_at_id_index', sql, bindings)
   })
 
-  test("cancelling what waits for a number reads the number's messages, not every outbound one ({$self})")
-    .with(['no phone taking back', 'phones taking back'])
+  test("cancelling what waits for numbers reads those numbers' messages, not every outbound one ({$self})")
+    .with(['one number', 'many numbers', 'many numbers, phones taking back'])
     .run(async ({ assert }, which) => {
-      const { sql, bindings } = waitingToStatement('+33612345678', 'opted_out', at, which === 'phones taking back' ? [3, 4] : [])
+      const numbers = which === 'one number' ? ['+33612345678'] : Array.from({ length: 1000 }, (_, i) => `+336${10000000 + i}`)
+      const { sql, bindings } = waitingToStatement(numbers, 'opted_out', at, which.endsWith('phones taking back') ? [3, 4] : [])
       await assertReadsThrough(assert, 'messages', 'messages_phone_created_at_id_index', sql, bindings)
     })
 })

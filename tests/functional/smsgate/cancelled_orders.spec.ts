@@ -110,6 +110,27 @@ test.group('SMSGate app: orders it never fetched are taken back when their messa
     assert.deepInclude(await message(client, fetched), { status: 'delivered', deviceId: smsgate.id })
   })
 
+  test('many numbers opting out at once: the order never fetched is taken back and the phone told, the fetched one goes on, the waiting one is cancelled', async ({ client, assert }) => {
+    const numbers = ['+33612345601', '+33612345602', '+33612345603']
+    const { smsgate, fetched, unfetched } = await oneFetchedOneNot(client, async (n) => (await sendAs(client, { to: numbers[n - 1], body: 'Promo' })).body().accepted[0].id)
+    // Scheduled later: still waiting for a phone when the numbers opt out.
+    const waiting = (await sendAs(client, { to: numbers[2], body: 'Later', scheduledAt: new Date(world.clock.now().getTime() + 3_600_000).toISOString() })).body().accepted[0].id
+    const contacts: string[] = []
+    for (const phone of [...numbers, '+33612345604']) contacts.push((await client.post('/api/v1/contacts').header('x-api-key', testKeys.admin).json({ phone })).body().id)
+    assert.equal(await sentToday(client, smsgate.id), 2)
+
+    const answer = await client.post('/api/v1/contacts/opt-out').header('x-api-key', testKeys.admin).json({ contactIds: contacts.slice(0, 3) })
+    assert.deepEqual(answer.body(), { matched: 3, changed: 3, skipped: {} })
+    await flush()
+
+    assert.deepEqual(cancels(smsgate).map(messageIdOf), [unfetched])
+    assert.deepEqual((await listed(smsgate)).map(messageIdOf), [fetched])
+    assert.deepInclude(await message(client, unfetched), { status: 'cancelled', errorCode: 'CONTACT_BLACKLISTED' })
+    assert.deepInclude(await message(client, waiting), { status: 'cancelled', errorCode: 'CONTACT_BLACKLISTED' })
+    assert.deepInclude(await message(client, fetched), { status: 'dispatched', errorCode: null })
+    assert.equal(await sentToday(client, smsgate.id), 1)
+  })
+
   test("an agent's order not accepted yet goes on, whether a campaign is cancelled or its number opts out", async ({ client, assert }) => {
     await clearCampaigns()
     await resetSendingSettings()

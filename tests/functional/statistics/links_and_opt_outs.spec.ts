@@ -151,6 +151,23 @@ test.group('Statistics: opt-outs', (group) => {
     }
   })
 
+  test('many contacts opted out at once count one opt-out each, at the time of the change; one opted out already is not counted again', async ({ client, assert }) => {
+    const { clock, restore } = useManualClock('2026-04-10T09:00:00.000Z')
+    try {
+      const ids = [await contact(client, '+33612345621', false), await contact(client, '+33612345622', false), await contact(client, '+33612345623', true)]
+      await clock.advance(24 * 60 * 60_000)
+      const answer = await client.post('/api/v1/contacts/opt-out').header('x-api-key', testKeys.admin).json({ contactIds: ids })
+      assert.deepEqual(answer.body(), { matched: 3, changed: 2, skipped: { already_opted_out: 1 } })
+      const counted = await statisticsOk(client, 'opt-outs', { from: '2026-04-10', to: '2026-04-12' })
+      assert.deepEqual(counted.buckets, [
+        { start: '2026-04-10T00:00:00.000Z', optedOut: 1, optedIn: 0 },
+        { start: '2026-04-11T00:00:00.000Z', optedOut: 2, optedIn: 0 },
+      ])
+    } finally {
+      restore()
+    }
+  })
+
   test('the migration counts each contact opted out today once, at its last change', async ({ client, assert }) => {
     await db.table('contacts').multiInsert([
       { phone: '+33612345611', tags: '[]', blacklisted: true, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-05-01T10:00:00.000Z' },

@@ -95,7 +95,7 @@ export class ContactBook {
         at: now,
       })
       await this.conversations.linkContacts(trx, [contact])
-      if (contact.blacklisted) ({ announce } = await this.#withdrawWaiting(phone, trx))
+      if (contact.blacklisted) ({ announce } = await this.#withdrawWaiting([phone], trx))
       return contact
     })
     await announce()
@@ -116,7 +116,7 @@ export class ContactBook {
       }
       const { phone: _phone, ...rest } = change
       await this.store.change(trx, contact, { ...(newPhone ? { phone } : {}), ...rest, updatedAt: dateTimeOf(this.clock.now()) })
-      if (contact.blacklisted) ({ announce } = await this.#withdrawWaiting(contact.phone, trx))
+      if (contact.blacklisted) ({ announce } = await this.#withdrawWaiting([contact.phone], trx))
       return contact
     })
     await announce()
@@ -145,7 +145,8 @@ export class ContactBook {
 
   /**
    * Opts out many contacts at once, each as `update` with blacklisted: true does (its waiting
-   * messages withdrawn by the same call); one already opted out is counted. One transaction per
+   * messages withdrawn by the same ledger call, given a chunk's numbers at once): a chunk is a few
+   * statements, not a few per contact. One already opted out is counted. One transaction per
    * MAX_OPT_OUTS_PER_CALL contacts: the ids of a call are one, as they always were, and a filter's
    * ten thousand leave the one writer to sends and reports between their chunks. A dry run counts
    * and changes nothing.
@@ -170,21 +171,16 @@ export class ContactBook {
     return { matched: unique.length, changed, skipped }
   }
 
+  /** One transaction: the contacts counted, those not opted out yet opted out, what waits for their numbers withdrawn. */
   async #optOutChunk(ids: number[]): Promise<{ found: number; changed: number }> {
-    const announcements: Array<() => Promise<void>> = []
+    let announce = async () => {}
     const done = await transaction(async (trx) => {
-      const contacts = await this.store.findManyIn(trx, ids)
-      const now = dateTimeOf(this.clock.now())
-      let optedOut = 0
-      for (const contact of contacts) {
-        if (contact.blacklisted) continue
-        await this.store.change(trx, contact, { blacklisted: true, updatedAt: now })
-        announcements.push((await this.#withdrawWaiting(contact.phone, trx)).announce)
-        optedOut++
-      }
-      return { found: contacts.length, changed: optedOut }
+      const { existing } = await this.store.optedOutAmong(ids, trx)
+      const optedOut = await this.store.optOut(trx, ids, dateTimeOf(this.clock.now()))
+      ;({ announce } = await this.#withdrawWaiting(optedOut.map((contact) => contact.phone), trx))
+      return { found: existing, changed: optedOut.length }
     })
-    for (const announce of announcements) await announce()
+    await announce()
     return done
   }
 
@@ -192,8 +188,8 @@ export class ContactBook {
     await this.store.remove(await this.find(id))
   }
 
-  #withdrawWaiting(phone: string, trx: TransactionClientContract) {
-    return this.ledger.cancelWaitingTo(trx, phone, 'CONTACT_BLACKLISTED', this.clock.now())
+  #withdrawWaiting(numbers: string[], trx: TransactionClientContract) {
+    return this.ledger.cancelWaitingTo(trx, numbers, 'CONTACT_BLACKLISTED', this.clock.now())
   }
 
   async #assertPhoneFree(phone: string, trx: TransactionClientContract) {

@@ -1,5 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { DateTime } from 'luxon'
 import { toIso } from '#core/database/utc_date_time'
 import { likeContaining } from '#core/database/like_pattern'
@@ -53,8 +53,8 @@ const EXPORT_COLUMNS = ['id', 'phone', 'first_name', 'last_name', 'company', 'em
  * The `contacts` and `contact_import_contacts` tables (docs/modules.md, Data access): the Contact
  * model for a contact's reads and writes and the list, the query builder for the export's chunks,
  * and SQL text for what reads or writes many contacts in one statement (an import's chunk: `INSERT
- * … RETURNING`, `UPDATE … FROM (VALUES …)`, the contacts it wrote; the custom field keys through
- * `json_each`).
+ * … RETURNING`, `UPDATE … FROM (VALUES …)`, the contacts it wrote; an opt-out's chunk, `UPDATE …
+ * RETURNING`; the custom field keys through `json_each`).
  */
 export class ContactStore {
   /** A page of contacts, newest first; `q` is typed by a person (part of a name, company, e-mail or number). */
@@ -68,9 +68,12 @@ export class ContactStore {
     return rows.map((contact) => contact.id)
   }
 
-  /** How many of `ids` are contacts, and how many of those have opted out (a dry run's count). */
-  async optedOutAmong(ids: number[]): Promise<{ existing: number; optedOut: number }> {
-    const [row] = await db.rawQuery(
+  /**
+   * How many of `ids` are contacts, and how many of those have opted out: a dry run's count, and
+   * an opt-out's on its transaction (`client`) before it changes them.
+   */
+  async optedOutAmong(ids: number[], client: QueryClientContract = db.connection()): Promise<{ existing: number; optedOut: number }> {
+    const [row] = await client.rawQuery(
       `SELECT COUNT(*) AS existing, COALESCE(SUM(blacklisted), 0) AS opted_out FROM contacts WHERE id IN (SELECT value FROM json_each(?))`,
       [JSON.stringify(ids)]
     )
@@ -113,9 +116,17 @@ export class ContactStore {
     return Contact.query({ client: trx }).where('id', id).first()
   }
 
-  /** Contacts by id read in the caller's transaction (an id of no contact is absent). */
-  async findManyIn(trx: TransactionClientContract, ids: number[]): Promise<Contact[]> {
-    return Contact.query({ client: trx }).whereIn('id', ids).orderBy('id')
+  /**
+   * Those of `ids` not opted out yet are opted out, in the caller's transaction, in one statement
+   * (guarded by the flag, so one opted out already keeps its `updated_at`); answers each one's id
+   * and number. The opt-out counters' trigger counts each row as a change made alone would be.
+   */
+  async optOut(trx: TransactionClientContract, ids: number[], at: DateTime): Promise<Array<{ id: number; phone: string }>> {
+    const rows = await trx.rawQuery(
+      `UPDATE contacts SET blacklisted = 1, updated_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND blacklisted = 0 RETURNING id, phone`,
+      [toIso(at), JSON.stringify(ids)]
+    )
+    return rows.map((row: { id: number; phone: string }) => ({ id: row.id, phone: row.phone }))
   }
 
   async findByPhone(phone: string): Promise<Contact | null> {

@@ -304,15 +304,17 @@ export class MessageLedger {
   }
 
   /**
-   * Cancels what still waits for a number (not handed to a phone yet, or paused, and the orders
-   * taken back as `cancel` does) with the reason's code, on the caller's client: a contact
-   * opting out withdraws its messages in the transaction that changes the contact. Call
-   * `announce` as soon as that commits: it tells the phones first, then the live stream.
+   * Cancels what still waits for these numbers (not handed to a phone yet, or paused, and the
+   * orders taken back as `cancel` does) with the reason's code, on the caller's client: contacts
+   * opting out, one or a thousand, withdraw their messages in the transaction that changes them,
+   * with one read of the phones and one statement per chunk of numbers. Call `announce` as soon as
+   * that commits: it tells the phones first, then the live stream, once for all the numbers.
    */
-  async cancelWaitingTo(client: QueryClientContract, phone: string, errorCode: string, at: Date): Promise<{ cancelled: number; announce(): Promise<void> }> {
-    let takenBack: TakenBackOrder[] = []
+  async cancelWaitingTo(client: QueryClientContract, numbers: string[], errorCode: string, at: Date): Promise<{ cancelled: number; announce(): Promise<void> }> {
+    if (!numbers.length) return { cancelled: 0, announce: async () => {} }
+    const takenBack: TakenBackOrder[] = []
     const phones = await this.fleet.phonesTakingBackUnaccepted(client)
-    const changed = await this.states.cancelWaitingTo(client, phone, errorCode, at, phones, (orders) => (takenBack = orders))
+    const changed = await this.states.cancelWaitingTo(client, numbers, errorCode, at, phones, (orders) => takenBack.push(...orders))
     return {
       cancelled: changed.length,
       announce: async () => {

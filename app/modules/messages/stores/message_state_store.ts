@@ -187,15 +187,15 @@ export function takenOrdersStatement(deviceId: number, errorCode: string, at: Da
 }
 
 /**
- * Cancels what still waits for a number (`cancellable`) when it opts out, inside the transaction
- * that records the opt-out: from the number's own index, not the direction's.
+ * Cancels what still waits for these numbers (`cancellable`) when they opt out, inside the
+ * transaction that records the opt-out: from the numbers' own index, not the direction's.
  */
-export function waitingToStatement(phone: string, errorCode: string, at: Date, phonesTakingBack: number[]): { sql: string; bindings: string[] } {
+export function waitingToStatement(numbers: string[], errorCode: string, at: Date, phonesTakingBack: number[]): { sql: string; bindings: string[] } {
   return {
     sql: `UPDATE messages INDEXED BY messages_phone_created_at_id_index SET status = 'cancelled', error_code = ?, updated_at = ?
-       WHERE phone = ? AND direction = 'out' AND ${cancellable(phonesTakingBack)}
+       WHERE phone IN (${marks(numbers)}) AND direction = 'out' AND ${cancellable(phonesTakingBack)}
        RETURNING ${CHANGED_COLUMNS}, device_id, sim_slot, ordered_at`,
-    bindings: [errorCode, at.toISOString(), phone],
+    bindings: [errorCode, at.toISOString(), ...numbers],
   }
 }
 
@@ -410,17 +410,22 @@ export class MessageStateStore {
     )
   }
 
-  /** What still waits for a number is cancelled (`cancellable`), on the caller's client (its transaction). */
+  /**
+   * What still waits for these numbers is cancelled (`cancellable`), on the caller's client (its
+   * transaction), one statement per chunk of numbers; `tookBack` hears each statement's orders.
+   */
   async cancelWaitingTo(
     client: QueryClientContract,
-    phone: string,
+    numbers: string[],
     errorCode: string,
     at: Date,
     phonesTakingBack: number[],
     tookBack: (orders: TakenBackOrder[]) => void
   ): Promise<MessageChange[]> {
-    const { sql, bindings } = waitingToStatement(phone, errorCode, at, phonesTakingBack)
-    return cancelledOf(await client.rawQuery(sql, bindings), tookBack)
+    return eachChunk(numbers, CHUNK * 2, async (chunk) => {
+      const { sql, bindings } = waitingToStatement(chunk, errorCode, at, phonesTakingBack)
+      return cancelledOf(await client.rawQuery(sql, bindings), tookBack)
+    })
   }
 
   /** Outbound messages among `messageIds` in the state `from` take `change`. */
