@@ -21,16 +21,15 @@ export function onStatement(connection: TracedConnection, listener: (sql: string
 const FROM_HERE = "SELECT 'statement count starts'"
 const TO_HERE = "SELECT 'statement count ends'"
 const traced = new WeakSet<object>()
+/** Where the trace goes while a count is open: SQLite reports a statement after running it. */
 let onTrace: ((sql: string) => void) | null = null
 
 /**
- * The statements SQLite ran on the connection that writes for `work` (BEGIN and COMMIT included,
- * trigger programs not: they run inside the statement before them), between two marker
- * statements: node-sqlite3 reports a statement's trace asynchronously, so one run just before the
- * window could otherwise be reported inside it, and one of `work` after it. Each statement is
- * answered with its blanks folded and cut to 80 characters.
+ * Each statement SQLite runs on the connection that writes goes to `listener` (blanks folded,
+ * cut to 80 characters) until `work` is done and `finished()` holds; trigger programs (lines
+ * starting with `--`) run inside the statement before them and are left out.
  */
-export async function statementsRunBy(work: () => Promise<unknown>): Promise<string[]> {
+async function following(listener: (sql: string) => void, work: () => Promise<unknown>, finished: () => boolean): Promise<void> {
   const knex = db.connection().getWriteClient()
   const connection: any = await knex.client.acquireConnection()
   await knex.client.releaseConnection(connection)
@@ -41,24 +40,50 @@ export async function statementsRunBy(work: () => Promise<unknown>): Promise<str
       if (!sql.startsWith('--')) onTrace?.(sql.replace(/\s+/g, ' ').slice(0, 80))
     })
   }
+  onTrace = listener
+  try {
+    await work()
+    while (!finished()) await new Promise((resolve) => setImmediate(resolve))
+  } finally {
+    onTrace = null
+  }
+}
+
+/**
+ * The statements SQLite ran for `work` (BEGIN and COMMIT included), between two marker
+ * statements: node-sqlite3 reports a statement's trace asynchronously, so one run just before
+ * the window (a phone's connection being handled) could otherwise be reported inside it, and
+ * one of `work` after it.
+ */
+export async function statementsRunBy(work: () => Promise<unknown>): Promise<string[]> {
   const statements: string[] = []
   let state: 'before' | 'counting' | 'done' = 'before'
-  onTrace = (sql) => {
+  const listener = (sql: string) => {
     if (sql === FROM_HERE) state = 'counting'
     else if (sql === TO_HERE) state = 'done'
     else if (state === 'counting') statements.push(sql)
   }
-  const reached = async (wanted: typeof state) => {
-    while (state !== wanted) await new Promise((resolve) => setImmediate(resolve))
+  await following(
+    listener,
+    async () => {
+      await db.rawQuery(FROM_HERE)
+      await work()
+      await db.rawQuery(TO_HERE)
+    },
+    () => state === 'done'
+  )
+  return statements
+}
+
+/** The statements SQLite ran in the one transaction `work` opens, BEGIN to COMMIT, both included. */
+export async function transactionOf(work: () => Promise<unknown>): Promise<string[]> {
+  const statements: string[] = []
+  let state: 'before' | 'inside' | 'done' = 'before'
+  const listener = (sql: string) => {
+    if (state === 'before' && /^BEGIN/i.test(sql)) state = 'inside'
+    if (state === 'inside') statements.push(sql)
+    if (state === 'inside' && /^COMMIT/i.test(sql)) state = 'done'
   }
-  try {
-    await db.rawQuery(FROM_HERE)
-    await reached('counting')
-    await work()
-    await db.rawQuery(TO_HERE)
-    await reached('done')
-  } finally {
-    onTrace = null
-  }
+  await following(listener, work, () => state === 'done')
   return statements
 }

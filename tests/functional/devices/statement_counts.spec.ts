@@ -14,59 +14,13 @@ import { PhoneChannels } from '#modules/devices/channels/phone_channels'
 import { Dispatcher } from '#modules/messages/dispatch/dispatcher'
 import { PhoneReportStore } from '#modules/devices/services/phone_report_store'
 import { OrderReportQueue } from '#modules/messages/dispatch/order_report_queue'
-import { onStatement } from '#tests/helpers/sql_trace'
+import { statementsRunBy } from '#tests/helpers/sql_trace'
 
 /**
  * Every statement waits its turn on the one SQLite connection, so the hot paths are held to
  * how many statements they run (counted by SQLite itself, BEGIN and COMMIT included). Each
  * test says what the code ran before the messages module took over the messages' state.
  */
-/** Where the trace goes while a window is open: SQLite reports a statement after running it. */
-let onTrace: ((sql: string) => void) | null = null
-const traced = new WeakSet<object>()
-const FROM_HERE = "SELECT 'statement count starts'"
-const TO_HERE = "SELECT 'statement count ends'"
-
-/**
- * The statements SQLite ran for `work`, between two marker statements: node-sqlite3 reports a
- * statement's trace asynchronously, so one run just before the window (a phone's connection
- * being handled) could otherwise be reported inside it, and one of `work` after it.
- */
-async function statementsRunBy(work: () => Promise<unknown>): Promise<{ count: number; statements: string[] }> {
-  const knex = db.connection().getWriteClient()
-  const connection: any = await knex.client.acquireConnection()
-  await knex.client.releaseConnection(connection)
-  // Listened to once per connection: node-sqlite3 does not turn its trace on again once off.
-  if (!traced.has(connection)) {
-    traced.add(connection)
-    // Lines starting with `--` are trigger programs (the message volume counters) running
-    // inside the statement before them: not statements the gateway sends.
-    onStatement(connection, (sql: string) => {
-      if (!sql.startsWith('--')) onTrace?.(sql.replace(/\s+/g, ' ').slice(0, 80))
-    })
-  }
-  const statements: string[] = []
-  let state: 'before' | 'counting' | 'done' = 'before'
-  onTrace = (sql) => {
-    if (sql === FROM_HERE) state = 'counting'
-    else if (sql === TO_HERE) state = 'done'
-    else if (state === 'counting') statements.push(sql)
-  }
-  const reached = async (wanted: typeof state) => {
-    while (state !== wanted) await new Promise((resolve) => setImmediate(resolve))
-  }
-  try {
-    await db.rawQuery(FROM_HERE)
-    await reached('counting')
-    await work()
-    await db.rawQuery(TO_HERE)
-    await reached('done')
-  } finally {
-    onTrace = null
-  }
-  return { count: statements.length, statements }
-}
-
 test.group('Statements per dispatch pass and per report batch', (group) => {
   let settings: SettingsStore
   let sockets: WebSocket[] = []
@@ -125,13 +79,13 @@ test.group('Statements per dispatch pass and per report batch', (group) => {
     await queue(client, 15)
     await queue(client, 3, { deviceId: '999999' })
     const dispatcher = await app.container.make(Dispatcher)
-    const { count, statements } = await statementsRunBy(() => dispatcher.pass())
+    const statements = await statementsRunBy(() => dispatcher.pass())
     await eventually(() => phone.orders.length === 10)
     assert.equal(await db.from('messages').where('status', 'pending_quota_exceeded').count('* as n').first().then((row) => row.n), 5)
     assert.equal(await db.from('messages').where('status', 'failed').count('* as n').first().then((row) => row.n), 3)
     // 2 reads, SIM counts, orders, the quota waits together, the forced phone read once, the
     // failures together. Before: quota waits, phone reads and failures one by one = 15.
-    assert.isAtMost(count, 7, statements.join('\n'))
+    assert.isAtMost(statements.length, 7, statements.join('\n'))
   })
 
   test('a pass that holds for the minimum interval: 5 statements (was 13)', async ({ client, assert }) => {
@@ -139,11 +93,11 @@ test.group('Statements per dispatch pass and per report batch', (group) => {
     await settings.update({ sending: { simMinIntervalSeconds: 60 } })
     await queue(client, 10)
     const dispatcher = await app.container.make(Dispatcher)
-    const { count, statements } = await statementsRunBy(() => dispatcher.pass())
+    const statements = await statementsRunBy(() => dispatcher.pass())
     await eventually(() => phone.orders.length === 1)
     assert.equal(await db.from('messages').whereNotNull('held_until').count('* as n').first().then((row) => row.n), 9)
     // 2 reads, SIM counts, the order, the holds together. Before: the holds one by one = 13.
-    assert.isAtMost(count, 5, statements.join('\n'))
+    assert.isAtMost(statements.length, 5, statements.join('\n'))
   })
 
   test('a batch of 40 reports (taken, sent, delivered, failed three ways): 4 statements (was 97)', async ({ client, assert }) => {
@@ -155,7 +109,7 @@ test.group('Statements per dispatch pass and per report batch', (group) => {
     const reports = await app.container.make(OrderReportQueue)
     const at = new Date('2026-06-10T10:00:05.000Z')
     const deviceId = phone.deviceId
-    const { count, statements } = await statementsRunBy(() =>
+    const statements = await statementsRunBy(() =>
       Promise.all([
         ...ids.slice(0, 30).map((messageId) => reports.add({ kind: 'accepted', deviceId, messageId, at })),
         ...ids.slice(0, 10).map((messageId) => reports.add({ kind: 'sent', deviceId, messageId, at })),
@@ -177,18 +131,18 @@ test.group('Statements per dispatch pass and per report batch', (group) => {
     // their own, 5 before), the failures read and written together, the SIM's count given back
     // once. Before: per failure a transaction (BEGIN, read, SIM count unless the outcome is
     // unknown, update, COMMIT): 2 + 15 × 5 + 5 × 4 = 97.
-    assert.isAtMost(count, 4, statements.join('\n'))
+    assert.isAtMost(statements.length, 4, statements.join('\n'))
   })
 
   test('an inbound SMS: 5 statements (was 6)', async ({ client, assert }) => {
     const phone = await mutePhone(client)
     const reports = await app.container.make(PhoneReportStore)
-    const { count, statements } = await statementsRunBy(async () => {
+    const statements = await statementsRunBy(async () => {
       const taken = await reports.inbound(phone.deviceId, { ref: 'sms-1', from: '+33612345678', body: 'Hello', receivedAt: null })
       await taken.stored
     })
     assert.equal(await db.from('messages').where('direction', 'in').count('* as n').first().then((row) => row.n), 1)
     // The repeat check, then BEGIN, the conversation upsert, the message, COMMIT. Before: 6.
-    assert.isAtMost(count, 5, statements.join('\n'))
+    assert.isAtMost(statements.length, 5, statements.join('\n'))
   })
 })

@@ -4,42 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import { SendQueue, type PreparedSend } from '#modules/sending/services/send_queue'
 import { clearMessaging } from '#tests/helpers/messages'
-import { onStatement } from '#tests/helpers/sql_trace'
-
-const traced = new WeakSet<object>()
-let onTrace: ((sql: string) => void) | null = null
-
-/**
- * The statements SQLite ran in the one transaction `work` opens (BEGIN to COMMIT, both
- * included), as SQLite itself reports them: what the shortener adds to a send's transaction.
- */
-async function transactionOf(work: () => Promise<unknown>): Promise<string[]> {
-  const knex = db.connection().getWriteClient()
-  const connection: any = await knex.client.acquireConnection()
-  await knex.client.releaseConnection(connection)
-  // Listened to once per connection: node-sqlite3 does not turn its trace on again once off.
-  if (!traced.has(connection)) {
-    traced.add(connection)
-    // Lines starting with `--` are trigger programs running inside the statement before them.
-    onStatement(connection, (sql: string) => {
-      if (!sql.startsWith('--')) onTrace?.(sql.replace(/\s+/g, ' ').slice(0, 40))
-    })
-  }
-  const statements: string[] = []
-  let state = 'before' as 'before' | 'inside' | 'done'
-  onTrace = (sql) => {
-    if (state === 'before' && /^BEGIN/i.test(sql)) state = 'inside'
-    if (state === 'inside') statements.push(sql)
-    if (state === 'inside' && /^COMMIT/i.test(sql)) state = 'done'
-  }
-  try {
-    await work()
-    while (state !== 'done') await new Promise((resolve) => setImmediate(resolve))
-  } finally {
-    onTrace = null
-  }
-  return statements
-}
+import { transactionOf } from '#tests/helpers/sql_trace'
 
 function prepared(body: string, shortenLinks: boolean): PreparedSend {
   return {
