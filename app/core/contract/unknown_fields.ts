@@ -69,3 +69,17 @@ export function refuseUnknownFields(schema: JsonSchema) {
     return next()
   }
 }
+
+/**
+ * A query parameter the route does not name (`known`, none when it takes no query) is refused
+ * before the others are validated, rather than dropped: a misspelt filter (`stauts=failed`,
+ * `deviceid=2`) would otherwise answer, export or count every message as if it were the ones
+ * asked for. Named once, quoted short, as an unknown body field is.
+ */
+export function refuseUnknownQuery(query: Record<string, unknown>, known: string[]): void {
+  const unknown = Object.keys(query).filter((name) => !known.includes(name))
+  if (!unknown.length) return
+  const message = known.length ? `Unknown query parameter; known here: ${known.join(', ')}` : 'Unknown query parameter; this endpoint takes none'
+  const details = unknown.slice(0, 20).map((name) => ({ field: quotedPath(name), rule: 'unknown', message }))
+  throw new ApiError('VALIDATION_ERROR', message, details)
+}

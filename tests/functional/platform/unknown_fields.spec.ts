@@ -111,3 +111,44 @@ test.group('Unknown fields: the name is quoted once, at most 100 characters', (g
     assert.match(short.body().error.message, /known here: .*\bphone\b/)
   })
 })
+
+test.group('Unknown query parameters', (group) => {
+  group.setup(() => useTestKeys())
+  group.each.setup(() => clearMessaging())
+  const get = (client: any, path: string) => client.get(path).header('x-api-key', testKeys.admin)
+
+  test('a misspelt filter on the list is refused, naming it and the parameters known there', async ({ client, assert }) => {
+    ;(await sendAs(client, { to: '+33612345678', body: 'Hello' })).assertStatus(202)
+    const refused = await get(client, '/api/v1/messages?stauts=failed&limit=10')
+    refused.assertStatus(400)
+    assert.equal(refused.body().error.code, 'VALIDATION_ERROR')
+    assert.deepInclude(refused.body().error.details[0], { field: 'stauts', rule: 'unknown' })
+    assert.match(refused.body().error.message, /^Unknown query parameter; known here: .*\bstatus\b/)
+    assert.lengthOf(refused.body().error.details, 1, 'limit is known')
+    ;(await get(client, '/api/v1/messages?status=failed&limit=10')).assertStatus(200)
+  })
+
+  test('an export with a misspelt filter is refused before the download, not answered with every message', async ({ client, assert }) => {
+    ;(await sendAs(client, { to: '+33612345678', body: 'Hello' })).assertStatus(202)
+    const refused = await get(client, '/api/v1/export/messages?format=json&stauts=failed')
+    refused.assertStatus(400)
+    assert.deepInclude(refused.body().error.details[0], { field: 'stauts', rule: 'unknown' })
+    const exported = await get(client, '/api/v1/export/messages?format=json&status=failed')
+    exported.assertStatus(200)
+    assert.deepEqual(JSON.parse(exported.text()), [])
+  })
+
+  test('an endpoint that takes no query refuses any, its name cut short', async ({ client, assert }) => {
+    const long = 'x'.repeat(300)
+    const refused = await get(client, `/api/v1/auth/me?${long}=1`)
+    refused.assertStatus(400)
+    assert.equal(refused.body().error.message, 'Unknown query parameter; this endpoint takes none')
+    assert.equal(refused.body().error.details[0].field, `${'x'.repeat(100)}…`)
+    assert.notInclude(refused.text(), 'x'.repeat(101))
+  })
+
+  test('outside /api/v1 parameters are taken as they come: /health, a short link with tracking parameters', async ({ client }) => {
+    ;(await client.get('/health?probe=1')).assertStatus(200)
+    ;(await client.get('/l/nosuchcode?utm_source=newsletter')).assertStatus(404)
+  })
+})

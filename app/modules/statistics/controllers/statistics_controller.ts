@@ -6,7 +6,7 @@ import { QualityStatistics } from '#modules/statistics/services/quality_statisti
 import { EngagementStatistics } from '#modules/statistics/services/engagement_statistics'
 import type { StatisticsRoutes } from '#modules/statistics/routes'
 
-/** Each query was validated by the router, an unknown parameter refused (statistics_validators.ts). */
+/** Each query was validated by the router, an unknown parameter refused (docs/api-conventions.md, Errors). */
 const input = routeInputs<StatisticsRoutes>()
 
 @inject()
