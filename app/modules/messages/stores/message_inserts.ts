@@ -13,6 +13,9 @@ import { chunksOf } from '#core/database/statement_chunks'
 
 /** What every recipient of one send shares: the columns bound once per send. */
 const SHARED_COLUMNS = [
+  'direction',
+  'status',
+  'attempts',
   'category',
   'body',
   'encoding',
@@ -32,7 +35,7 @@ export type QueuedMessage = MessageRow & { forced_device_id: number | null; forc
 /** What every recipient of one send shares: all but the id, the conversation and the number. */
 type SharedColumns = Omit<QueuedMessage, 'id' | 'conversation_id' | 'phone'>
 
-/** Recipients per INSERT: 4 values each plus 12 per send stays below SQLite's 32,766. */
+/** Recipients per INSERT: 4 values each plus 15 per send stays below SQLite's 32,766. */
 const ROWS_PER_STATEMENT = 1000
 
 /**
@@ -120,7 +123,7 @@ export function recipientRow(shared: SharedColumns, conversationId: number, phon
  * Writes queued messages and sets their ids, in order. `sends` groups the messages that
  * share every column but the number and conversation (one send's recipients): each recipient
  * binds its number and conversation, each group its shared columns once (a 500-recipient send
- * binds about 1,000 values instead of 12,000).
+ * binds about 2,000 values, with its ordinals and groups, instead of 8,500).
  */
 export async function insertQueued(trx: TransactionClientContract, sends: QueuedMessage[][]): Promise<void> {
   const pieces = sends.flatMap((rows) => chunksOf(rows, ROWS_PER_STATEMENT))
@@ -181,8 +184,8 @@ async function insertStatement(trx: TransactionClientContract, groups: QueuedMes
   // Rows get increasing rowids in the SELECT's order; RETURNING's order is unspecified, so
   // the ids are sorted.
   const inserted = await trx.rawQuery(
-    `INSERT INTO messages (conversation_id, phone, direction, status, attempts, ${SHARED_COLUMNS.join(', ')}, updated_at)
-     SELECT r.column3, r.column4, 'out', 'queued', 0, ${SHARED_COLUMNS.map((_, index) => sendColumn(index)).join(', ')},
+    `INSERT INTO messages (conversation_id, phone, ${SHARED_COLUMNS.join(', ')}, updated_at)
+     SELECT r.column3, r.column4, ${SHARED_COLUMNS.map((_, index) => sendColumn(index)).join(', ')},
        ${sendColumn(SHARED_COLUMNS.indexOf('created_at'))}
      FROM (VALUES ${groups.flat().map(() => '(?, ?, ?, ?)').join(', ')}) AS r
      JOIN (VALUES ${groups.map(() => `(?, ${SHARED_COLUMNS.map(() => '?').join(', ')})`).join(', ')}) AS s ON s.column1 = r.column2
