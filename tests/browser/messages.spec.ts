@@ -98,7 +98,7 @@ test.group('Messages page in a real browser', (group) => {
     // Why the failed one did not leave, then Retry (confirmed): queued again, live.
     await rowOf(page, nowhere).getByRole('link').click()
     const drawer = page.getByTestId('message-panel')
-    await drawer.getByText('The phone it was forced to (#999999) was unpaired').waitFor()
+    await drawer.getByText('The phone it was forced to (#999999) is not paired with this gateway').waitFor()
     await drawer.getByRole('button', { name: 'Retry' }).click()
     await page.getByRole('button', { name: 'Retry' }).last().click() // the confirmation's button
     await drawer.getByTestId('detail-status').getByText('Queued').waitFor()
@@ -160,7 +160,7 @@ test.group('Messages page in a real browser', (group) => {
     await signInToOverview(page, account.email, TEST_PASSWORD)
     await page.goto(gatewayUrl(`/messages?message=${failed}`))
     const drawer = page.getByTestId('message-panel')
-    await drawer.getByText('The phone it was forced to (#999999) was unpaired').waitFor()
+    await drawer.getByText('The phone it was forced to (#999999) is not paired with this gateway').waitFor()
     await rowShows(page, failed, 'failed')
     assert.equal(await page.getByRole('button', { name: 'Retry' }).count(), 0)
     assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0)

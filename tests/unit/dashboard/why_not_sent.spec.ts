@@ -71,7 +71,7 @@ test.group('Why a message is not sent yet', () => {
   test('the phone it was forced to was unpaired, or lacks the SIM', ({ assert }) => {
     assert.deepEqual(why({ status: 'failed', errorCode: 'DEVICE_NOT_PAIRED', deviceId: '7' }), {
       kind: 'final',
-      text: 'The phone it was forced to (#7) was unpaired, so it could not be sent.',
+      text: 'The phone it was forced to (#7) is not paired with this gateway (unpaired, or never paired), so it could not be sent.',
     })
     assert.include(why({ status: 'failed', errorCode: 'SIM_NOT_FOUND', deviceId: '1', simSlot: 1 })!.text, 'The SIM it was forced to (SIM 2) is not on phone “Desk phone”')
   })

@@ -75,7 +75,7 @@ export function whyNotSentYet(message: MessageFacts, context: Context): Reason |
 function failed(message: MessageFacts, phoneName: string, slot: string): Reason {
   switch (message.errorCode) {
     case 'DEVICE_NOT_PAIRED':
-      return { kind: 'final', text: `The phone it was forced to (${phoneName}) was unpaired, so it could not be sent.` }
+      return { kind: 'final', text: `The phone it was forced to (${phoneName}) is not paired with this gateway (unpaired, or never paired), so it could not be sent.` }
     case 'SIM_NOT_FOUND':
       return { kind: 'final', text: `The SIM it was forced to${slot} is not on phone ${phoneName}, so it could not be sent.` }
     case 'OUTCOME_UNKNOWN':
